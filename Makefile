@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ism authors
+#
+# Thin wrapper: set-up (devtools/setup.sh), meson configure, build, run.
+#   make demo   the main job: move_data throughput table on loopback devices
+#   make test   every test: meson test in the release build and in an
+#               ASan+UBSan build (with RTE_ISM_DEBUG fast-path checks)
+
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+MESON_OPTS ?=
+ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
+	-Dism_debug=true -Dbuildtype=debugoptimized
+
+.PHONY: all setup build build-asan demo test clean
+
+all: build
+
+setup:
+	@./devtools/setup.sh
+
+build: setup
+	@[ -f $(BUILD)/build.ninja ] || meson setup $(BUILD) $(MESON_OPTS)
+	ninja -C $(BUILD)
+
+build-asan: setup
+	@[ -f $(ASAN_BUILD)/build.ninja ] || \
+		meson setup $(ASAN_BUILD) $(ASAN_OPTS) $(MESON_OPTS)
+	ninja -C $(ASAN_BUILD)
+
+demo: build
+	./$(BUILD)/app/test-ism/dpdk-test-ism -l 0 --no-huge -m 1024 \
+		--no-pci --file-prefix ism-demo-$$$$ -- demo
+
+test: build build-asan
+	meson test -C $(BUILD) --print-errorlogs
+	meson test -C $(ASAN_BUILD) --print-errorlogs
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

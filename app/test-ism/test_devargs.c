@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * Devargs of the fixture's backend: each bad value is refused with a log
+ * line naming the key, and leaves no device (no ISM device, no rawdev).
+ * Only for backends built on the common devargs (gid, chid, max_dmbs,
+ * max_dmb_len).
+ */
+
+#include <stdlib.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_log.h>
+#include <rte_rawdev.h>
+
+#include "test_ism.h"
+
+/* Create a device with args; expect failure and key in the log. */
+static int
+expect_refused(const char *args, const char *key)
+{
+	char name[RTE_ISM_NAME_LEN], full[512];
+	char *log = NULL;
+	size_t len = 0;
+	FILE *f, *old = rte_log_get_stream();
+	int ret;
+
+	snprintf(name, sizeof(name), "%.50s_bad", fx.spawn_drv);
+	snprintf(full, sizeof(full), "%s%s%s", fx.spawn_args,
+		 fx.spawn_args[0] ? "," : "", args);
+	f = open_memstream(&log, &len);
+	TEST_ASSERT(f != NULL, "open_memstream");
+	rte_openlog_stream(f);
+	ret = rte_vdev_init(name, full);
+	rte_openlog_stream(old);
+	fclose(f);
+	if (ret == 0)
+		rte_vdev_uninit(name);
+	TEST_ASSERT(ret < 0, "\"%s\" accepted", args);
+	TEST_ASSERT(log != NULL && strstr(log, key) != NULL,
+		    "log for \"%s\" does not name \"%s\": %s", args, key,
+		    log ? log : "");
+	free(log);
+	TEST_RET(rte_ism_get_dev_id(name), -ENODEV);
+	ret = fx_rawdev_id(name);
+	TEST_ASSERT(ret < 0, "rawdev %s left (%d)", name, ret);
+	return TEST_SUCCESS;
+}
+
+static int
+test_bad_devargs(void)
+{
+	uint16_t before = rte_ism_dev_count();
+
+	TEST_RUN(expect_refused("bogus=1", "bogus"));
+	TEST_RUN(expect_refused("gid=0xzz", "gid"));
+	TEST_RUN(expect_refused("gid=0x0", "gid"));
+	TEST_RUN(expect_refused("chid=65536", "chid"));
+	TEST_RUN(expect_refused("chid=-1", "chid"));
+	TEST_RUN(expect_refused("max_dmbs=0", "max_dmbs"));
+	TEST_RUN(expect_refused("max_dmbs=4065", "max_dmbs"));
+	TEST_RUN(expect_refused("max_dmbs=12abc", "max_dmbs"));
+	TEST_RUN(expect_refused("max_dmb_len=0", "max_dmb_len"));
+	TEST_RUN(expect_refused("max_dmbs=8,max_dmbs=9", "max_dmbs"));
+	TEST_ASSERT(rte_ism_dev_count() == before, "device count changed");
+	return TEST_SUCCESS;
+}
+
+/* A GID already present in the fabric is refused. */
+static int
+test_duplicate_gid(void)
+{
+	char args[128], gid[RTE_ISM_GID_STRLEN];
+
+	rte_ism_gid_format(&fx.ia.gid, gid, sizeof(gid));
+	snprintf(args, sizeof(args), "gid=%s", gid);
+	return expect_refused(args, "GID");
+}
+
+static int
+test_good_devargs(void)
+{
+	char name[RTE_ISM_NAME_LEN];
+	struct rte_ism_dev_info info;
+	int id;
+
+	id = fx_spawn("gid=0x1234abcd,max_dmbs=100,max_dmb_len=65536,"
+		      "chid=0xffff", name, sizeof(name));
+	TEST_ASSERT(id >= 0, "spawn: %d", id);
+	TEST_RET(rte_ism_info_get(id, &info), 0);
+	TEST_ASSERT(info.gid.gid == 0x1234abcd && info.gid.gid_ext == 0 &&
+		    info.max_dmbs == 100 && info.max_dmb_len == 65536 &&
+		    info.chid == 0xffff, "devargs not applied");
+	TEST_RET(fx_unspawn(name), 0);
+	return TEST_SUCCESS;
+}
+
+static const struct test_case devargs_cases[] = {
+	{ "bad_devargs", test_bad_devargs },
+	{ "duplicate_gid", test_duplicate_gid },
+	{ "good_devargs", test_good_devargs },
+	{ NULL, NULL },
+};
+
+const struct test_suite suite_devargs = { "devargs", devargs_cases, 1 };

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/* DMB registration and unregistration, with every documented error. */
+
+#include <stdlib.h>
+
+#include "test_ism.h"
+
+static int
+test_register_basic(void)
+{
+	struct rte_ism_dmb d1, d2;
+	const uint8_t *p;
+	uint32_t i;
+
+	TEST_RUN(fx_register(fx.a, 5000, &fx.ib.gid, &d1));
+	TEST_RUN(fx_register(fx.a, 5000, &fx.ib.gid, &d2));
+	TEST_ASSERT(d1.token != 0 && d1.token != d2.token, "tokens");
+	TEST_ASSERT((d1.token & 0xfffffff) == 0 && (d2.token & 0xfffffff) == 0,
+		    "token low 28 bits not zero: 0x%" PRIx64, d1.token);
+	TEST_ASSERT(d1.idx >= RTE_ISM_DMB_IDX_FIRST && d1.idx != d2.idx,
+		    "indices %u %u", d1.idx, d2.idx);
+	TEST_ASSERT(d1.addr != NULL && d1.len == 5000, "addr/len");
+	for (p = d1.addr, i = 0; i < d1.len; i++)
+		TEST_ASSERT(p[i] == 0, "DMB not zero-filled at %u", i);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d1.token), 0);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d2.token), 0);
+	return TEST_SUCCESS;
+}
+
+static int
+test_register_idx(void)
+{
+	struct rte_ism_dmb d = { .len = 64, .rgid = fx.ib.gid };
+	struct rte_ism_dmb e;
+	uint32_t last = RTE_ISM_DMB_IDX_FIRST + fx.ia.max_dmbs - 1;
+
+	d.idx = last;
+	TEST_RET(rte_ism_dmb_register(fx.a, &d), 0);
+	TEST_ASSERT(d.idx == last, "asked for %u, got %u", last, d.idx);
+	e = d;
+	e.token = 0;
+	TEST_RET(rte_ism_dmb_register(fx.a, &e), -EBUSY);
+	e.idx = last + 1;
+	TEST_RET(rte_ism_dmb_register(fx.a, &e), -EINVAL);
+	e.idx = RTE_ISM_DMB_IDX_FIRST - 1;	/* reserved */
+	TEST_RET(rte_ism_dmb_register(fx.a, &e), -EINVAL);
+	e.idx = 1;
+	TEST_RET(rte_ism_dmb_register(fx.a, &e), -EINVAL);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	/* The index is free again. */
+	d.token = 0;
+	TEST_RET(rte_ism_dmb_register(fx.a, &d), 0);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	return TEST_SUCCESS;
+}
+
+/* Bad arguments are refused and leave the caller's struct untouched. */
+static int
+test_register_errors(void)
+{
+	struct rte_ism_dmb d, keep;
+	struct rte_ism_gid zero = { 0, 0 };
+
+	memset(&d, 0, sizeof(d));
+	d.rgid = fx.ib.gid;
+	d.len = 0;
+	d.token = 0x1234;
+	keep = d;
+	TEST_RET(rte_ism_dmb_register(fx.a, &d), -EINVAL);
+	TEST_ASSERT(memcmp(&d, &keep, sizeof(d)) == 0, "dmb changed");
+	d.len = fx.ia.max_dmb_len + 1;
+	TEST_RET(rte_ism_dmb_register(fx.a, &d), -E2BIG);
+	d.len = UINT32_MAX;
+	TEST_RET(rte_ism_dmb_register(fx.a, &d), -E2BIG);
+	d.len = 64;
+	d.rgid = zero;
+	TEST_RET(rte_ism_dmb_register(fx.a, &d), -EINVAL);
+	d.rgid = fx.ib.gid;
+	d.reserved[2] = 1;
+	TEST_RET(rte_ism_dmb_register(fx.a, &d), -EINVAL);
+	return TEST_SUCCESS;
+}
+
+/* The largest DMB the device allows can be registered and written. */
+static int
+test_register_max_len(void)
+{
+	struct rte_ism_dmb d;
+	char tail[8] = "the end";
+	int ret;
+
+	memset(&d, 0, sizeof(d));
+	d.len = fx.ia.max_dmb_len;
+	d.rgid = fx.ib.gid;
+	ret = rte_ism_dmb_register(fx.a, &d);
+	if (ret == -ENOMEM) {
+		printf("    not enough memory for a %u-byte DMB (-m)\n", d.len);
+		return TEST_SKIPPED;
+	}
+	TEST_RET(ret, 0);
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, d.len - sizeof(tail),
+				   tail, sizeof(tail)), 0);
+	TEST_ASSERT(memcmp((char *)d.addr + d.len - sizeof(tail), tail,
+			   sizeof(tail)) == 0, "tail not written");
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	return TEST_SUCCESS;
+}
+
+/* Fill the whole index space of a device, then one more. */
+static int
+fill_table(uint16_t dev, uint32_t max_dmbs)
+{
+	struct rte_ism_dmb *d, extra;
+	uint32_t i;
+	int ret = TEST_FAILED;
+
+	d = calloc(max_dmbs, sizeof(*d));
+	TEST_ASSERT(d != NULL, "calloc");
+	for (i = 0; i < max_dmbs; i++) {
+		d[i].len = 64;
+		d[i].rgid = fx.ib.gid;
+		if (rte_ism_dmb_register(dev, &d[i]) != 0) {
+			printf("    FAIL: register %u of %u\n", i, max_dmbs);
+			goto out;
+		}
+	}
+	memset(&extra, 0, sizeof(extra));
+	extra.len = 64;
+	extra.rgid = fx.ib.gid;
+	if (rte_ism_dmb_register(dev, &extra) != -ENOSPC) {
+		printf("    FAIL: register beyond %u not -ENOSPC\n", max_dmbs);
+		goto out;
+	}
+	/* One freed index is usable again. */
+	if (rte_ism_dmb_unregister(dev, d[max_dmbs / 2].token) != 0 ||
+	    rte_ism_dmb_register(dev, &extra) != 0 ||
+	    extra.idx != d[max_dmbs / 2].idx) {
+		printf("    FAIL: freed index not reused\n");
+		goto out;
+	}
+	d[max_dmbs / 2] = extra;
+	ret = TEST_SUCCESS;
+out:
+	for (i = 0; i < max_dmbs; i++)
+		if (d[i].token != 0)
+			rte_ism_dmb_unregister(dev, d[i].token);
+	free(d);
+	return ret;
+}
+
+static int
+test_table_full(void)
+{
+	char name[RTE_ISM_NAME_LEN];
+	struct rte_ism_dev_info info;
+	int id, ret;
+
+	/* The default device: the hardware's 1888 DMBs. */
+	TEST_RUN(fill_table(fx.a, fx.ia.max_dmbs));
+	/* A small table set by devargs. */
+	id = fx_spawn("max_dmbs=8", name, sizeof(name));
+	TEST_ASSERT(id >= 0, "spawn with max_dmbs=8: %d", id);
+	TEST_RET(rte_ism_info_get(id, &info), 0);
+	TEST_ASSERT(info.max_dmbs == 8, "max_dmbs %u", info.max_dmbs);
+	ret = fill_table(id, 8);
+	TEST_RET(fx_unspawn(name), 0);
+	return ret;
+}
+
+static int
+test_unregister_errors(void)
+{
+	struct rte_ism_dmb d, e;
+
+	TEST_RET(rte_ism_dmb_unregister(fx.a, 0), -ENOENT);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, 0xabcdef0000000000ULL), -ENOENT);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, 0x1234), -ENOENT);
+	TEST_RUN(fx_register(fx.a, 64, &fx.ib.gid, &d));
+	/* Only the owner's device can unregister it. */
+	TEST_RET(rte_ism_dmb_unregister(fx.b, d.token), -ENOENT);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), -ENOENT);
+	/* A new DMB on the same index has another token. */
+	e = d;
+	e.token = 0;
+	TEST_RET(rte_ism_dmb_register(fx.a, &e), 0);
+	TEST_ASSERT(e.idx == d.idx && e.token != d.token,
+		    "index %u token reused", e.idx);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), -ENOENT);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, e.token), 0);
+	return TEST_SUCCESS;
+}
+
+static const struct test_case dmb_cases[] = {
+	{ "register_basic", test_register_basic },
+	{ "register_idx", test_register_idx },
+	{ "register_errors", test_register_errors },
+	{ "register_max_len", test_register_max_len },
+	{ "table_full", test_table_full },
+	{ "unregister_errors", test_unregister_errors },
+	{ NULL, NULL },
+};
+
+const struct test_suite suite_dmb = { "dmb", dmb_cases, 1 };

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/* Events: software events, buffer and device events, queue overflow. */
+
+#include "test_ism.h"
+
+/* Poll dev until an event of this type/code shows up (or none is left). */
+static int
+find_event(uint16_t dev, uint32_t type, uint32_t code,
+		struct rte_ism_event *out)
+{
+	struct rte_ism_event ev;
+
+	while (rte_ism_event_poll(dev, &ev, 1) == 1)
+		if (ev.type == type && ev.code == code) {
+			*out = ev;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static int
+test_sw_event(void)
+{
+	struct rte_ism_event ev[4];
+	struct rte_ism_gid stranger = { 0x5eed, 0x1 };
+
+	if (!(fx.ia.capa & RTE_ISM_CAPA_SIGNAL_EVENT)) {
+		TEST_RET(rte_ism_signal_event(fx.a, &fx.ib.gid, 1, 0x80, 7),
+			 -ENOTSUP);
+		return TEST_SUCCESS;
+	}
+	TEST_RET(rte_ism_signal_event(fx.a, &fx.ib.gid, 1, 0x83,
+				      0x1122334455667788ULL), 0);
+	TEST_RET(rte_ism_event_poll(fx.a, ev, 4), 0);
+	TEST_RET(rte_ism_event_poll(fx.b, ev, 4), 1);
+	TEST_ASSERT(ev[0].type == RTE_ISM_EVENT_SW && ev[0].code == 0x83 &&
+		    ev[0].info == 0x1122334455667788ULL &&
+		    rte_ism_gid_equal(&ev[0].gid, &fx.ia.gid) && ev[0].time,
+		    "type %u code 0x%x info 0x%" PRIx64, ev[0].type,
+		    ev[0].code, ev[0].info);
+	TEST_RET(rte_ism_event_poll(fx.b, ev, 4), 0);
+	/* In order, several at once. */
+	TEST_RET(rte_ism_signal_event(fx.a, &fx.ib.gid, 0, 1, 10), 0);
+	TEST_RET(rte_ism_signal_event(fx.a, &fx.ib.gid, 0, 2, 20), 0);
+	TEST_RET(rte_ism_signal_event(fx.b, &fx.ib.gid, 0, 3, 30), 0);
+	TEST_RET(rte_ism_event_poll(fx.b, ev, 4), 3);
+	TEST_ASSERT(ev[0].code == 1 && ev[1].code == 2 && ev[2].code == 3 &&
+		    rte_ism_gid_equal(&ev[2].gid, &fx.ib.gid), "order");
+	TEST_RET(rte_ism_signal_event(fx.a, &stranger, 0, 1, 1), -ENETUNREACH);
+	return TEST_SUCCESS;
+}
+
+static int
+test_buf_unregistered(void)
+{
+	struct rte_ism_dmb d;
+	struct rte_ism_event ev;
+
+	TEST_RUN(fx_register(fx.a, 64, &fx.ib.gid, &d));
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_RET(find_event(fx.b, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_UNREGISTERED,
+			    &ev), 0);
+	TEST_ASSERT(ev.token == d.token &&
+		    rte_ism_gid_equal(&ev.gid, &fx.ia.gid), "token/gid");
+	return TEST_SUCCESS;
+}
+
+/* A device joining and leaving the fabric; its DMBs' owners are told. */
+static int
+test_dev_events(void)
+{
+	char name[RTE_ISM_NAME_LEN];
+	struct rte_ism_dev_info ic;
+	struct rte_ism_event ev;
+	struct rte_ism_dmb d;
+	int c;
+
+	c = fx_spawn(NULL, name, sizeof(name));
+	TEST_ASSERT(c >= 0, "spawn: %d", c);
+	TEST_RET(rte_ism_info_get(c, &ic), 0);
+	TEST_RET(find_event(fx.a, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED, &ev),
+		 0);
+	TEST_ASSERT(rte_ism_gid_equal(&ev.gid, &ic.gid), "joined GID");
+	TEST_RET(find_event(fx.b, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED, &ev),
+		 0);
+	/* A DMB on A that only C may write. */
+	TEST_RUN(fx_register(fx.a, 64, &ic.gid, &d));
+	TEST_RET(fx_unspawn(name), 0);
+	TEST_RET(find_event(fx.a, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_USER_DISABLED,
+			    &ev), 0);
+	TEST_ASSERT(ev.token == d.token && rte_ism_gid_equal(&ev.gid, &ic.gid),
+		    "BUF event token/gid");
+	TEST_RET(find_event(fx.a, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_DISABLED,
+			    &ev), 0);
+	TEST_ASSERT(rte_ism_gid_equal(&ev.gid, &ic.gid), "left GID (A)");
+	TEST_RET(find_event(fx.b, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_DISABLED,
+			    &ev), 0);
+	TEST_ASSERT(rte_ism_gid_equal(&ev.gid, &ic.gid), "left GID (B)");
+	/* The DMB stays valid for its owner. */
+	memset(d.addr, 0x5a, d.len);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	return TEST_SUCCESS;
+}
+
+/* A full queue drops and counts, never overwrites. */
+static int
+test_queue_overflow(void)
+{
+	struct rte_ism_event ev[64];
+	struct rte_ism_stats st0, st1;
+	unsigned int i, got = 0;
+	int n;
+
+	if (!(fx.ia.capa & RTE_ISM_CAPA_SIGNAL_EVENT))
+		return TEST_SKIPPED;
+	TEST_RET(rte_ism_stats_get(fx.b, &st0), 0);
+	for (i = 0; i < RTE_ISM_EVENT_QUEUE_SIZE + 100; i++)
+		TEST_RET(rte_ism_signal_event(fx.a, &fx.ib.gid, 0, 0x42, i), 0);
+	TEST_RET(rte_ism_stats_get(fx.b, &st1), 0);
+	TEST_ASSERT(st1.events_dropped - st0.events_dropped == 100,
+		    "dropped %" PRIu64, st1.events_dropped - st0.events_dropped);
+	while ((n = rte_ism_event_poll(fx.b, ev, RTE_DIM(ev))) > 0) {
+		for (i = 0; i < (unsigned int)n; i++)
+			TEST_ASSERT(ev[i].info == got + i, "event %u has info "
+				    "%" PRIu64, got + i, ev[i].info);
+		got += n;
+	}
+	TEST_ASSERT(got == RTE_ISM_EVENT_QUEUE_SIZE, "got %u", got);
+	return TEST_SUCCESS;
+}
+
+static const struct test_case events_cases[] = {
+	{ "sw_event", test_sw_event },
+	{ "buf_unregistered", test_buf_unregistered },
+	{ "dev_events", test_dev_events },
+	{ "queue_overflow", test_queue_overflow },
+	{ NULL, NULL },
+};
+
+const struct test_suite suite_events = { "events", events_cases, 1 };

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * Fixture of the functional suites. Devices are created with the public
+ * rte_vdev_init() from a backend description "DRIVER[,DEVARGS]", so the
+ * same suites run on every software backend.
+ */
+
+#include <stdlib.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_hash_crc.h>
+#include <rte_rawdev.h>
+
+#include "test_ism.h"
+
+#define FX_MAX_SPAWN 64
+
+struct test_fixture fx;
+static char spawned[FX_MAX_SPAWN][RTE_ISM_NAME_LEN];
+
+int
+fx_spawn(const char *extra_args, char *name, size_t namesz)
+{
+	char args[512];
+	unsigned int n = fx.nb_spawned;
+	int ret;
+
+	if (n == FX_MAX_SPAWN)
+		return -ENOSPC;
+	snprintf(name, namesz, "%s_t%u", fx.spawn_drv, n);
+	snprintf(args, sizeof(args), "%s%s%s", fx.spawn_args,
+		 fx.spawn_args[0] && extra_args && extra_args[0] ? "," : "",
+		 extra_args ? extra_args : "");
+	ret = rte_vdev_init(name, args);
+	if (ret < 0)
+		return ret;
+	fx.nb_spawned++;
+	snprintf(spawned[n], sizeof(spawned[n]), "%s", name);
+	return rte_ism_get_dev_id(name);
+}
+
+int
+fx_unspawn(const char *name)
+{
+	unsigned int i;
+	int ret = rte_vdev_uninit(name);
+
+	for (i = 0; ret == 0 && i < fx.nb_spawned; i++)
+		if (strcmp(spawned[i], name) == 0)
+			spawned[i][0] = '\0';
+	return ret;
+}
+
+int
+fx_setup(const char *backend)
+{
+	char name[RTE_ISM_NAME_LEN];
+	const char *comma = strchr(backend, ',');
+	int a, b;
+
+	snprintf(fx.spawn_drv, sizeof(fx.spawn_drv), "%.*s",
+		 comma ? (int)(comma - backend) : (int)strlen(backend), backend);
+	snprintf(fx.spawn_args, sizeof(fx.spawn_args), "%s",
+		 comma ? comma + 1 : "");
+	a = fx_spawn(NULL, name, sizeof(name));
+	b = a < 0 ? a : fx_spawn(NULL, name, sizeof(name));
+	if (a < 0 || b < 0) {
+		printf("cannot create test devices with backend \"%s\": %s\n",
+		       backend, strerror(-(a < 0 ? a : b)));
+		fx_teardown();
+		return -1;
+	}
+	fx.a = a;
+	fx.b = b;
+	rte_ism_info_get(fx.a, &fx.ia);
+	rte_ism_info_get(fx.b, &fx.ib);
+	return 0;
+}
+
+void
+fx_teardown(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < fx.nb_spawned; i++)
+		if (spawned[i][0] != '\0')
+			fx_unspawn(spawned[i]);
+}
+
+int
+fx_register(uint16_t dev, uint32_t len, const struct rte_ism_gid *rgid,
+		struct rte_ism_dmb *dmb)
+{
+	memset(dmb, 0, sizeof(*dmb));
+	dmb->len = len;
+	dmb->rgid = *rgid;
+	TEST_RET(rte_ism_dmb_register(dev, dmb), 0);
+	return TEST_SUCCESS;
+}
+
+int
+fx_rawdev_id(const char *name)
+{
+	uint16_t id = rte_rawdev_get_dev_id(name);
+
+	return id < RTE_RAWDEV_MAX_DEVS ? id : -ENODEV;
+}
+
+void
+fx_drain(void)
+{
+	struct rte_ism_event ev[32];
+	struct rte_ism_signal sig[32];
+	uint16_t id;
+
+	RTE_ISM_FOREACH_DEV(id) {
+		while (rte_ism_event_poll(id, ev, RTE_DIM(ev)) > 0)
+			;
+		while (rte_ism_signal_poll(id, sig, RTE_DIM(sig)) > 0)
+			;
+	}
+}
+
+uint32_t
+fx_crc(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	uint32_t crc = 0xffffffff;
+
+	/* rte_hash_crc() reads 8 bytes at a time: start it aligned. */
+	for (; len > 0 && ((uintptr_t)b & 7) != 0; len--)
+		crc = rte_hash_crc_1byte(*b++, crc);
+	return rte_hash_crc(b, len, crc);
+}
+
+uint64_t
+fx_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	/* xorshift64*: reproducible across runs for a given seed */
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * UINT64_C(2685821657736338717);
+}
+
+void
+fx_fill(void *p, size_t len, uint64_t *state)
+{
+	uint8_t *b = p;
+	uint64_t r = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (i % 8 == 0)
+			r = fx_rand(state);
+		b[i] = r >> (8 * (i % 8));
+	}
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+#ifndef TEST_ISM_H
+#define TEST_ISM_H
+
+/*
+ * dpdk-test-ism: a small test runner (app/test's test.h is not a library)
+ * and the fixture shared by the functional suites: two devices A and B that
+ * can reach each other, plus a way to spawn more of the same backend.
+ */
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <string.h>
+
+#include <rte_ism.h>
+
+#define TEST_SUCCESS 0
+#define TEST_FAILED -1
+#define TEST_SKIPPED 77
+
+/* Fail the current case with a message (Debian ships no rte_test.h). */
+#define TEST_ASSERT(cond, fmt, ...) do { \
+	if (!(cond)) { \
+		printf("    FAIL %s:%d: " fmt "\n", __func__, __LINE__, \
+		       ##__VA_ARGS__); \
+		return TEST_FAILED; \
+	} \
+} while (0)
+
+/* Check a call's return value: TEST_RET(rte_ism_x(...), -ENOENT). */
+#define TEST_RET(expr, want) do { \
+	long long got_ = (expr), want_ = (want); \
+	if (got_ != want_) { \
+		printf("    FAIL %s:%d: %s returned %lld (%s), want %lld (%s)\n", \
+		       __func__, __LINE__, #expr, got_, \
+		       got_ < 0 ? strerror((int)-got_) : "-", want_, \
+		       want_ < 0 ? strerror((int)-want_) : "-"); \
+		return TEST_FAILED; \
+	} \
+} while (0)
+
+/* Run a helper returning TEST_*; propagate a failure. */
+#define TEST_RUN(expr) do { \
+	int r_ = (expr); \
+	if (r_ != TEST_SUCCESS) \
+		return r_; \
+} while (0)
+
+struct test_case {
+	const char *name;
+	int (*fn)(void);
+};
+
+struct test_suite {
+	const char *name;
+	const struct test_case *cases;	/* ends with { NULL, NULL } */
+	/* Needs this many lcores; skipped with a reason otherwise. */
+	unsigned int min_lcores;
+};
+
+/* The fixture (test_fixture.c). */
+struct test_fixture {
+	uint16_t a, b;			/* two devices that reach each other */
+	struct rte_ism_dev_info ia, ib;
+	char spawn_drv[64];		/* vdev driver for extra devices */
+	char spawn_args[256];		/* devargs for extra devices */
+	unsigned int nb_spawned;
+};
+extern struct test_fixture fx;
+
+/* Create devices A and B with the backend "DRIVER[,DEVARGS]". */
+int fx_setup(const char *backend);
+/* Remove every device the fixture created. */
+void fx_teardown(void);
+/* Create an extra device of the fixture's backend; extra devargs may be
+ * NULL. Returns its id or a negative errno; name receives its name. */
+int fx_spawn(const char *extra_args, char *name, size_t namesz);
+/* Remove a device created by fx_spawn. */
+int fx_unspawn(const char *name);
+/* Register a DMB of len bytes on dev for writer rgid; asserts success. */
+int fx_register(uint16_t dev, uint32_t len, const struct rte_ism_gid *rgid,
+		struct rte_ism_dmb *dmb);
+/* The rawdev id of a device name, or -ENODEV (rte_rawdev_get_dev_id()
+ * returns an unsigned id, so -ENODEV comes back as 65517). */
+int fx_rawdev_id(const char *name);
+/* Drain and drop all events and signals pending on every device. */
+void fx_drain(void);
+/* Checksum used by the data tests (CRC32C). */
+uint32_t fx_crc(const void *p, size_t len);
+/* Deterministic pseudo-random bytes. */
+void fx_fill(void *p, size_t len, uint64_t *state);
+uint64_t fx_rand(uint64_t *state);
+
+/* Suites. */
+extern const struct test_suite suite_api;
+extern const struct test_suite suite_dmb;
+extern const struct test_suite suite_move;
+extern const struct test_suite suite_data;
+extern const struct test_suite suite_signal;
+extern const struct test_suite suite_events;
+extern const struct test_suite suite_nocopy;
+extern const struct test_suite suite_fp;
+extern const struct test_suite suite_twolcore;
+extern const struct test_suite suite_rawdev;
+extern const struct test_suite suite_devargs;
+
+/* Other modes. */
+int demo_main(int argc, char **argv);
+
+#endif /* TEST_ISM_H */

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/* move_data and move_burst: the errors, and that a refused move writes
+ * nothing. */
+
+#include <rte_rawdev.h>
+
+#include "test_ism.h"
+
+#define DMB_LEN 4096
+
+/* A DMB on A for writer B, filled with a pattern; its checksum. */
+static int
+setup(struct rte_ism_dmb *d, uint32_t *crc)
+{
+	uint64_t seed = 42;
+
+	TEST_RUN(fx_register(fx.a, DMB_LEN, &fx.ib.gid, d));
+	fx_fill(d->addr, d->len, &seed);
+	*crc = fx_crc(d->addr, d->len);
+	return TEST_SUCCESS;
+}
+
+static uint64_t
+xstat(uint16_t dev, const char *name)
+{
+	struct rte_ism_dev_info info;
+	unsigned int id;
+	int raw;
+
+	rte_ism_info_get(dev, &info);
+	raw = fx_rawdev_id(info.name);
+	if (raw < 0)
+		return UINT64_MAX;
+	return rte_rawdev_xstats_by_name_get(raw, name, &id);
+}
+
+static int
+test_move_errors(void)
+{
+	struct rte_ism_dmb d;
+	uint32_t crc;
+	char buf[64] = "x";
+	uint64_t tok;
+	struct {
+		const char *xstat;
+		uint64_t before;
+	} x[] = {
+		{ "errors_unknown_token", 0 }, { "errors_not_writer", 0 },
+		{ "errors_out_of_range", 0 }, { "errors_bad_argument", 0 },
+	};
+	char name[RTE_ISM_NAME_LEN];
+	unsigned int i;
+	int c;
+
+	TEST_RUN(setup(&d, &crc));
+	/* Wrong-writer refusals are counted on the sender, A here. */
+	for (i = 0; i < RTE_DIM(x); i++)
+		x[i].before = xstat(i == 1 ? fx.a : fx.b, x[i].xstat);
+	/* Unknown tokens: never issued, low bits set, zero. */
+	TEST_RET(rte_ism_move_data(fx.b, d.token ^ (1ULL << 40), 0, 0, 0, buf,
+				   1), -ENOENT);
+	TEST_RET(rte_ism_move_data(fx.b, d.token | 1, 0, 0, 0, buf, 1),
+		 -ENOENT);
+	TEST_RET(rte_ism_move_data(fx.b, 0, 0, 0, 0, buf, 1), -ENOENT);
+	TEST_RET(rte_ism_move_data(fx.b, UINT64_MAX, 0, 0, 0, buf, 1), -ENOENT);
+	/* Wrong writer: A itself, and a third device. */
+	TEST_RET(rte_ism_move_data(fx.a, d.token, 0, 0, 0, buf, 1), -EACCES);
+	c = fx_spawn(NULL, name, sizeof(name));
+	TEST_ASSERT(c >= 0, "spawn: %d", c);
+	TEST_RET(rte_ism_move_data(c, d.token, 0, 1, 0, buf, 1), -EACCES);
+	TEST_RET(fx_unspawn(name), 0);
+	/* Bounds, including offset + len overflowing 32 bits. */
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, DMB_LEN, buf, 1),
+		 -ERANGE);
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, DMB_LEN - 63, buf, 64),
+		 -ERANGE);
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, UINT32_MAX, buf, 2),
+		 -ERANGE);
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, 1, buf, UINT32_MAX),
+		 -ERANGE);
+	/* len 0 and signal element out of range. */
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 1, 0, buf, 0), -EINVAL);
+	TEST_RET(rte_ism_move_data(fx.b, d.token, RTE_ISM_DMBE_MAX, 1, 0, buf,
+				   1), -EINVAL);
+	TEST_ASSERT(fx_crc(d.addr, d.len) == crc, "a refused move wrote data");
+	/* Each reason counted in the writer's xstats. */
+	TEST_ASSERT(xstat(fx.b, x[0].xstat) - x[0].before == 4, "%s",
+		    x[0].xstat);
+	TEST_ASSERT(xstat(fx.a, x[1].xstat) - x[1].before == 1, "%s",
+		    x[1].xstat);
+	TEST_ASSERT(xstat(fx.b, x[2].xstat) - x[2].before == 4, "%s",
+		    x[2].xstat);
+	TEST_ASSERT(xstat(fx.b, x[3].xstat) - x[3].before == 2, "%s",
+		    x[3].xstat);
+	/* Stale token after unregister. */
+	tok = d.token;
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_RET(rte_ism_move_data(fx.b, tok, 0, 1, 0, buf, 1), -ENOENT);
+	TEST_ASSERT(rte_ism_signal_poll(fx.a, (struct rte_ism_signal[1]){}, 1)
+		    == 0, "a refused move raised a signal");
+	return TEST_SUCCESS;
+}
+
+static int
+test_move_edges(void)
+{
+	struct rte_ism_dmb d;
+	uint32_t crc;
+	char buf[DMB_LEN];
+	uint64_t seed = 7;
+
+	TEST_RUN(setup(&d, &crc));
+	fx_fill(buf, sizeof(buf), &seed);
+	/* First byte, last byte, whole DMB. */
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, 0, buf, 1), 0);
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, DMB_LEN - 1, buf + 1,
+				   1), 0);
+	TEST_ASSERT(((char *)d.addr)[0] == buf[0] &&
+		    ((char *)d.addr)[DMB_LEN - 1] == buf[1], "edge bytes");
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 15, 1, 0, buf, DMB_LEN), 0);
+	TEST_ASSERT(memcmp(d.addr, buf, DMB_LEN) == 0, "whole DMB");
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	return TEST_SUCCESS;
+}
+
+static int
+test_burst(void)
+{
+	struct rte_ism_dmb d;
+	struct rte_ism_move_seg seg[4];
+	struct rte_ism_signal sig[2];
+	struct rte_ism_stats st0, st1;
+	char a[100], b[200], c[8];
+	uint32_t crc;
+
+	TEST_RUN(setup(&d, &crc));
+	memset(a, 'a', sizeof(a));
+	memset(b, 'b', sizeof(b));
+	memset(c, 'c', sizeof(c));
+	seg[0] = (struct rte_ism_move_seg){ a, 0, sizeof(a) };
+	seg[1] = (struct rte_ism_move_seg){ b, 1000, sizeof(b) };
+	seg[2] = (struct rte_ism_move_seg){ c, DMB_LEN - 8, sizeof(c) };
+	/* One bad segment: nothing at all is written or signalled. */
+	seg[3] = (struct rte_ism_move_seg){ a, DMB_LEN - 8, 9 };
+	TEST_RET(rte_ism_move_burst(fx.b, d.token, 2, 1, seg, 4), -ERANGE);
+	seg[3] = (struct rte_ism_move_seg){ a, 50, 0 };
+	TEST_RET(rte_ism_move_burst(fx.b, d.token, 2, 1, seg, 4), -EINVAL);
+	TEST_ASSERT(fx_crc(d.addr, d.len) == crc, "refused burst wrote data");
+	TEST_RET(rte_ism_signal_poll(fx.a, sig, 2), 0);
+	TEST_RET(rte_ism_move_burst(fx.b, d.token, 2, 1, seg, 0), -EINVAL);
+	TEST_RET(rte_ism_move_burst(fx.b, d.token, 16, 1, seg, 3), -EINVAL);
+	TEST_RET(rte_ism_move_burst(fx.a, d.token, 2, 1, seg, 3), -EACCES);
+	TEST_RET(rte_ism_move_burst(fx.b, d.token + (1ULL << 40), 2, 1, seg,
+				    3), -ENOENT);
+
+	TEST_RET(rte_ism_stats_get(fx.b, &st0), 0);
+	TEST_RET(rte_ism_move_burst(fx.b, d.token, 2, 1, seg, 3), 0);
+	TEST_RET(rte_ism_stats_get(fx.b, &st1), 0);
+	TEST_ASSERT(memcmp(d.addr, a, sizeof(a)) == 0 &&
+		    memcmp((char *)d.addr + 1000, b, sizeof(b)) == 0 &&
+		    memcmp((char *)d.addr + DMB_LEN - 8, c, sizeof(c)) == 0,
+		    "burst data");
+	TEST_ASSERT(st1.moves - st0.moves == 3 &&
+		    st1.bytes - st0.bytes == 308 &&
+		    st1.signals - st0.signals == 1, "burst counters");
+	TEST_RET(rte_ism_signal_poll(fx.a, sig, 2), 1);
+	TEST_ASSERT(sig[0].dmb_idx == d.idx && sig[0].mask == 1 << 2,
+		    "signal idx %u mask 0x%x", sig[0].dmb_idx, sig[0].mask);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	return TEST_SUCCESS;
+}
+
+/* A device may be its own writer (rgid = own GID). */
+static int
+test_self_write(void)
+{
+	struct rte_ism_dmb d;
+	char buf[32] = "to myself";
+
+	TEST_RUN(fx_register(fx.a, 128, &fx.ia.gid, &d));
+	TEST_RET(rte_ism_move_data(fx.a, d.token, 0, 0, 3, buf, sizeof(buf)),
+		 0);
+	TEST_ASSERT(memcmp((char *)d.addr + 3, buf, sizeof(buf)) == 0, "data");
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, 3, buf, 1), -EACCES);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	return TEST_SUCCESS;
+}
+
+static const struct test_case move_cases[] = {
+	{ "move_errors", test_move_errors },
+	{ "move_edges", test_move_edges },
+	{ "burst", test_burst },
+	{ "self_write", test_self_write },
+	{ NULL, NULL },
+};
+
+const struct test_suite suite_move = { "move", move_cases, 1 };

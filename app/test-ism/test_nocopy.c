@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/* Nocopy: the writer attaches the receiver's DMB and writes into it. */
+
+#include "test_ism.h"
+
+static int
+test_attach_write(void)
+{
+	struct rte_ism_dmb d, m;
+	struct rte_ism_signal sig[2];
+	char b = 0;
+
+	if (!(fx.ib.capa & RTE_ISM_CAPA_NOCOPY)) {
+		TEST_RET(rte_ism_dmb_attach(fx.b, 1ULL << 40, &m), -ENOTSUP);
+		TEST_RET(rte_ism_dmb_detach(fx.b, 1ULL << 40), -ENOTSUP);
+		return TEST_SKIPPED;
+	}
+	TEST_RUN(fx_register(fx.a, 8192, &fx.ib.gid, &d));
+	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &m), 0);
+	TEST_ASSERT(m.addr != NULL && m.len == d.len && m.idx == d.idx &&
+		    m.token == d.token, "attach result");
+	memcpy((char *)m.addr + 100, "zero copy", 10);
+	/* Signals still go through a move (a 1-byte one here). */
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 4, 1, 0, &b, 1), 0);
+	TEST_RET(rte_ism_signal_poll(fx.a, sig, 2), 1);
+	TEST_ASSERT(memcmp((char *)d.addr + 100, "zero copy", 10) == 0,
+		    "owner does not see the write");
+	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), 0);
+	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), -ENOENT);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	return TEST_SUCCESS;
+}
+
+static int
+test_attach_errors(void)
+{
+	struct rte_ism_dmb d, m;
+
+	if (!(fx.ib.capa & RTE_ISM_CAPA_NOCOPY))
+		return TEST_SKIPPED;
+	TEST_RUN(fx_register(fx.a, 4096, &fx.ib.gid, &d));
+	TEST_RET(rte_ism_dmb_attach(fx.b, d.token ^ (1ULL << 40), &m), -ENOENT);
+	TEST_RET(rte_ism_dmb_attach(fx.a, d.token, &m), -EACCES);
+	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), -ENOENT);
+	TEST_RET(rte_ism_dmb_detach(fx.a, d.token), -ENOENT);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &m), -ENOENT);
+	return TEST_SUCCESS;
+}
+
+/* Owner unregisters while attached: the token dies at once, the writer's
+ * mapping stays valid until it detaches, and the writer gets an event. */
+static int
+test_unregister_while_attached(void)
+{
+	struct rte_ism_dmb d, m, m2, e;
+	struct rte_ism_event ev;
+	char b = 1;
+	int n;
+
+	if (!(fx.ib.capa & RTE_ISM_CAPA_NOCOPY))
+		return TEST_SKIPPED;
+	TEST_RUN(fx_register(fx.a, 4096, &fx.ib.gid, &d));
+	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &m), 0);
+	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &m2), 0);	/* twice */
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), -ENOENT);
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, 0, &b, 1), -ENOENT);
+	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &e), -ENOENT);
+	n = rte_ism_event_poll(fx.b, &ev, 1);
+	TEST_ASSERT(n == 1 && ev.type == RTE_ISM_EVENT_BUF &&
+		    ev.code == RTE_ISM_BUF_UNREGISTERED && ev.token == d.token,
+		    "no BUF_UNREGISTERED event for the writer");
+	/* The index stays taken until the last detach. */
+	e = d;
+	e.token = 0;
+	TEST_RET(rte_ism_dmb_register(fx.a, &e), -EBUSY);
+	memset(m.addr, 0x77, m.len);	/* still mapped */
+	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), 0);
+	memset(m2.addr, 0x78, m2.len);	/* second attachment still holds */
+	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), 0);
+	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), -ENOENT);
+	TEST_RET(rte_ism_dmb_register(fx.a, &e), 0);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, e.token), 0);
+	return TEST_SUCCESS;
+}
+
+/* The owner's device goes away while the writer is attached. */
+static int
+test_owner_gone_while_attached(void)
+{
+	char name[RTE_ISM_NAME_LEN];
+	struct rte_ism_dmb d, m;
+	int c;
+
+	if (!(fx.ib.capa & RTE_ISM_CAPA_NOCOPY))
+		return TEST_SKIPPED;
+	c = fx_spawn(NULL, name, sizeof(name));
+	TEST_ASSERT(c >= 0, "spawn: %d", c);
+	TEST_RUN(fx_register(c, 4096, &fx.ib.gid, &d));
+	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &m), 0);
+	TEST_RET(fx_unspawn(name), 0);
+	memset(m.addr, 0x11, m.len);	/* mapping outlives the owner */
+	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), 0);
+	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), -ENOENT);
+	return TEST_SUCCESS;
+}
+
+static const struct test_case nocopy_cases[] = {
+	{ "attach_write", test_attach_write },
+	{ "attach_errors", test_attach_errors },
+	{ "unregister_while_attached", test_unregister_while_attached },
+	{ "owner_gone_while_attached", test_owner_gone_while_attached },
+	{ NULL, NULL },
+};
+
+const struct test_suite suite_nocopy = { "nocopy", nocopy_cases, 1 };

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/* Signal semantics: sf=0 raises nothing, a raised element is seen exactly
+ * once, raises coalesce, nothing is lost when the poll array is small. */
+
+#include <stdlib.h>
+
+#include "test_ism.h"
+
+static int
+test_sf0_silent(void)
+{
+	struct rte_ism_dmb d;
+	struct rte_ism_signal sig[4];
+	char b = 1;
+
+	TEST_RUN(fx_register(fx.a, 64, &fx.ib.gid, &d));
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 5, 0, 0, &b, 1), 0);
+	TEST_RET(rte_ism_signal_poll(fx.a, sig, 4), 0);
+	TEST_RET(rte_ism_signal_poll(fx.b, sig, 4), 0);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	return TEST_SUCCESS;
+}
+
+static int
+test_sf1_once(void)
+{
+	struct rte_ism_dmb d;
+	struct rte_ism_signal sig[4];
+	char b = 1;
+	uint32_t e;
+
+	TEST_RUN(fx_register(fx.a, 64, &fx.ib.gid, &d));
+	for (e = 0; e < RTE_ISM_DMBE_MAX; e++) {
+		TEST_RET(rte_ism_move_data(fx.b, d.token, e, 1, 0, &b, 1), 0);
+		TEST_RET(rte_ism_signal_poll(fx.b, sig, 4), 0);
+		TEST_RET(rte_ism_signal_poll(fx.a, sig, 4), 1);
+		TEST_ASSERT(sig[0].dmb_idx == d.idx && sig[0].mask == 1u << e,
+			    "element %u: idx %u mask 0x%x", e, sig[0].dmb_idx,
+			    sig[0].mask);
+		TEST_RET(rte_ism_signal_poll(fx.a, sig, 4), 0);
+	}
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	return TEST_SUCCESS;
+}
+
+static int
+test_coalescing(void)
+{
+	struct rte_ism_dmb d;
+	struct rte_ism_signal sig[4];
+	char b = 1;
+
+	TEST_RUN(fx_register(fx.a, 64, &fx.ib.gid, &d));
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 1, 0, &b, 1), 0);
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 9, 1, 0, &b, 1), 0);
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 1, 0, &b, 1), 0);
+	TEST_RET(rte_ism_signal_poll(fx.a, sig, 4), 1);
+	TEST_ASSERT(sig[0].mask == ((1u << 0) | (1u << 9)), "mask 0x%x",
+		    sig[0].mask);
+	TEST_RET(rte_ism_signal_poll(fx.a, sig, 4), 0);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	return TEST_SUCCESS;
+}
+
+/* Many DMBs signalled; a poll array of 3 drains them over several polls,
+ * each exactly once. */
+static int
+test_small_poll_array(void)
+{
+	enum { N = 200 };
+	struct rte_ism_dmb *d;
+	struct rte_ism_signal sig[3];
+	uint8_t seen[RTE_ISM_DMB_IDX_FIRST + 4096] = { 0 };
+	uint64_t seed = 5;
+	unsigned int i, total = 0, polls = 0;
+	int n, k, ret = TEST_SUCCESS;
+	char b = 0;
+
+	d = calloc(N, sizeof(*d));
+	TEST_ASSERT(d != NULL, "calloc");
+	for (i = 0; i < N; i++)
+		if (fx_register(fx.a, 64, &fx.ib.gid, &d[i]) != TEST_SUCCESS)
+			goto fail;
+	/* Signal every other DMB, in random order. */
+	for (i = 0; i < N; i++) {
+		unsigned int j = fx_rand(&seed) % N;
+
+		if (j % 2 == 0 && seen[d[j].idx] == 0) {
+			seen[d[j].idx] = 1;
+			if (rte_ism_move_data(fx.b, d[j].token, 1, 1, 0, &b, 1))
+				goto fail;
+			total++;
+		}
+	}
+	while ((n = rte_ism_signal_poll(fx.a, sig, RTE_DIM(sig))) > 0) {
+		polls++;
+		for (k = 0; k < n; k++) {
+			if (seen[sig[k].dmb_idx] != 1 || sig[k].mask != 2) {
+				printf("    FAIL: idx %u mask 0x%x unexpected\n",
+				       sig[k].dmb_idx, sig[k].mask);
+				goto fail;
+			}
+			seen[sig[k].dmb_idx] = 2;
+			total--;
+		}
+	}
+	if (n < 0 || total != 0 || polls < 2) {
+		printf("    FAIL: %u signals not reported (%d, %u polls)\n",
+		       total, n, polls);
+		goto fail;
+	}
+	goto out;
+fail:
+	ret = TEST_FAILED;
+out:
+	for (i = 0; i < N; i++)
+		if (d[i].token)
+			rte_ism_dmb_unregister(fx.a, d[i].token);
+	free(d);
+	return ret;
+}
+
+/* A signal raised for a DMB that is then unregistered is not reported for
+ * the next DMB on the same index. */
+static int
+test_signal_after_unregister(void)
+{
+	struct rte_ism_dmb d, e;
+	struct rte_ism_signal sig[4];
+	char b = 1;
+
+	TEST_RUN(fx_register(fx.a, 64, &fx.ib.gid, &d));
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 3, 1, 0, &b, 1), 0);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	e = d;
+	e.token = 0;
+	TEST_RET(rte_ism_dmb_register(fx.a, &e), 0);
+	TEST_RET(rte_ism_signal_poll(fx.a, sig, 4), 0);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, e.token), 0);
+	return TEST_SUCCESS;
+}
+
+static int
+test_poll_zero_capacity(void)
+{
+	struct rte_ism_dmb d;
+	struct rte_ism_signal sig[1];
+	char b = 1;
+
+	TEST_RUN(fx_register(fx.a, 64, &fx.ib.gid, &d));
+	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 1, 0, &b, 1), 0);
+	TEST_RET(rte_ism_signal_poll(fx.a, sig, 0), 0);
+	TEST_RET(rte_ism_signal_poll(fx.a, sig, 1), 1);
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	return TEST_SUCCESS;
+}
+
+static const struct test_case signal_cases[] = {
+	{ "sf0_raises_nothing", test_sf0_silent },
+	{ "sf1_seen_once", test_sf1_once },
+	{ "coalescing", test_coalescing },
+	{ "small_poll_array", test_small_poll_array },
+	{ "signal_after_unregister", test_signal_after_unregister },
+	{ "poll_zero_capacity", test_poll_zero_capacity },
+	{ NULL, NULL },
+};
+
+const struct test_suite suite_signal = { "signal", signal_cases, 1 };

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * Two lcores: a writer lcore and a polling lcore.
+ *  - ping-pong: each message carries a sequence number and the checksum of
+ *    a random payload; when the receiver sees the signal the whole message
+ *    must be there (data visible before the signal), in both directions;
+ *  - unregister under load: the owner unregisters and re-registers DMBs
+ *    while the other lcore keeps moving into them; moves either land in a
+ *    live DMB or fail with -ENOENT, and nothing crashes.
+ * Loops are bounded by a generous deadline so a bug cannot hang the test.
+ */
+
+#include <stdlib.h>
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "test_ism.h"
+
+#define ROUNDS 20000
+#define DEADLINE_S 60
+
+struct msg {
+	uint32_t seq;
+	uint32_t len;
+	uint32_t crc;
+	uint8_t payload[1000];
+};
+
+struct pp_ctx {
+	struct rte_ism_dmb to_b;	/* on B, written by A (worker) */
+	struct rte_ism_dmb to_a;	/* on A, written by B (main) */
+	uint64_t deadline;
+	int result;
+	char err[128];
+};
+
+static bool
+wait_signal(uint16_t dev, uint32_t idx, uint64_t deadline)
+{
+	struct rte_ism_signal sig[4];
+	int n, i;
+
+	while (rte_get_timer_cycles() < deadline) {
+		n = rte_ism_signal_poll(dev, sig, RTE_DIM(sig));
+		for (i = 0; i < n; i++)
+			if (sig[i].dmb_idx == idx)
+				return true;
+	}
+	return false;
+}
+
+/* Worker: sends message k, waits for its echo. */
+static int
+pp_writer(void *arg)
+{
+	struct pp_ctx *c = arg;
+	struct msg m;
+	uint64_t seed = 77;
+	uint32_t k;
+
+	for (k = 1; k <= ROUNDS; k++) {
+		m.seq = k;
+		m.len = 1 + fx_rand(&seed) % sizeof(m.payload);
+		fx_fill(m.payload, m.len, &seed);
+		m.crc = fx_crc(m.payload, m.len);
+		if (rte_ism_move_data(fx.a, c->to_b.token, 0, 1, 0, &m,
+				      offsetof(struct msg, payload) + m.len)) {
+			snprintf(c->err, sizeof(c->err), "move %u failed", k);
+			return -1;
+		}
+		if (!wait_signal(fx.a, c->to_a.idx, c->deadline)) {
+			snprintf(c->err, sizeof(c->err), "no echo for %u", k);
+			return -1;
+		}
+		if (*(volatile uint32_t *)c->to_a.addr != k) {
+			snprintf(c->err, sizeof(c->err), "echo %u for %u",
+				 *(volatile uint32_t *)c->to_a.addr, k);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+test_pingpong_ordering(void)
+{
+	struct pp_ctx c = { .result = 0 };
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
+	const struct msg *m;
+	uint32_t k;
+	int ret = TEST_SUCCESS;
+
+	TEST_RUN(fx_register(fx.b, sizeof(struct msg), &fx.ia.gid, &c.to_b));
+	TEST_RUN(fx_register(fx.a, 64, &fx.ib.gid, &c.to_a));
+	c.deadline = rte_get_timer_cycles() + DEADLINE_S * rte_get_timer_hz();
+	TEST_RET(rte_eal_remote_launch(pp_writer, &c, worker), 0);
+	m = c.to_b.addr;
+	for (k = 1; k <= ROUNDS; k++) {
+		if (!wait_signal(fx.b, c.to_b.idx, c.deadline)) {
+			printf("    FAIL: no message %u\n", k);
+			ret = TEST_FAILED;
+			break;
+		}
+		/* Signal seen: the whole message must be visible. */
+		if (m->seq != k || m->len == 0 || m->len > sizeof(m->payload) ||
+		    fx_crc(m->payload, m->len) != m->crc) {
+			printf("    FAIL: message %u: seq %u len %u bad data\n",
+			       k, m->seq, m->len);
+			ret = TEST_FAILED;
+			break;
+		}
+		if (rte_ism_move_data(fx.b, c.to_a.token, 0, 1, 0, &k,
+				      sizeof(k)) != 0) {
+			printf("    FAIL: echo %u\n", k);
+			ret = TEST_FAILED;
+			break;
+		}
+	}
+	if (ret != TEST_SUCCESS)
+		c.deadline = 0;	/* stop the worker */
+	if (rte_eal_wait_lcore(worker) != 0 && ret == TEST_SUCCESS) {
+		printf("    FAIL: writer: %s\n", c.err);
+		ret = TEST_FAILED;
+	}
+	rte_ism_dmb_unregister(fx.b, c.to_b.token);
+	rte_ism_dmb_unregister(fx.a, c.to_a.token);
+	return ret;
+}
+
+struct churn_ctx {
+	uint64_t token;			/* current token, written by main */
+	volatile bool stop;
+	uint64_t ok, enoent, other;
+	uint8_t buf[4096];
+};
+
+static int
+churn_writer(void *arg)
+{
+	struct churn_ctx *c = arg;
+	uint64_t tok;
+	int r;
+
+	while (!c->stop) {
+		tok = __atomic_load_n(&c->token, __ATOMIC_ACQUIRE);
+		r = rte_ism_move_data(fx.b, tok, 0, 0, 0, c->buf,
+				      sizeof(c->buf));
+		if (r == 0)
+			c->ok++;
+		else if (r == -ENOENT)
+			c->enoent++;
+		else
+			c->other++;
+	}
+	return 0;
+}
+
+static int
+test_unregister_under_load(void)
+{
+	struct churn_ctx *c = calloc(1, sizeof(*c));
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
+	struct rte_ism_dmb d;
+	unsigned int i;
+	int ret = TEST_SUCCESS;
+
+	TEST_ASSERT(c != NULL, "calloc");
+	TEST_RET(rte_eal_remote_launch(churn_writer, c, worker), 0);
+	for (i = 0; i < 2000 && ret == TEST_SUCCESS; i++) {
+		if (fx_register(fx.a, 4096, &fx.ib.gid, &d) != TEST_SUCCESS) {
+			ret = TEST_FAILED;
+			break;
+		}
+		__atomic_store_n(&c->token, d.token, __ATOMIC_RELEASE);
+		rte_delay_us_block(20);
+		if (rte_ism_dmb_unregister(fx.a, d.token) != 0)
+			ret = TEST_FAILED;
+	}
+	c->stop = true;
+	rte_eal_wait_lcore(worker);
+	printf("    %" PRIu64 " moves landed, %" PRIu64 " refused with "
+	       "-ENOENT, %" PRIu64 " other errors\n", c->ok, c->enoent,
+	       c->other);
+	if (c->other != 0 || c->ok == 0 || c->enoent == 0)
+		ret = TEST_FAILED;
+	free(c);
+	return ret;
+}
+
+static const struct test_case twolcore_cases[] = {
+	{ "pingpong_ordering", test_pingpong_ordering },
+	{ "unregister_under_load", test_unregister_under_load },
+	{ NULL, NULL },
+};
+
+const struct test_suite suite_twolcore = { "twolcore", twolcore_cases, 2 };

@@ -1,0 +1,764 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * Loopback backend (vdev "ism_lo"): ISM devices inside one process. All of
+ * them share one fabric per CHID and can reach each other and themselves.
+ * Unlike Linux loopback-ism it enforces the writer GID, VLANs and bounds.
+ *
+ * Token layout (bits 0-27 stay zero, as the ISM move_data encoding needs):
+ *   63..59 device slot in the fabric, 58..47 DMB index, 46..28 random.
+ * The fast path decodes slot and index, compares the whole token with the
+ * DMB's current one and copies: O(1), no lock. Control operations hold the
+ * fabric lock; memory that a move may be using is freed only after
+ * rte_ism_pmd_synchronize().
+ */
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_atomic.h>
+#include <rte_malloc.h>
+#include <rte_random.h>
+#include <bus_vdev_driver.h>
+
+#include "ism_pmd.h"
+
+#define LO_DRIVER_NAME	"ism_lo"
+#define LO_MAX_DEVS	32
+
+#define TOK_SLOT_SHIFT	59
+#define TOK_IDX_SHIFT	47
+#define TOK_IDX_MASK	0xfffu
+#define TOK_RAND_SHIFT	28
+#define TOK_RAND_MASK	((UINT64_C(1) << (TOK_IDX_SHIFT - TOK_RAND_SHIFT)) - 1)
+
+struct lo_dmb {
+	/* Read by the fast path. */
+	uint64_t token;		/* current token, 0 = not writable */
+	void *addr;
+	uint32_t len;
+	uint16_t vlan_id;
+	uint8_t vlan_valid;
+	struct rte_ism_gid rgid;
+	/* Control path, under the fabric lock. */
+	uint64_t id_token;	/* token while memory lives (detach) */
+	uint64_t last_rand;	/* not reused by the next registration */
+	uint32_t attach_cnt;	/* attachments by the writer device */
+	bool registered;	/* the owner still holds it */
+};
+
+struct lo_dev {
+	struct ism_pmd_dev common;	/* first: fast-path context */
+	struct rte_ism_gid gid;
+	uint16_t chid;
+	uint8_t slot;
+	uint32_t max_dmbs;
+	struct lo_dmb *dmbs;		/* [RTE_ISM_DMB_IDX_FIRST + max_dmbs] */
+	struct rte_ism_sw_sba *sba;
+	uint64_t vlans[(RTE_ISM_VLAN_ID_MAX + 1) / 64];
+};
+
+/* A DMB whose owner closed while its writer still had it attached. */
+struct lo_orphan {
+	struct lo_orphan *next;
+	uint64_t token;
+	struct rte_ism_gid rgid;
+	uint32_t attach_cnt;
+	void *addr;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct lo_dev *devs[LO_MAX_DEVS];	/* fast path: atomic loads */
+	struct lo_orphan *orphans;
+} lo_fabric = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static inline uint32_t
+tok_slot(uint64_t token)
+{
+	return token >> TOK_SLOT_SHIFT;
+}
+
+static inline uint32_t
+tok_idx(uint64_t token)
+{
+	return (token >> TOK_IDX_SHIFT) & TOK_IDX_MASK;
+}
+
+static inline bool
+lo_vlan_member(const struct lo_dev *d, uint16_t vlan_id)
+{
+	return (d->vlans[vlan_id / 64] >> (vlan_id % 64)) & 1;
+}
+
+/*
+ * Fast-path lookup of a DMB that src may write. Returns 0 and sets *dstp and
+ * *dmbp, or the errno. Must run between move_enter and move_exit.
+ */
+static inline int
+lo_lookup(const struct lo_dev *src, uint64_t token, struct lo_dev **dstp,
+		struct lo_dmb **dmbp)
+{
+	struct lo_dev *dst;
+	struct lo_dmb *dmb;
+	uint32_t idx = tok_idx(token);
+
+	dst = __atomic_load_n(&lo_fabric.devs[tok_slot(token)],
+			__ATOMIC_ACQUIRE);
+	if (unlikely(dst == NULL || dst->chid != src->chid ||
+		     idx - RTE_ISM_DMB_IDX_FIRST >= dst->max_dmbs))
+		return -ENOENT;
+	dmb = &dst->dmbs[idx];
+	if (unlikely(__atomic_load_n(&dmb->token, __ATOMIC_ACQUIRE) != token))
+		return -ENOENT;
+	if (unlikely(!rte_ism_gid_equal(&dmb->rgid, &src->gid) ||
+		     (dmb->vlan_valid && !lo_vlan_member(src, dmb->vlan_id))))
+		return -EACCES;
+	*dstp = dst;
+	*dmbp = dmb;
+	return 0;
+}
+
+static int
+lo_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const void *data, uint32_t len)
+{
+	struct lo_dev *src = ctx;
+	unsigned int slot = rte_ism_pmd_lcore_slot();
+	struct lo_dev *dst;
+	struct lo_dmb *dmb;
+	int ret;
+
+	rte_ism_pmd_move_enter(slot);
+	ret = lo_lookup(src, token, &dst, &dmb);
+	if (likely(ret == 0))
+		ret = ism_check_move(idx, offset, len, dmb->len);
+	if (likely(ret == 0)) {
+		memcpy(RTE_PTR_ADD(dmb->addr, offset), data, len);
+		if (sf)
+			rte_ism_sw_sba_raise(dst->sba, tok_idx(token),
+					RTE_BIT32(idx));
+	}
+	rte_ism_pmd_move_exit(slot);
+	if (unlikely(ret != 0))
+		return ism_count_error(&src->common, slot, ret);
+	ism_count_move(&src->common, slot, len, 1, sf);
+	return 0;
+}
+
+static int
+lo_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		const struct rte_ism_move_seg *segs, uint16_t nb_segs)
+{
+	struct lo_dev *src = ctx;
+	unsigned int slot = rte_ism_pmd_lcore_slot();
+	struct lo_dev *dst;
+	struct lo_dmb *dmb;
+	uint32_t bytes = 0;
+	uint16_t i;
+	int ret;
+
+	rte_ism_pmd_move_enter(slot);
+	ret = lo_lookup(src, token, &dst, &dmb);
+	if (unlikely(nb_segs == 0 && ret == 0))
+		ret = -EINVAL;
+	/* Check every segment first: a failed burst writes nothing. */
+	for (i = 0; ret == 0 && i < nb_segs; i++) {
+		ret = ism_check_move(idx, segs[i].offset, segs[i].len,
+				dmb->len);
+		bytes += segs[i].len;
+	}
+	if (likely(ret == 0)) {
+		for (i = 0; i < nb_segs; i++) {
+			memcpy(RTE_PTR_ADD(dmb->addr, segs[i].offset),
+			       segs[i].data, segs[i].len);
+			/* Segments become visible in order. */
+			rte_atomic_thread_fence(__ATOMIC_RELEASE);
+		}
+		if (sf)
+			rte_ism_sw_sba_raise(dst->sba, tok_idx(token),
+					RTE_BIT32(idx));
+	}
+	rte_ism_pmd_move_exit(slot);
+	if (unlikely(ret != 0))
+		return ism_count_error(&src->common, slot, ret);
+	ism_count_move(&src->common, slot, bytes, nb_segs, sf);
+	return 0;
+}
+
+static int
+lo_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
+{
+	struct lo_dev *d = ctx;
+
+	return rte_ism_sw_sba_poll(d->sba, sigs, nb);
+}
+
+/* Control path. All helpers below run with lo_fabric.lock held. */
+
+static struct lo_dev *
+lo_dev_of(struct rte_ism_dev *idev)
+{
+	return idev->dev_private;
+}
+
+static struct lo_dev *
+lo_find_gid(uint16_t chid, const struct rte_ism_gid *gid)
+{
+	unsigned int i;
+	struct lo_dev *d;
+
+	for (i = 0; i < LO_MAX_DEVS; i++) {
+		d = lo_fabric.devs[i];
+		if (d != NULL && d->chid == chid &&
+		    rte_ism_gid_equal(&d->gid, gid))
+			return d;
+	}
+	return NULL;
+}
+
+static void
+lo_post(struct lo_dev *to, uint32_t type, uint32_t code,
+		const struct rte_ism_gid *gid, uint64_t token, uint64_t info)
+{
+	struct rte_ism_event ev = {
+		.type = type,
+		.code = code,
+		.token = token,
+		.info = info,
+	};
+
+	if (gid != NULL)
+		ev.gid = *gid;
+	/* A full queue is counted and logged by the library. */
+	rte_ism_pmd_event_post(to->common.ism, &ev);
+}
+
+static void
+lo_dmb_free(struct lo_dev *owner, uint32_t idx)
+{
+	struct lo_dmb *dmb = &owner->dmbs[idx];
+
+	/* The token is already 0: wait out moves that saw the old one. */
+	rte_ism_pmd_synchronize();
+	rte_ism_sw_sba_clear(owner->sba, idx);
+	rte_free(dmb->addr);
+	dmb->addr = NULL;
+	dmb->len = 0;
+	dmb->id_token = 0;
+	dmb->attach_cnt = 0;
+}
+
+static int
+lo_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
+{
+	struct lo_dev *d = lo_dev_of(idev);
+	uint32_t idx, end = RTE_ISM_DMB_IDX_FIRST + d->max_dmbs;
+	struct lo_dmb *dmb = NULL;
+	uint64_t rnd, token;
+	void *mem;
+	int ret = 0;
+
+	pthread_mutex_lock(&lo_fabric.lock);
+	if (req->idx != 0) {
+		dmb = &d->dmbs[req->idx];
+		if (dmb->id_token != 0) {
+			ISM_PMD_LOG(ERR, "%s: DMB index %u is in use",
+				    idev->name, req->idx);
+			ret = -EBUSY;
+			goto out;
+		}
+		idx = req->idx;
+	} else {
+		for (idx = RTE_ISM_DMB_IDX_FIRST; idx < end; idx++)
+			if (d->dmbs[idx].id_token == 0)
+				break;
+		if (idx == end) {
+			ISM_PMD_LOG(ERR, "%s: all %u DMB indices are in use",
+				    idev->name, d->max_dmbs);
+			ret = -ENOSPC;
+			goto out;
+		}
+		dmb = &d->dmbs[idx];
+	}
+	mem = rte_zmalloc_socket("ism_lo_dmb", req->len, RTE_CACHE_LINE_SIZE,
+			idev->socket_id);
+	if (mem == NULL) {
+		ISM_PMD_LOG(ERR, "%s: no memory for a DMB of %u bytes",
+			    idev->name, req->len);
+		ret = -ENOMEM;
+		goto out;
+	}
+	do {
+		rnd = rte_rand() & TOK_RAND_MASK;
+	} while (rnd == dmb->last_rand);
+	token = ((uint64_t)d->slot << TOK_SLOT_SHIFT) |
+		((uint64_t)idx << TOK_IDX_SHIFT) | (rnd << TOK_RAND_SHIFT);
+	dmb->last_rand = rnd;
+	dmb->addr = mem;
+	dmb->len = req->len;
+	dmb->rgid = req->rgid;
+	dmb->vlan_valid = req->vlan_valid;
+	dmb->vlan_id = req->vlan_id;
+	dmb->id_token = token;
+	dmb->attach_cnt = 0;
+	dmb->registered = true;
+	/* Publish last: the fast path trusts the fields once it sees it. */
+	__atomic_store_n(&dmb->token, token, __ATOMIC_RELEASE);
+	req->token = token;
+	req->addr = mem;
+	req->idx = idx;
+out:
+	pthread_mutex_unlock(&lo_fabric.lock);
+	return ret;
+}
+
+/* The DMB registered on d under token, or NULL. */
+static struct lo_dmb *
+lo_own_dmb(struct lo_dev *d, uint64_t token)
+{
+	uint32_t idx = tok_idx(token);
+	struct lo_dmb *dmb;
+
+	if (token == 0 || tok_slot(token) != d->slot ||
+	    idx - RTE_ISM_DMB_IDX_FIRST >= d->max_dmbs)
+		return NULL;
+	dmb = &d->dmbs[idx];
+	return dmb->registered && dmb->id_token == token ? dmb : NULL;
+}
+
+static int
+lo_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
+{
+	struct lo_dev *d = lo_dev_of(idev), *writer;
+	struct lo_dmb *dmb;
+	int ret = 0;
+
+	pthread_mutex_lock(&lo_fabric.lock);
+	dmb = lo_own_dmb(d, token);
+	if (dmb == NULL) {
+		ret = -ENOENT;
+		goto out;
+	}
+	dmb->registered = false;
+	__atomic_store_n(&dmb->token, 0, __ATOMIC_RELEASE);
+	writer = lo_find_gid(d->chid, &dmb->rgid);
+	if (writer != NULL && writer != d)
+		lo_post(writer, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_UNREGISTERED,
+			&d->gid, token, 0);
+	/* An attached DMB lives on until the writer detaches. */
+	if (dmb->attach_cnt == 0)
+		lo_dmb_free(d, tok_idx(token));
+out:
+	pthread_mutex_unlock(&lo_fabric.lock);
+	return ret;
+}
+
+static int
+lo_dmb_attach(struct rte_ism_dev *idev, uint64_t token, struct rte_ism_dmb *out)
+{
+	struct lo_dev *d = lo_dev_of(idev), *owner;
+	struct lo_dmb *dmb;
+	unsigned int slot;
+	int ret;
+
+	pthread_mutex_lock(&lo_fabric.lock);
+	/* The same checks as a move, under the lock so nothing changes. */
+	slot = rte_ism_pmd_lcore_slot();
+	rte_ism_pmd_move_enter(slot);
+	ret = lo_lookup(d, token, &owner, &dmb);
+	rte_ism_pmd_move_exit(slot);
+	if (ret == 0) {
+		dmb->attach_cnt++;
+		out->token = token;
+		out->addr = dmb->addr;
+		out->len = dmb->len;
+		out->idx = tok_idx(token);
+		out->rgid = dmb->rgid;
+		out->vlan_valid = dmb->vlan_valid;
+		out->vlan_id = dmb->vlan_id;
+	}
+	pthread_mutex_unlock(&lo_fabric.lock);
+	return ret;
+}
+
+/* Drop an attachment of an orphan; true if found. */
+static bool
+lo_orphan_detach(const struct rte_ism_gid *writer, uint64_t token)
+{
+	struct lo_orphan **pp, *o;
+
+	for (pp = &lo_fabric.orphans; (o = *pp) != NULL; pp = &o->next) {
+		if (o->token != token || !rte_ism_gid_equal(&o->rgid, writer))
+			continue;
+		if (--o->attach_cnt == 0) {
+			*pp = o->next;
+			rte_free(o->addr);
+			free(o);
+		}
+		return true;
+	}
+	return false;
+}
+
+static int
+lo_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
+{
+	struct lo_dev *d = lo_dev_of(idev), *owner;
+	uint32_t idx = tok_idx(token);
+	struct lo_dmb *dmb;
+	int ret = -ENOENT;
+
+	pthread_mutex_lock(&lo_fabric.lock);
+	owner = lo_fabric.devs[tok_slot(token)];
+	if (token != 0 && owner != NULL &&
+	    idx - RTE_ISM_DMB_IDX_FIRST < owner->max_dmbs) {
+		dmb = &owner->dmbs[idx];
+		if (dmb->id_token == token && dmb->attach_cnt > 0 &&
+		    rte_ism_gid_equal(&dmb->rgid, &d->gid)) {
+			if (--dmb->attach_cnt == 0 && !dmb->registered)
+				lo_dmb_free(owner, idx);
+			ret = 0;
+		}
+	}
+	if (ret != 0 && lo_orphan_detach(&d->gid, token))
+		ret = 0;
+	pthread_mutex_unlock(&lo_fabric.lock);
+	return ret;
+}
+
+static int
+lo_signal_event(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
+		uint32_t trigger_irq __rte_unused, uint32_t code, uint64_t info)
+{
+	struct lo_dev *d = lo_dev_of(idev), *to;
+	int ret = 0;
+
+	pthread_mutex_lock(&lo_fabric.lock);
+	to = lo_find_gid(d->chid, rgid);
+	if (to == NULL)
+		ret = -ENETUNREACH;
+	else
+		lo_post(to, RTE_ISM_EVENT_SW, code, &d->gid, 0, info);
+	pthread_mutex_unlock(&lo_fabric.lock);
+	return ret;
+}
+
+static int
+lo_query_remote_gid(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
+		uint32_t vlan_valid, uint16_t vlan_id)
+{
+	struct lo_dev *d = lo_dev_of(idev), *peer;
+	int ret = 0;
+
+	pthread_mutex_lock(&lo_fabric.lock);
+	peer = lo_find_gid(d->chid, rgid);
+	if (peer == NULL || (vlan_valid && !lo_vlan_member(peer, vlan_id)))
+		ret = -ENETUNREACH;
+	pthread_mutex_unlock(&lo_fabric.lock);
+	return ret;
+}
+
+static int
+lo_vlan_add(struct rte_ism_dev *idev, uint16_t vlan_id)
+{
+	struct lo_dev *d = lo_dev_of(idev);
+
+	/* Atomic: the fast path of other lcores reads the bitmap. */
+	__atomic_fetch_or(&d->vlans[vlan_id / 64], RTE_BIT64(vlan_id % 64),
+			__ATOMIC_RELEASE);
+	return 0;
+}
+
+static int
+lo_vlan_del(struct rte_ism_dev *idev, uint16_t vlan_id)
+{
+	struct lo_dev *d = lo_dev_of(idev);
+	uint64_t old;
+
+	old = __atomic_fetch_and(&d->vlans[vlan_id / 64],
+			~RTE_BIT64(vlan_id % 64), __ATOMIC_RELEASE);
+	return (old & RTE_BIT64(vlan_id % 64)) ? 0 : -ENOENT;
+}
+
+static int
+lo_dump(struct rte_ism_dev *idev, FILE *f)
+{
+	struct lo_dev *d = lo_dev_of(idev);
+	char gid[RTE_ISM_GID_STRLEN];
+	struct lo_dmb *dmb;
+	uint32_t idx, n = 0;
+
+	pthread_mutex_lock(&lo_fabric.lock);
+	fprintf(f, "  loopback fabric slot %u\n", d->slot);
+	for (idx = RTE_ISM_DMB_IDX_FIRST;
+	     idx < RTE_ISM_DMB_IDX_FIRST + d->max_dmbs; idx++) {
+		dmb = &d->dmbs[idx];
+		if (dmb->id_token == 0)
+			continue;
+		rte_ism_gid_format(&dmb->rgid, gid, sizeof(gid));
+		fprintf(f, "  dmb %u token 0x%016" PRIx64 " len %u rgid %s%s%s\n",
+			idx, dmb->id_token, dmb->len, gid,
+			dmb->registered ? "" : " unregistered",
+			dmb->attach_cnt ? " attached" : "");
+		n++;
+	}
+	fprintf(f, "  %u DMBs\n", n);
+	pthread_mutex_unlock(&lo_fabric.lock);
+	return 0;
+}
+
+static const struct rte_ism_dev_ops lo_ops = {
+	.dmb_register = lo_dmb_register,
+	.dmb_unregister = lo_dmb_unregister,
+	.dmb_attach = lo_dmb_attach,
+	.dmb_detach = lo_dmb_detach,
+	.signal_event = lo_signal_event,
+	.query_remote_gid = lo_query_remote_gid,
+	.vlan_add = lo_vlan_add,
+	.vlan_del = lo_vlan_del,
+	.stats_get = ism_pmd_stats_get,
+	.stats_reset = ism_pmd_stats_reset,
+	.dump = lo_dump,
+};
+
+/* Tell everyone else in the fabric that d is gone; drop what it held. */
+static void
+lo_leave_fabric(struct lo_dev *d)
+{
+	struct lo_dev *o;
+	struct lo_dmb *dmb;
+	struct lo_orphan *orph;
+	unsigned int i;
+	uint32_t idx, end;
+
+	/* Unreachable first, then no move can still be inside its DMBs. */
+	__atomic_store_n(&lo_fabric.devs[d->slot], NULL, __ATOMIC_RELEASE);
+	rte_ism_pmd_synchronize();
+
+	end = RTE_ISM_DMB_IDX_FIRST + d->max_dmbs;
+	for (idx = RTE_ISM_DMB_IDX_FIRST; idx < end; idx++) {
+		dmb = &d->dmbs[idx];
+		if (dmb->id_token == 0)
+			continue;
+		o = lo_find_gid(d->chid, &dmb->rgid);
+		if (dmb->registered && o != NULL && o != d)
+			lo_post(o, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_UNREGISTERED,
+				&d->gid, dmb->id_token, 0);
+		orph = dmb->attach_cnt > 0 && o != d ?
+			calloc(1, sizeof(*orph)) : NULL;
+		if (orph != NULL) {
+			/* The writer still maps it: keep it until detach. */
+			orph->token = dmb->id_token;
+			orph->rgid = dmb->rgid;
+			orph->attach_cnt = dmb->attach_cnt;
+			orph->addr = dmb->addr;
+			orph->next = lo_fabric.orphans;
+			lo_fabric.orphans = orph;
+		} else {
+			if (dmb->attach_cnt > 0 && o != d)
+				ISM_PMD_LOG(ERR, "%s: no memory to keep attached "
+					    "DMB 0x%" PRIx64 "; leaking it",
+					    d->common.ism->name, dmb->id_token);
+			else
+				rte_free(dmb->addr);
+		}
+		dmb->id_token = 0;
+	}
+
+	for (i = 0; i < LO_MAX_DEVS; i++) {
+		o = lo_fabric.devs[i];
+		if (o == NULL || o->chid != d->chid)
+			continue;
+		/* Attachments d made to o's DMBs, and o's DMBs d could write. */
+		for (idx = RTE_ISM_DMB_IDX_FIRST;
+		     idx < RTE_ISM_DMB_IDX_FIRST + o->max_dmbs; idx++) {
+			dmb = &o->dmbs[idx];
+			if (dmb->id_token == 0 ||
+			    !rte_ism_gid_equal(&dmb->rgid, &d->gid))
+				continue;
+			if (dmb->registered)
+				lo_post(o, RTE_ISM_EVENT_BUF,
+					RTE_ISM_BUF_USER_DISABLED, &d->gid,
+					dmb->id_token, 0);
+			if (dmb->attach_cnt > 0) {
+				dmb->attach_cnt = 0;
+				if (!dmb->registered)
+					lo_dmb_free(o, idx);
+			}
+		}
+		lo_post(o, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_DISABLED, &d->gid,
+			0, 0);
+	}
+}
+
+static void
+lo_close(struct ism_pmd_dev *common)
+{
+	struct lo_dev *d = (struct lo_dev *)common;
+	struct lo_orphan **pp, *o;
+
+	pthread_mutex_lock(&lo_fabric.lock);
+	if (lo_fabric.devs[d->slot] != d)
+		goto out;	/* never joined (probe failed) */
+	lo_leave_fabric(d);
+	/* Orphans that only d had attached are d's to free. */
+	for (pp = &lo_fabric.orphans; (o = *pp) != NULL;) {
+		if (rte_ism_gid_equal(&o->rgid, &d->gid)) {
+			*pp = o->next;
+			rte_free(o->addr);
+			free(o);
+		} else {
+			pp = &o->next;
+		}
+	}
+out:
+	pthread_mutex_unlock(&lo_fabric.lock);
+	rte_free(d->dmbs);
+	rte_free(d->sba);
+	d->dmbs = NULL;
+	d->sba = NULL;
+}
+
+static const struct ism_backend lo_backend = {
+	.name = "loopback",
+	.ops = &lo_ops,
+	.close = lo_close,
+};
+
+static const char *const lo_valid_args[] = {
+	"gid", "chid", "max_dmbs", "max_dmb_len", NULL
+};
+
+/* Join the fabric: unique GID, free slot; announce to the others. */
+static int
+lo_join_fabric(struct lo_dev *d, const char *name)
+{
+	struct lo_dev *o;
+	unsigned int i, slot = LO_MAX_DEVS;
+	int ret = 0;
+
+	pthread_mutex_lock(&lo_fabric.lock);
+	for (i = 0; i < LO_MAX_DEVS; i++) {
+		o = lo_fabric.devs[i];
+		if (o == NULL) {
+			if (slot == LO_MAX_DEVS)
+				slot = i;
+		} else if (o->chid == d->chid &&
+			   rte_ism_gid_equal(&o->gid, &d->gid)) {
+			ISM_PMD_LOG(ERR, "%s: GID already used by %s in fabric "
+				    "0x%04x", name, o->common.ism->name,
+				    d->chid);
+			ret = -EEXIST;
+			goto out;
+		}
+	}
+	if (slot == LO_MAX_DEVS) {
+		ISM_PMD_LOG(ERR, "%s: all %d loopback device slots in use",
+			    name, LO_MAX_DEVS);
+		ret = -ENOSPC;
+		goto out;
+	}
+	d->slot = slot;
+	for (i = 0; i < LO_MAX_DEVS; i++) {
+		o = lo_fabric.devs[i];
+		if (o != NULL && o->chid == d->chid)
+			lo_post(o, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
+				&d->gid, 0, 0);
+	}
+	__atomic_store_n(&lo_fabric.devs[slot], d, __ATOMIC_RELEASE);
+out:
+	pthread_mutex_unlock(&lo_fabric.lock);
+	return ret;
+}
+
+static int
+lo_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct ism_common_args a = {
+		.chid = RTE_ISM_CHID_LOOPBACK,
+		.max_dmbs = ISM_DEFAULT_MAX_DMBS,
+		.max_dmb_len = ISM_DEFAULT_MAX_DMB_LEN,
+	};
+	struct rte_kvargs *kv;
+	struct lo_dev *d;
+	struct rte_ism_dev *ism;
+	int socket = rte_socket_id();
+	int ret;
+
+	kv = ism_kvargs_parse(name, rte_vdev_device_args(vdev), lo_valid_args);
+	if (kv == NULL)
+		return -EINVAL;
+	ret = ism_common_args_get(name, kv, &a);
+	rte_kvargs_free(kv);
+	if (ret < 0)
+		return ret;
+	if (a.gid.gid == 0 && a.gid.gid_ext == 0)
+		ism_random_gid(&a.gid);
+
+	d = (struct lo_dev *)ism_pmd_create(name, socket, &vdev->device,
+			LO_DRIVER_NAME, &lo_backend, sizeof(*d));
+	if (d == NULL)
+		return -ENOMEM;
+	d->gid = a.gid;
+	d->chid = a.chid;
+	d->max_dmbs = a.max_dmbs;
+	d->dmbs = rte_zmalloc_socket("ism_lo_dmbs", sizeof(*d->dmbs) *
+			(RTE_ISM_DMB_IDX_FIRST + a.max_dmbs), 0, socket);
+	d->sba = rte_zmalloc_socket("ism_lo_sba", sizeof(*d->sba), 0, socket);
+	if (d->dmbs == NULL || d->sba == NULL) {
+		ISM_PMD_LOG(ERR, "%s: no memory for the DMB table", name);
+		ret = -ENOMEM;
+		goto err;
+	}
+	ism = d->common.ism;
+	ism->gid = a.gid;
+	ism->chid = a.chid;
+	ism->max_dmbs = a.max_dmbs;
+	ism->max_dmb_len = a.max_dmb_len;
+	ism->capa = RTE_ISM_CAPA_NOCOPY | RTE_ISM_CAPA_VLAN |
+		RTE_ISM_CAPA_SIGNAL_EVENT;
+	ism->fp.move_data = lo_move_data;
+	ism->fp.move_burst = lo_move_burst;
+	ism->fp.signal_poll = lo_signal_poll;
+
+	ret = lo_join_fabric(d, name);
+	if (ret < 0)
+		goto err;
+	ret = ism_pmd_finish(&d->common);
+	if (ret < 0)
+		goto err;
+	ISM_PMD_LOG(INFO, "%s: loopback ISM device %u, chid 0x%04x, %u DMBs "
+		    "of up to %u bytes", name, ism->dev_id, a.chid, a.max_dmbs,
+		    a.max_dmb_len);
+	return 0;
+err:
+	ism_pmd_destroy(&d->common);
+	return ret;
+}
+
+static int
+lo_remove(struct rte_vdev_device *vdev)
+{
+	struct ism_pmd_dev *dev = ism_pmd_find(rte_vdev_device_name(vdev));
+
+	if (dev == NULL)
+		return -ENODEV;
+	ism_pmd_destroy(dev);
+	return 0;
+}
+
+static struct rte_vdev_driver ism_lo_driver = {
+	.probe = lo_probe,
+	.remove = lo_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(ism_lo, ism_lo_driver);
+RTE_PMD_REGISTER_PARAM_STRING(ism_lo,
+	"gid=<0x hex|32 hex|uuid> chid=<0..65535> "
+	"max_dmbs=<1..4064> max_dmb_len=<bytes>");

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+#ifndef ISM_PMD_H
+#define ISM_PMD_H
+
+/*
+ * Private to the ISM rawdev PMD: what every backend (loopback, shm, pci)
+ * shares. Each backend's device structure starts with struct ism_pmd_dev,
+ * which is also the context the fast path receives.
+ */
+
+#include <inttypes.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_kvargs.h>
+#include <rte_log.h>
+#include <rte_rawdev.h>
+
+#include <ism_driver.h>
+#include <ism_driver_sba.h>
+#include <ism_driver_sync.h>
+
+extern int ism_pmd_logtype;
+
+#define ISM_PMD_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, ism_pmd_logtype, "ISM_PMD: %s(): " fmt "\n", \
+		__func__, ##__VA_ARGS__)
+
+/* Why a move failed; one xstat per reason. */
+enum ism_err_reason {
+	ISM_ERR_UNKNOWN_TOKEN,	/* -ENOENT */
+	ISM_ERR_NOT_WRITER,	/* -EACCES */
+	ISM_ERR_OUT_OF_RANGE,	/* -ERANGE */
+	ISM_ERR_BAD_ARG,	/* -EINVAL */
+	ISM_ERR_DEVICE,		/* device/peer failure, -EIO and others */
+	ISM_ERR_NB
+};
+
+/* Move counters of one lcore; only that lcore writes them. */
+struct ism_lcore_stats {
+	uint64_t moves;
+	uint64_t bytes;
+	uint64_t signals;
+	uint64_t errors[ISM_ERR_NB];
+} __rte_cache_aligned;
+
+struct ism_pmd_dev;
+
+/* What a backend adds to the common rawdev/ISM plumbing. */
+struct ism_backend {
+	const char *name;			/* "loopback", "shm", "pci" */
+	const struct rte_ism_dev_ops *ops;	/* control ops */
+	/* Free everything of the backend; the fast path is already off. */
+	void (*close)(struct ism_pmd_dev *dev);
+	/* Extra xstats after the common ones (optional). */
+	unsigned int nb_xstats;
+	const char *const *xstat_names;
+	uint64_t (*xstat_get)(struct ism_pmd_dev *dev, unsigned int i);
+};
+
+/* Common head of every backend device; the fast-path context. */
+struct ism_pmd_dev {
+	struct ism_lcore_stats stats[RTE_MAX_LCORE + 1];
+	struct rte_ism_dev *ism;
+	struct rte_rawdev *rawdev;
+	const struct ism_backend *be;
+};
+
+/* Fast-path counting; the shared non-EAL slot needs atomics. */
+static inline void
+ism_stat_add(uint64_t *c, uint64_t v, unsigned int slot)
+{
+	if (likely(slot < RTE_MAX_LCORE))
+		*c += v;
+	else
+		__atomic_fetch_add(c, v, __ATOMIC_RELAXED);
+}
+
+static inline void
+ism_count_move(struct ism_pmd_dev *d, unsigned int slot, uint32_t bytes,
+		uint32_t nb_moves, uint32_t sf)
+{
+	struct ism_lcore_stats *s = &d->stats[slot];
+
+	ism_stat_add(&s->moves, nb_moves, slot);
+	ism_stat_add(&s->bytes, bytes, slot);
+	if (sf)
+		ism_stat_add(&s->signals, 1, slot);
+}
+
+/* Count a failed move; returns err for tail calls. */
+static inline int
+ism_count_error(struct ism_pmd_dev *d, unsigned int slot, int err)
+{
+	enum ism_err_reason r;
+
+	switch (err) {
+	case -ENOENT:
+		r = ISM_ERR_UNKNOWN_TOKEN;
+		break;
+	case -EACCES:
+		r = ISM_ERR_NOT_WRITER;
+		break;
+	case -ERANGE:
+		r = ISM_ERR_OUT_OF_RANGE;
+		break;
+	case -EINVAL:
+		r = ISM_ERR_BAD_ARG;
+		break;
+	default:
+		r = ISM_ERR_DEVICE;
+		break;
+	}
+	ism_stat_add(&d->stats[slot].errors[r], 1, slot);
+	return err;
+}
+
+/*
+ * Check a move against a DMB of len bytes: 0 or the errno. Overflow-safe.
+ */
+static inline int
+ism_check_move(uint32_t idx, uint32_t offset, uint32_t len, uint32_t dmb_len)
+{
+	if (unlikely(len == 0 || idx >= RTE_ISM_DMBE_MAX))
+		return -EINVAL;
+	if (unlikely(offset > dmb_len || len > dmb_len - offset))
+		return -ERANGE;
+	return 0;
+}
+
+/* ism_pmd.c: common device life cycle. */
+
+/*
+ * Allocate the rawdev (with priv_size bytes of backend state, whose first
+ * member is struct ism_pmd_dev) and the ISM device, both named name.
+ * Returns the zeroed backend state or NULL (logged).
+ */
+struct ism_pmd_dev *ism_pmd_create(const char *name, int socket_id,
+		struct rte_device *device, const char *driver_name,
+		const struct ism_backend *be, size_t priv_size);
+
+/*
+ * After the backend filled dev->ism (gid, chid, limits, capa, fp): make the
+ * device visible and start it. On failure the caller calls ism_pmd_destroy.
+ */
+int ism_pmd_finish(struct ism_pmd_dev *dev);
+
+/* Stop, close the backend, release the ISM device and the rawdev. */
+void ism_pmd_destroy(struct ism_pmd_dev *dev);
+
+/* rte_ism_dev_ops stats_get/stats_reset over the per-lcore counters. */
+int ism_pmd_stats_get(struct rte_ism_dev *idev, struct rte_ism_stats *st);
+int ism_pmd_stats_reset(struct rte_ism_dev *idev);
+
+/* Find the device created under this name (vdev remove). */
+struct ism_pmd_dev *ism_pmd_find(const char *name);
+
+/* ism_devargs.c: devargs shared by the backends. */
+
+struct ism_common_args {
+	struct rte_ism_gid gid;		/* zero: backend picks */
+	uint16_t chid;
+	uint32_t max_dmbs;
+	uint32_t max_dmb_len;
+};
+
+/* Limits like the ISM hardware. */
+#define ISM_DEFAULT_MAX_DMBS	1888
+#define ISM_DEFAULT_MAX_DMB_LEN	(1u << 20)
+/* Software SBA covers 4096 indices, 32 of them reserved. */
+#define ISM_SW_MAX_DMBS		(RTE_ISM_SW_SBA_NB_IDX - RTE_ISM_DMB_IDX_FIRST)
+#define ISM_SW_MAX_DMB_LEN	(1u << 30)
+
+/*
+ * Parse args (may be NULL) accepting only keys in valid (NULL-terminated).
+ * An unknown key or a bad value is logged with its name; returns NULL then.
+ * On success returns a kvlist (possibly empty) to free with rte_kvargs_free.
+ */
+struct rte_kvargs *ism_kvargs_parse(const char *devname, const char *args,
+		const char *const valid[]);
+
+/* Fill common args from kvlist (keys gid, chid, max_dmbs, max_dmb_len). */
+int ism_common_args_get(const char *devname, struct rte_kvargs *kvlist,
+		struct ism_common_args *a);
+
+/* Strict unsigned parse of key=value within [min, max]; logs on error. */
+int ism_parse_u64(const char *devname, const char *key, const char *value,
+		uint64_t min, uint64_t max, uint64_t *out);
+
+/* A random version-4 UUID as a GID (like Linux loopback-ism). */
+void ism_random_gid(struct rte_ism_gid *gid);
+
+/* ism_selftest.c */
+int ism_pmd_selftest(uint16_t rawdev_id);
+
+#endif /* ISM_PMD_H */

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * Control-path half of the move tracking described in ism_driver_sync.h.
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) makes every running thread of
+ * the process execute a full barrier, which pairs with the plain stores of
+ * rte_ism_pmd_move_enter(). Without membarrier the fast path falls back to a
+ * fence per move.
+ */
+
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <rte_pause.h>
+
+#include "ism_private.h"
+#include "ism_driver_sync.h"
+
+struct rte_ism_pmd_inflight rte_ism_pmd_inflight[RTE_MAX_LCORE + 1];
+int rte_ism_pmd_need_fence;
+
+static int membarrier_ok;
+
+static long
+membarrier(int cmd)
+{
+	return syscall(__NR_membarrier, cmd, 0, 0);
+}
+
+void
+ism_sync_init(void)
+{
+	long cmds;
+
+	if (membarrier_ok || rte_ism_pmd_need_fence)
+		return;
+	cmds = membarrier(MEMBARRIER_CMD_QUERY);
+	if (cmds >= 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0) {
+		membarrier_ok = 1;
+		return;
+	}
+	ISM_LOG(WARNING, "membarrier(2) unavailable: moves will use a fence");
+	__atomic_store_n(&rte_ism_pmd_need_fence, 1, __ATOMIC_SEQ_CST);
+}
+
+void
+rte_ism_pmd_synchronize(void)
+{
+	struct rte_ism_pmd_inflight *f;
+	uint64_t seq;
+	unsigned int i;
+
+	if (membarrier_ok)
+		membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
+	else
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		f = &rte_ism_pmd_inflight[i];
+		seq = __atomic_load_n(&f->seq, __ATOMIC_ACQUIRE);
+		if ((seq & 1) == 0)
+			continue;
+		while (__atomic_load_n(&f->seq, __ATOMIC_ACQUIRE) == seq)
+			rte_pause();
+	}
+	f = &rte_ism_pmd_inflight[RTE_MAX_LCORE];
+	while (__atomic_load_n(&f->count, __ATOMIC_ACQUIRE) != 0)
+		rte_pause();
+}

@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+#ifndef RTE_ISM_H
+#define RTE_ISM_H
+
+/**
+ * @file
+ *
+ * ISM (Internal Shared Memory) client API.
+ *
+ * @warning
+ * @b EXPERIMENTAL:
+ * All functions in this file may be changed or removed without prior notice.
+ *
+ * An ISM device belongs to a fabric (identified by its CHID) and has a GID.
+ * A receiver registers a DMB (direct memory buffer) on its device and names
+ * the one remote GID allowed to write it (rgid). The registration returns a
+ * token; the receiver hands the token to the writer (out of band, or with
+ * rte_ism_signal_event()). The writer moves bytes straight into the DMB with
+ * rte_ism_move_data(), optionally raising a signal that the receiver finds
+ * with rte_ism_signal_poll(). Everything is polled: no interrupts.
+ *
+ * Devices are created by their driver (e.g. --vdev=ism_lo0 for the loopback
+ * backend, --vdev=ism_shm0,dir=... between processes, or an ISM PCI function
+ * on the ism bus) and are started when probed.
+ *
+ * Conventions: functions return 0 (or a count) on success and a negative
+ * errno on failure, with a log line (log type lib.ism) saying what was wrong.
+ * The fast-path functions (rte_ism_move_data(), rte_ism_move_burst(),
+ * rte_ism_signal_poll()) are inline; they check the device id and pointer
+ * arguments only when built with RTE_ISM_DEBUG defined, like other DPDK
+ * fast paths. Semantic checks (token, writer GID, bounds) are always done.
+ *
+ * Errors returned by the data path:
+ * - -ENODEV: no started device with this id;
+ * - -ENOENT: unknown or stale token (the DMB was unregistered);
+ * - -EACCES: this device is not the writer the DMB was registered for,
+ *   or not a member of the DMB's VLAN;
+ * - -ERANGE: offset + len beyond the end of the DMB;
+ * - -EINVAL: len 0 or signal element index above 15.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <errno.h>
+
+#include <rte_bitops.h>
+#include <rte_common.h>
+#include <rte_compat.h>
+
+#include "rte_ism_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Maximum length of a device name, including the terminating NUL. */
+#define RTE_ISM_NAME_LEN 64
+
+/**
+ * DMB indices below this value are reserved (as on the ISM hardware, where
+ * indices 0-31 are never allocated). Valid indices are
+ * [RTE_ISM_DMB_IDX_FIRST, RTE_ISM_DMB_IDX_FIRST + max_dmbs).
+ * Index 0 in rte_ism_dmb_register() means "pick one".
+ */
+#define RTE_ISM_DMB_IDX_FIRST 32
+
+/** Number of signal elements per DMB (bits of the element mask). */
+#define RTE_ISM_DMBE_MAX 16
+
+/** Highest VLAN id accepted by the VLAN functions. */
+#define RTE_ISM_VLAN_ID_MAX 4095
+
+/** Reserved CHID of loopback-style fabrics that reach only one host. */
+#define RTE_ISM_CHID_LOOPBACK 0xFFFF
+
+/** @name Device capabilities (rte_ism_dev_info.capa)
+ * @{
+ */
+/** rte_ism_dmb_attach() / rte_ism_dmb_detach() (nocopy) are supported. */
+#define RTE_ISM_CAPA_NOCOPY		RTE_BIT64(0)
+/** rte_ism_vlan_add() / rte_ism_vlan_del() and VLAN-tagged DMBs. */
+#define RTE_ISM_CAPA_VLAN		RTE_BIT64(1)
+/** rte_ism_signal_event() is supported. */
+#define RTE_ISM_CAPA_SIGNAL_EVENT	RTE_BIT64(2)
+/** Peers may be in other processes. */
+#define RTE_ISM_CAPA_CROSS_PROCESS	RTE_BIT64(3)
+/** The device is a hardware (PCI) function. */
+#define RTE_ISM_CAPA_HW			RTE_BIT64(4)
+/** @} */
+
+/**
+ * A GID in the 128-bit form of SMCv2.1: {gid, gid_ext}. A 64-bit hardware
+ * GID has gid_ext 0. The all-zero GID is not a valid device GID.
+ */
+struct rte_ism_gid {
+	uint64_t gid;		/**< first 8 bytes, big-endian reading */
+	uint64_t gid_ext;	/**< last 8 bytes, 0 for 64-bit GIDs */
+};
+
+/** Device information, see rte_ism_info_get(). */
+struct rte_ism_dev_info {
+	char name[RTE_ISM_NAME_LEN];	/**< device name */
+	const char *driver_name;	/**< driver, e.g. "ism_lo" */
+	const char *backend;		/**< "loopback", "shm" or "pci" */
+	struct rte_ism_gid gid;		/**< this device's GID */
+	uint16_t chid;			/**< fabric id */
+	int socket_id;			/**< NUMA socket of the device memory */
+	uint32_t max_dmbs;		/**< DMBs that can be registered */
+	uint32_t max_dmb_len;		/**< largest DMB, in bytes */
+	uint64_t capa;			/**< RTE_ISM_CAPA_* */
+	bool started;			/**< fast path enabled */
+};
+
+/** A DMB: input and output of rte_ism_dmb_register()/_attach(). */
+struct rte_ism_dmb {
+	uint64_t token;		/**< out: fabric-wide handle of the DMB */
+	void *addr;		/**< out: where the DMB is mapped locally */
+	uint32_t len;		/**< in (register) / out (attach): bytes */
+	uint32_t idx;		/**< in: 0 = pick, else index; out: index */
+	struct rte_ism_gid rgid; /**< in: the one GID allowed to write */
+	uint16_t vlan_id;	/**< in: VLAN of the DMB if vlan_valid */
+	uint8_t vlan_valid;	/**< in: restrict writers to vlan_id members */
+	uint8_t reserved[5];	/**< must be zero */
+};
+
+/** One piece of a rte_ism_move_burst(): bytes to copy to one offset. */
+struct rte_ism_move_seg {
+	const void *data;	/**< source */
+	uint32_t offset;	/**< destination offset in the DMB */
+	uint32_t len;		/**< bytes, at least 1 */
+};
+
+/** One signalled DMB, as returned by rte_ism_signal_poll(). */
+struct rte_ism_signal {
+	uint32_t dmb_idx;	/**< index of the signalled DMB */
+	uint16_t mask;		/**< element mask: bit i = element i raised */
+	uint16_t reserved;	/**< zero */
+};
+
+/** Event types (rte_ism_event.type). Unknown values must be tolerated. */
+enum rte_ism_event_type {
+	RTE_ISM_EVENT_BUF = 0,	/**< about a DMB, token set */
+	RTE_ISM_EVENT_DEV = 1,	/**< about a peer device, gid set */
+	RTE_ISM_EVENT_SW = 2,	/**< rte_ism_signal_event() from gid */
+	RTE_ISM_EVENT_OTHER = 3, /**< anything else */
+};
+
+/** @name Event codes of RTE_ISM_EVENT_BUF (ISM hardware values)
+ * @{
+ */
+#define RTE_ISM_BUF_OWNER_ERROR		0x02 /**< owning device in error */
+#define RTE_ISM_BUF_USER_ERROR		0x03 /**< writing device in error */
+#define RTE_ISM_BUF_UNREGISTERED	0x04 /**< owner unregistered the DMB */
+#define RTE_ISM_BUF_VLAN_OWNER		0x05 /**< VLAN mismatch with owner */
+#define RTE_ISM_BUF_VLAN_USER		0x06 /**< VLAN mismatch with user */
+#define RTE_ISM_BUF_USER_DISABLED	0x08 /**< the DMB's writer is gone */
+/** @} */
+
+/** @name Event codes of RTE_ISM_EVENT_DEV
+ * @{
+ */
+#define RTE_ISM_DEV_ERROR_STATE		0x01 /**< peer in error state */
+#define RTE_ISM_DEV_DISABLED		0x07 /**< peer left the fabric */
+#define RTE_ISM_DEV_ENABLED		0x20 /**< peer joined the fabric */
+/** @} */
+
+/** An event, see rte_ism_event_poll(). */
+struct rte_ism_event {
+	uint32_t type;		/**< enum rte_ism_event_type */
+	uint32_t code;		/**< type-specific code, SW: sender's code */
+	struct rte_ism_gid gid;	/**< peer GID, or zero */
+	uint64_t token;		/**< DMB token for BUF events, else 0 */
+	uint64_t time;		/**< CLOCK_MONOTONIC ns when queued */
+	uint64_t info;		/**< SW: sender's info; else type-specific */
+};
+
+/** Device statistics, see rte_ism_stats_get(). */
+struct rte_ism_stats {
+	uint64_t moves;		/**< successful moves (burst: per segment) */
+	uint64_t bytes;		/**< bytes moved */
+	uint64_t signals;	/**< signals raised (sf=1 moves) */
+	uint64_t errors;	/**< failed moves, all reasons */
+	uint64_t events;	/**< events queued for this device */
+	uint64_t events_dropped; /**< events lost because the queue was full */
+};
+
+/** Size of each device's event queue; further events are counted, dropped. */
+#define RTE_ISM_EVENT_QUEUE_SIZE 1024
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * @return number of ISM devices present.
+ */
+__rte_experimental
+uint16_t rte_ism_dev_count(void);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * @param dev_id device id
+ * @return true if a device with this id exists.
+ */
+__rte_experimental
+bool rte_ism_is_valid_dev(uint16_t dev_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Iterate over devices: first device id >= start.
+ * @return a device id, or RTE_ISM_MAX_DEVS when there is none.
+ */
+__rte_experimental
+uint16_t rte_ism_dev_next(uint16_t start);
+
+/** Iterate over all ISM devices. */
+#define RTE_ISM_FOREACH_DEV(i) \
+	for (i = rte_ism_dev_next(0); i < RTE_ISM_MAX_DEVS; \
+	     i = rte_ism_dev_next(i + 1))
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * @param name device name, e.g. "ism_lo0"
+ * @return device id, or -EINVAL (NULL name), -ENODEV (no such device).
+ */
+__rte_experimental
+int rte_ism_get_dev_id(const char *name);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * @param dev_id device id
+ * @param[out] info filled on success
+ * @return 0, -ENODEV or -EINVAL (NULL info).
+ */
+__rte_experimental
+int rte_ism_info_get(uint16_t dev_id, struct rte_ism_dev_info *info);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Enable the fast path of a stopped device. Devices are started at probe;
+ * this is only needed after rte_ism_dev_stop().
+ * @return 0 (also if already started), -ENODEV, or the driver's error.
+ */
+__rte_experimental
+int rte_ism_dev_start(uint16_t dev_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Disable the fast path: afterwards rte_ism_move_data() and
+ * rte_ism_signal_poll() on this id return -ENODEV. Registered DMBs stay.
+ * The caller must not run the fast path on this device concurrently.
+ * @return 0 (also if already stopped), -ENODEV.
+ */
+__rte_experimental
+int rte_ism_dev_stop(uint16_t dev_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Register a DMB that the device with GID dmb->rgid may write.
+ *
+ * @param dev_id device id
+ * @param dmb in: len, idx (0 = pick), rgid, vlan_valid/vlan_id;
+ *   out: token, addr (zero-filled memory of len bytes), idx.
+ * @return 0, or
+ *  -ENODEV no such device; -EINVAL NULL dmb, len 0, zero rgid, bad idx or
+ *  VLAN id, reserved bytes not zero; -E2BIG len above max_dmb_len;
+ *  -EBUSY idx in use; -ENOSPC all indices taken; -ENOTSUP VLAN on a device
+ *  without RTE_ISM_CAPA_VLAN; -ENOMEM.
+ */
+__rte_experimental
+int rte_ism_dmb_register(uint16_t dev_id, struct rte_ism_dmb *dmb);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Unregister a DMB of this device. The token stops working for writers at
+ * once and the writer's device gets an RTE_ISM_BUF_UNREGISTERED event. If
+ * the writer has attached the DMB (nocopy), the memory lives on until it
+ * detaches; otherwise it is freed when no move can be using it.
+ *
+ * @return 0, -ENODEV, -ENOENT (not a DMB registered on this device).
+ */
+__rte_experimental
+int rte_ism_dmb_unregister(uint16_t dev_id, uint64_t token);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Nocopy: map the remote DMB named by token so that this device (its
+ * authorised writer) can write into it directly. Signals are still raised
+ * with rte_ism_move_data() or rte_ism_move_burst().
+ *
+ * @param[out] dmb addr, len, idx, token and rgid of the remote DMB
+ * @return 0, -ENODEV, -EINVAL (NULL dmb), -ENOTSUP (no
+ *   RTE_ISM_CAPA_NOCOPY), -ENOENT (unknown token), -EACCES (this device is
+ *   not the DMB's writer).
+ */
+__rte_experimental
+int rte_ism_dmb_attach(uint16_t dev_id, uint64_t token,
+		struct rte_ism_dmb *dmb);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Drop one attachment made with rte_ism_dmb_attach(). The mapping must not
+ * be used afterwards.
+ * @return 0, -ENODEV, -ENOTSUP, -ENOENT (not attached by this device).
+ */
+__rte_experimental
+int rte_ism_dmb_detach(uint16_t dev_id, uint64_t token);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Copy len bytes to offset in the remote DMB named by token and, if sf,
+ * raise element idx of its signal after the last byte is visible. The copy
+ * is synchronous: data may be reused on return.
+ *
+ * @param dev_id sending device (must be the DMB's rgid)
+ * @param token DMB token from the receiver
+ * @param idx signal element, 0..15 (ignored unless sf)
+ * @param sf non-zero: signal the receiver
+ * @param offset destination offset in the DMB
+ * @param data source bytes
+ * @param len number of bytes, at least 1
+ * @return 0, or -ENODEV, -ENOENT, -EACCES, -ERANGE, -EINVAL (see file doc).
+ */
+__rte_experimental
+static inline int
+rte_ism_move_data(uint16_t dev_id, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const void *data, uint32_t len)
+{
+	const struct rte_ism_fp_ops *fp;
+
+#ifdef RTE_ISM_DEBUG
+	if (dev_id >= RTE_ISM_MAX_DEVS || data == NULL)
+		return dev_id >= RTE_ISM_MAX_DEVS ? -ENODEV : -EINVAL;
+#endif
+	fp = &rte_ism_fp_ops[dev_id];
+	return fp->move_data(fp->dev_private, token, idx, sf, offset, data,
+			len);
+}
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Several moves into one DMB in one call, e.g. packets into a ring and then
+ * the ring's producer index. All segments are checked before anything is
+ * copied, so a failed burst writes nothing. Segments become visible in
+ * order; the signal, if sf, is raised after the last one.
+ *
+ * @param segs array of nb_segs segments
+ * @param nb_segs 1 or more
+ * @return 0, or the errors of rte_ism_move_data() (-EINVAL also for NULL
+ *   segs or nb_segs 0).
+ */
+__rte_experimental
+static inline int
+rte_ism_move_burst(uint16_t dev_id, uint64_t token, uint32_t idx, uint32_t sf,
+		const struct rte_ism_move_seg *segs, uint16_t nb_segs)
+{
+	const struct rte_ism_fp_ops *fp;
+
+#ifdef RTE_ISM_DEBUG
+	if (dev_id >= RTE_ISM_MAX_DEVS || segs == NULL)
+		return dev_id >= RTE_ISM_MAX_DEVS ? -ENODEV : -EINVAL;
+#endif
+	fp = &rte_ism_fp_ops[dev_id];
+	return fp->move_burst(fp->dev_private, token, idx, sf, segs, nb_segs);
+}
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Collect the DMBs of this device that were signalled since the last poll.
+ * Each raised element is reported exactly once; several raises of one
+ * element before a poll may be reported as one (coalescing). Data moved
+ * before a signal is visible once the signal is returned. The cost does not
+ * depend on how many DMBs are registered but not signalled.
+ *
+ * @param sigs array of nb_sigs entries to fill
+ * @param nb_sigs capacity; signals that do not fit stay pending
+ * @return number of entries filled, or -ENODEV (-EINVAL for NULL sigs
+ *   under RTE_ISM_DEBUG).
+ */
+__rte_experimental
+static inline int
+rte_ism_signal_poll(uint16_t dev_id, struct rte_ism_signal *sigs,
+		uint16_t nb_sigs)
+{
+	const struct rte_ism_fp_ops *fp;
+
+#ifdef RTE_ISM_DEBUG
+	if (dev_id >= RTE_ISM_MAX_DEVS || sigs == NULL)
+		return dev_id >= RTE_ISM_MAX_DEVS ? -ENODEV : -EINVAL;
+#endif
+	fp = &rte_ism_fp_ops[dev_id];
+	return fp->signal_poll(fp->dev_private, sigs, nb_sigs);
+}
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Send a software event to the device with GID rgid; it is queued there as
+ * RTE_ISM_EVENT_SW with this device's GID, code and info.
+ *
+ * @param trigger_irq non-zero: deliver at once (polled backends always do)
+ * @return 0, -ENODEV, -EINVAL (NULL or zero rgid), -ENOTSUP,
+ *   -ENETUNREACH (no such device in the fabric).
+ */
+__rte_experimental
+int rte_ism_signal_event(uint16_t dev_id, const struct rte_ism_gid *rgid,
+		uint32_t trigger_irq, uint32_t code, uint64_t info);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Dequeue events of this device, oldest first.
+ * @return number of events copied to ev (0..nb), -ENODEV, -EINVAL (NULL ev).
+ */
+__rte_experimental
+int rte_ism_event_poll(uint16_t dev_id, struct rte_ism_event *ev, uint16_t nb);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Is the device with GID rgid reachable through this device (and, if
+ * vlan_valid, in VLAN vlan_id)?
+ * @return 0 reachable, -ENETUNREACH not, -ENODEV, -EINVAL.
+ */
+__rte_experimental
+int rte_ism_query_remote_gid(uint16_t dev_id, const struct rte_ism_gid *rgid,
+		uint32_t vlan_valid, uint16_t vlan_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Make this device a member of VLAN vlan_id (deprecated ISM feature).
+ * @return 0, -ENODEV, -EINVAL (id above RTE_ISM_VLAN_ID_MAX), -ENOTSUP.
+ */
+__rte_experimental
+int rte_ism_vlan_add(uint16_t dev_id, uint16_t vlan_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Leave VLAN vlan_id.
+ * @return 0, -ENODEV, -EINVAL, -ENOTSUP, -ENOENT (not a member).
+ */
+__rte_experimental
+int rte_ism_vlan_del(uint16_t dev_id, uint16_t vlan_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * @return 0, -ENODEV, -EINVAL (NULL stats).
+ */
+__rte_experimental
+int rte_ism_stats_get(uint16_t dev_id, struct rte_ism_stats *stats);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * @return 0, -ENODEV.
+ */
+__rte_experimental
+int rte_ism_stats_reset(uint16_t dev_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Print the device state (GID, DMBs, peers, counters) to f.
+ * @return 0, -ENODEV, -EINVAL (NULL f).
+ */
+__rte_experimental
+int rte_ism_dump(uint16_t dev_id, FILE *f);
+
+/** Buffer size for rte_ism_gid_format(). */
+#define RTE_ISM_GID_STRLEN 37
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Parse a GID: "0x" and up to 16 hex digits (64-bit GID, gid_ext 0), 32 hex
+ * digits, or the UUID form xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
+ * @return 0, or -EINVAL (NULL argument, bad syntax, or zero GID).
+ */
+__rte_experimental
+int rte_ism_gid_parse(const char *str, struct rte_ism_gid *gid);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Format a GID in UUID form (as Linux prints DIBS GIDs).
+ * @param buf at least RTE_ISM_GID_STRLEN bytes
+ * @return 0, or -EINVAL (NULL argument or buffer too small).
+ */
+__rte_experimental
+int rte_ism_gid_format(const struct rte_ism_gid *gid, char *buf, size_t size);
+
+/**
+ * @return true if both GIDs are equal.
+ */
+static inline bool
+rte_ism_gid_equal(const struct rte_ism_gid *a, const struct rte_ism_gid *b)
+{
+	return a->gid == b->gid && a->gid_ext == b->gid_ext;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTE_ISM_H */
