@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+#ifndef BUS_ISM_DRIVER_H
+#define BUS_ISM_DRIVER_H
+
+/**
+ * @file
+ *
+ * ISM bus: driver interface (for PMDs only, not for applications).
+ *
+ * The ism bus finds IBM ISM PCI functions (vendor 0x1014, device 0x04ed) in
+ * the PCI sysfs tree, honours EAL -a/-b for them, sets them up through
+ * vfio-pci and hands each to the matching driver registered with
+ * RTE_PMD_REGISTER_ISM(). Register access goes through
+ * rte_ism_bus_region_read()/_write() (vfio region read/write, or the mmap
+ * of the BAR where the platform allows it).
+ */
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <rte_compat.h>
+#include <rte_pci.h>
+#include <dev_driver.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** PCI ids of the IBM ISM function. */
+#define ISM_BUS_PCI_VENDOR_IBM	0x1014
+#define ISM_BUS_PCI_DEVICE_ISM	0x04ed
+
+/** Number of BARs (PCI standard). */
+#define ISM_BUS_NB_BARS 6
+
+/** One BAR of a probed function. */
+struct rte_ism_bus_region {
+	uint64_t size;		/**< 0 if the BAR is absent */
+	uint64_t offset;	/**< region offset in the vfio device fd */
+	uint32_t flags;		/**< VFIO_REGION_INFO_FLAG_* */
+	void *addr;		/**< mmap of the BAR, or NULL */
+};
+
+struct rte_ism_bus_driver;
+
+/** An ISM PCI function on the ism bus. */
+struct rte_ism_bus_device {
+	RTE_TAILQ_ENTRY(rte_ism_bus_device) next; /**< bus device list */
+	struct rte_device device;	/**< generic device (name = BDF) */
+	struct rte_pci_addr addr;	/**< PCI address */
+	char name[PCI_PRI_STR_SIZE];	/**< "0000:00:02.0" */
+	uint16_t vendor_id;		/**< from sysfs */
+	uint16_t device_id;		/**< from sysfs */
+	char kdriver[32];		/**< bound kernel driver, "" if none */
+	int iommu_group;		/**< -1 if none */
+	int vfio_dev_fd;		/**< -1 until set up */
+	struct rte_ism_bus_region regions[ISM_BUS_NB_BARS]; /**< BARs */
+	struct rte_ism_bus_driver *driver; /**< driver that probed it */
+};
+
+/** Probe a device; 0 on success, negative errno, or 1 "not mine". */
+typedef int (rte_ism_bus_probe_t)(struct rte_ism_bus_driver *drv,
+		struct rte_ism_bus_device *dev);
+/** Remove a device the driver probed. */
+typedef int (rte_ism_bus_remove_t)(struct rte_ism_bus_device *dev);
+
+/** A driver on the ism bus. */
+struct rte_ism_bus_driver {
+	RTE_TAILQ_ENTRY(rte_ism_bus_driver) next; /**< bus driver list */
+	struct rte_driver driver;	/**< generic driver */
+	rte_ism_bus_probe_t *probe;	/**< device probe */
+	rte_ism_bus_remove_t *remove;	/**< device remove */
+	uint32_t drv_flags;		/**< ISM_BUS_DRV_* */
+};
+
+/** The driver needs the vfio set-up (all real drivers). */
+#define ISM_BUS_DRV_NEED_VFIO	0x0001
+
+/** Register a driver (called by RTE_PMD_REGISTER_ISM). */
+__rte_internal
+void rte_ism_bus_register(struct rte_ism_bus_driver *drv);
+
+/** Unregister a driver. */
+__rte_internal
+void rte_ism_bus_unregister(struct rte_ism_bus_driver *drv);
+
+/**
+ * Read len bytes at offset off of BAR bar (vfio region read, or the mmap).
+ * @return 0 or a negative errno.
+ */
+__rte_internal
+int rte_ism_bus_region_read(struct rte_ism_bus_device *dev, unsigned int bar,
+		void *buf, size_t len, uint64_t off);
+
+/**
+ * Write len bytes at offset off of BAR bar.
+ * @return 0 or a negative errno.
+ */
+__rte_internal
+int rte_ism_bus_region_write(struct rte_ism_bus_device *dev, unsigned int bar,
+		const void *buf, size_t len, uint64_t off);
+
+/** Register an ISM bus driver at load time. */
+#define RTE_PMD_REGISTER_ISM(nm, ism_drv) \
+RTE_INIT(ism_bus_initfn_ ## nm) \
+{ \
+	(ism_drv).driver.name = RTE_STR(nm); \
+	rte_ism_bus_register(&(ism_drv)); \
+} \
+RTE_PMD_EXPORT_NAME(nm, __COUNTER__)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BUS_ISM_DRIVER_H */
