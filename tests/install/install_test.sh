@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ism authors
+#
+# `meson install` into a scratch DESTDIR, then build two programs out of tree
+# with nothing but pkg-config and the installed files, and run them: one
+# shared (drivers loaded with EAL -d from the installed plugin directory),
+# one linked with the static librte_ism.a.
+#   install_test.sh <build dir> <this directory>
+set -eu
+build=$(cd "$1" && pwd)
+here=$2
+
+# EAL's -d refuses plugin paths under a world-writable directory (/tmp):
+# install below the build tree unless that is the case.
+safe_dir() {
+	d=$1
+	while [ "$d" != / ]; do
+		[ -n "$(find "$d" -maxdepth 0 -perm -0002 2>/dev/null)" ] &&
+			return 1
+		d=$(dirname "$d")
+	done
+	return 0
+}
+if safe_dir "$build"; then
+	dest=$(mktemp -d "$build/install-test.XXXXXX")
+else
+	dest=$(mktemp -d /var/lib/dpdk-ism-install-test.XXXXXX)
+fi
+trap 'rm -rf "$dest"' EXIT
+chmod 755 "$dest"
+
+DESTDIR=$dest meson install -C "$build" --no-rebuild --quiet >/dev/null
+pc=$(find "$dest" -name libdpdk-ism.pc)
+[ -n "$pc" ] || { echo "FAIL: libdpdk-ism.pc not installed"; exit 1; }
+export PKG_CONFIG_PATH=$(dirname "$pc")
+libdir=$(pkg-config --variable=libdir libdpdk-ism)
+incdir=$(pkg-config --variable=includedir libdpdk-ism)
+pmd_dir=$(pkg-config --variable=pmd_dir libdpdk-ism)
+for f in "$incdir/dpdk-ism/rte_ism.h" "$incdir/dpdk-ism/rte_ism_core.h" \
+	"$incdir/dpdk-ism/ism_driver.h" "$libdir/librte_ism.a" \
+	"$libdir/librte_ism.so" "$pmd_dir/librte_raw_ism.so"; do
+	[ -e "$f" ] || { echo "FAIL: $f not installed"; exit 1; }
+done
+echo "installed: $(pkg-config --modversion libdpdk-ism) in $dest"
+
+cc -O2 -DALLOW_EXPERIMENTAL_API "$here/ism_client.c" -o "$dest/ism_client" \
+	$(pkg-config --cflags --libs libdpdk-ism)
+LD_LIBRARY_PATH=$libdir timeout 60 "$dest/ism_client" -l 0 --no-huge -m 256 \
+	--no-pci --file-prefix ism-install-$$ -d "$pmd_dir" \
+	--vdev ism_lo0 --vdev ism_lo1
+
+cc -O2 -DALLOW_EXPERIMENTAL_API "$here/ism_static.c" -o "$dest/ism_static" \
+	$(pkg-config --cflags libdpdk-ism) "$libdir/librte_ism.a" \
+	$(pkg-config --libs libdpdk)
+timeout 30 "$dest/ism_static"
+echo "PASS"
