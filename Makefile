@@ -30,7 +30,7 @@ build-asan: setup
 
 demo: build
 	./$(BUILD)/app/test-ism/dpdk-test-ism -l 0 --no-huge -m 1024 \
-		--no-pci --file-prefix ism-demo-$$$$ -- demo
+		--no-shconf --no-pci --file-prefix ism-demo-$$$$ -- demo
 
 test: build build-asan
 	meson test -C $(BUILD) --print-errorlogs

@@ -14,13 +14,17 @@
 
 #include <getopt.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
 #include "test_ism.h"
+
+static char rundir[PATH_MAX];
 
 static const struct test_suite *const all_suites[] = {
 	&suite_api,
@@ -196,6 +200,17 @@ main(int argc, char **argv)
 		usage(argv[0]);
 		ret = 2;
 	}
+	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
 	return ret;
+}
+
+/*
+ * With --no-shconf EAL leaves only its runtime directory, emptied by the
+ * telemetry exit handler; remove it after that handler has run.
+ */
+RTE_FINI(remove_runtime_dir)
+{
+	if (rundir[0] != '\0')
+		rmdir(rundir);
 }

@@ -27,7 +27,7 @@ if safe_dir "$build"; then
 else
 	dest=$(mktemp -d /var/lib/dpdk-ism-install-test.XXXXXX)
 fi
-trap 'rm -rf "$dest"' EXIT
+trap 'rm -rf "$dest"; rmdir /var/run/dpdk/ism-install-$$ 2>/dev/null || true' EXIT
 chmod 755 "$dest"
 
 DESTDIR=$dest meson install -C "$build" --no-rebuild --quiet >/dev/null
@@ -47,7 +47,7 @@ echo "installed: $(pkg-config --modversion libdpdk-ism) in $dest"
 cc -O2 -DALLOW_EXPERIMENTAL_API "$here/ism_client.c" -o "$dest/ism_client" \
 	$(pkg-config --cflags --libs libdpdk-ism)
 LD_LIBRARY_PATH=$libdir timeout 60 "$dest/ism_client" -l 0 --no-huge -m 256 \
-	--no-pci --file-prefix ism-install-$$ -d "$pmd_dir" \
+	--no-shconf --no-pci --file-prefix ism-install-$$ -d "$pmd_dir" \
 	--vdev ism_lo0 --vdev ism_lo1
 
 cc -O2 -DALLOW_EXPERIMENTAL_API "$here/ism_static.c" -o "$dest/ism_static" \
