@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+#ifndef ISM_BUS_PRIVATE_H
+#define ISM_BUS_PRIVATE_H
+
+/*
+ * Private to the ism bus: the bus object with its device and driver lists,
+ * the sysfs scan, the vfio set-up and the helpers they share.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_log.h>
+#include <rte_pci.h>
+#include <bus_driver.h>
+#include <dev_driver.h>
+
+#include "bus_ism_driver.h"
+
+extern int ism_bus_logtype;
+
+#define ISM_BUS_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, ism_bus_logtype, "ISM_BUS: " fmt "\n", \
+		##__VA_ARGS__)
+
+/* Sysfs root: first set of these variables, else the kernel's tree. */
+#define ISM_BUS_SYSFS_ENV	"ISM_BUS_SYSFS_ROOT"
+#define ISM_BUS_SYSFS_PCI_ENV	"SYSFS_PCI_DEVICES"
+#define ISM_BUS_SYSFS_DEFAULT	"/sys/bus/pci/devices"
+
+/* Prefix of the explicit device name form "ism:<PCI address>". */
+#define ISM_BUS_NAME_PREFIX	"ism:"
+
+/* The kernel driver a function must be bound to for ISM_BUS_DRV_NEED_VFIO. */
+#define ISM_BUS_VFIO_KDRV	"vfio-pci"
+
+struct ism_bus {
+	struct rte_bus bus;
+	TAILQ_HEAD(, rte_ism_bus_device) device_list;	/* sorted by address */
+	TAILQ_HEAD(, rte_ism_bus_driver) driver_list;
+};
+
+extern struct ism_bus ism_bus;
+
+#define FOREACH_DEVICE_ON_ISM_BUS(p) \
+	TAILQ_FOREACH(p, &ism_bus.device_list, next)
+#define FOREACH_DRIVER_ON_ISM_BUS(p) \
+	TAILQ_FOREACH(p, &ism_bus.driver_list, next)
+
+#define ISM_DEV(d) container_of(d, struct rte_ism_bus_device, device)
+#define ISM_DEV_CONST(d) \
+	container_of(d, const struct rte_ism_bus_device, device)
+
+/* ism_sysfs.c */
+
+/* The sysfs directory holding one entry per PCI function. */
+const char *ism_sysfs_root(void);
+
+/* Whether <root>/<addr> has the ISM vendor and device ids (quietly). */
+bool ism_sysfs_is_ism(const struct rte_pci_addr *addr);
+
+/* Scan the sysfs tree (again): add new ISM functions, refresh devargs. */
+int ism_bus_scan(void);
+
+/* ism_bus.c */
+
+/*
+ * Parse a device name: "<PCI address>" or "ism:<PCI address>", up to the
+ * first ','. 0 and *addr on success, -1 otherwise (nothing logged).
+ */
+int ism_bus_addr_parse(const char *name, struct rte_pci_addr *addr);
+
+/* The -a/-b entry of the ism bus for addr, or NULL. */
+struct rte_devargs *ism_bus_devargs_lookup(const struct rte_pci_addr *addr);
+
+/* Whether -a/-b exclude the function at addr. */
+bool ism_bus_ignored(const struct rte_pci_addr *addr);
+
+/* ism_vfio.c */
+
+/*
+ * Open the function through vfio-pci and fill dev->regions.
+ * 0 on success, 1 if the function is not VFIO-managed (skip), or a
+ * negative errno.
+ */
+int ism_vfio_setup(struct rte_ism_bus_device *dev);
+
+/* Undo ism_vfio_setup; a no-op for a function that is not set up. */
+void ism_vfio_release(struct rte_ism_bus_device *dev);
+
+/* ism_params.c */
+
+void *ism_bus_dev_iterate(const void *start, const char *str,
+		const struct rte_dev_iterator *it);
+
+#endif /* ISM_BUS_PRIVATE_H */
