@@ -231,7 +231,8 @@ event_translate(const struct ism_pci_ieq_entry *e, struct rte_ism_event *ev)
 /*
  * Consume entries after the last one seen up to the one the device wrote
  * last (header idx = its slot + 1), as Linux does. The ring has no overrun
- * protection: more than 15 events between two drains are lost on the
+ * protection: with 15 or more events between two drains the index wraps
+ * onto (or past) the last entry consumed and events are lost on the
  * device; the interrupt handler drains promptly to make that unlikely.
  */
 void
