@@ -16,7 +16,6 @@
 #include <stdlib.h>
 
 #include <rte_cycles.h>
-#include <rte_hash_crc.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_memory.h>
@@ -83,7 +82,7 @@ rec_log(struct recorder *r, bool write, unsigned int bar, uint64_t off,
 	op->bar = bar;
 	op->off = off;
 	op->len = len;
-	op->crc = rte_hash_crc(buf, len, 0);
+	op->crc = fx_crc(buf, len);
 	memcpy(op->data, buf, RTE_MIN(len, sizeof(op->data)));
 }
 
@@ -524,7 +523,7 @@ check_split(const struct recorder *r, unsigned int from, uint64_t token,
 			    (lo + plen == off + len || (lo + plen) % 4096 == 0),
 			    "piece [%u, +%u) of move [%u, +%u)", lo, plen, off,
 			    len);
-		TEST_ASSERT(op->crc == rte_hash_crc(src + (lo - off), plen, 0),
+		TEST_ASSERT(op->crc == fx_crc(src + (lo - off), plen),
 			    "data of piece at %u", lo);
 		n++;
 		covered += plen;
