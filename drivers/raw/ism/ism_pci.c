@@ -148,8 +148,6 @@ pci_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 		rte_free(mem);
 		goto out;
 	}
-	/* A signal left over from the index's previous DMB is not ours. */
-	ism_pci_sba_clear(d, idx);
 	dmb->token = token;
 	dmb->addr = mem;
 	dmb->iova = r.iova;

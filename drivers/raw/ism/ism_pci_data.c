@@ -21,6 +21,9 @@ static_assert(RTE_ISM_BUF_OWNER_ERROR == ISM_EV_OWNER_ERROR &&
 	      RTE_ISM_DEV_ERROR_STATE == ISM_EV_GID_ERROR &&
 	      RTE_ISM_DEV_DISABLED == ISM_EV_GID_DISABLED,
 	      "ISM event codes");
+static_assert(RTE_ISM_DMB_IDX_FIRST == ISM_PCI_DMB_IDX_FIRST &&
+	      ISM_PCI_MAX_DMBS == ISM_PCI_NR_DMB_IDX - ISM_PCI_DMB_IDX_FIRST &&
+	      RTE_ISM_DMBE_MAX == ISM_PCI_NR_DMBE, "ISM index space");
 
 /* A token the device can have issued: not 0, bits 0-27 clear. */
 static inline int
@@ -158,7 +161,7 @@ ism_pci_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 	if (!(w0 & ISM_SBA_S) || nb == 0)
 		return 0;
 	__atomic_fetch_and(&sba->s_e, ~ISM_SBA_S, __ATOMIC_ACQ_REL);
-	for (w = RTE_ISM_DMB_IDX_FIRST / 32; w < RTE_DIM(sba->dmb_bits); w++) {
+	for (w = ISM_PCI_DMB_IDX_FIRST / 32; w < RTE_DIM(sba->dmb_bits); w++) {
 		if (__atomic_load_n(&sba->dmb_bits[w], __ATOMIC_RELAXED) == 0)
 			continue;
 		bits = rte_be_to_cpu_32(__atomic_exchange_n(&sba->dmb_bits[w],

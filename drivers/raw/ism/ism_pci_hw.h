@@ -30,7 +30,8 @@
 #define ISM_PCI_BAR_CMD		2
 
 /* Limits of the device. */
-#define ISM_PCI_NR_DMB_IDX	1920		/* SBA bits; 0-31 reserved */
+#define ISM_PCI_NR_DMB_IDX	1920		/* SBA bits */
+#define ISM_PCI_DMB_IDX_FIRST	32		/* 0-31 are never used */
 #define ISM_PCI_DMB_MAX_LEN	(1u << 20)	/* DMA segment and DMB cap */
 #define ISM_PCI_STORE_MAX	4096		/* bytes per store block */
 #define ISM_PCI_NR_DMBE		16		/* elements per DMB */

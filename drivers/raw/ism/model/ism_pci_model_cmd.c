@@ -136,7 +136,7 @@ reg_dmb(struct ism_pci_model_fn *fn, uint8_t *w, uint16_t *resp_len)
 	/* The function's DMA segments are at most 1 MiB, 1 MiB aligned. */
 	if (len == 0 || len > ISM_PCI_DMB_MAX_LEN ||
 	    (iova ^ (iova + len - 1)) >= ISM_PCI_DMB_MAX_LEN ||
-	    idx < 32 || idx >= ISM_PCI_NR_DMB_IDX ||
+	    idx < ISM_PCI_DMB_IDX_FIRST || idx >= ISM_PCI_NR_DMB_IDX ||
 	    model_iova2va(iova) == NULL)
 		return ISM_MODEL_RC_BAD_FIELD;
 	dmb = &fn->dmbs[idx];
