@@ -38,6 +38,9 @@ static const struct test_suite *const all_suites[] = {
 	&suite_rawdev,
 	&suite_devargs,
 	&suite_twolcore,
+#ifdef RTE_ISM_PCI_MODEL
+	&suite_pci_protocol,
+#endif
 };
 
 static void

@@ -53,6 +53,19 @@ test_sw_event(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The GID of a BUF event. Software backends name the peer; the event of an
+ * ISM PCI function carries only the DMB token (ISM-SEMANTICS 3.6), so on a
+ * hardware device the GID is zero.
+ */
+static bool
+buf_event_gid_ok(const struct rte_ism_event *ev, const struct rte_ism_gid *peer)
+{
+	if (fx.ia.capa & RTE_ISM_CAPA_HW)
+		return ev->gid.gid == 0 && ev->gid.gid_ext == 0;
+	return rte_ism_gid_equal(&ev->gid, peer);
+}
+
 static int
 test_buf_unregistered(void)
 {
@@ -63,8 +76,8 @@ test_buf_unregistered(void)
 	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
 	TEST_RET(find_event(fx.b, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_UNREGISTERED,
 			    &ev), 0);
-	TEST_ASSERT(ev.token == d.token &&
-		    rte_ism_gid_equal(&ev.gid, &fx.ia.gid), "token/gid");
+	TEST_ASSERT(ev.token == d.token && buf_event_gid_ok(&ev, &fx.ia.gid),
+		    "token/gid");
 	return TEST_SUCCESS;
 }
 
@@ -81,17 +94,20 @@ test_dev_events(void)
 	c = fx_spawn(NULL, name, sizeof(name));
 	TEST_ASSERT(c >= 0, "spawn: %d", c);
 	TEST_RET(rte_ism_info_get(c, &ic), 0);
-	TEST_RET(find_event(fx.a, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED, &ev),
-		 0);
-	TEST_ASSERT(rte_ism_gid_equal(&ev.gid, &ic.gid), "joined GID");
-	TEST_RET(find_event(fx.b, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED, &ev),
-		 0);
+	/* The ISM device has no "peer joined" event, only software ones. */
+	if (!(fx.ia.capa & RTE_ISM_CAPA_HW)) {
+		TEST_RET(find_event(fx.a, RTE_ISM_EVENT_DEV,
+				    RTE_ISM_DEV_ENABLED, &ev), 0);
+		TEST_ASSERT(rte_ism_gid_equal(&ev.gid, &ic.gid), "joined GID");
+		TEST_RET(find_event(fx.b, RTE_ISM_EVENT_DEV,
+				    RTE_ISM_DEV_ENABLED, &ev), 0);
+	}
 	/* A DMB on A that only C may write. */
 	TEST_RUN(fx_register(fx.a, 64, &ic.gid, &d));
 	TEST_RET(fx_unspawn(name), 0);
 	TEST_RET(find_event(fx.a, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_USER_DISABLED,
 			    &ev), 0);
-	TEST_ASSERT(ev.token == d.token && rte_ism_gid_equal(&ev.gid, &ic.gid),
+	TEST_ASSERT(ev.token == d.token && buf_event_gid_ok(&ev, &ic.gid),
 		    "BUF event token/gid");
 	TEST_RET(find_event(fx.a, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_DISABLED,
 			    &ev), 0);

@@ -109,6 +109,8 @@ extern const struct test_suite suite_fp;
 extern const struct test_suite suite_twolcore;
 extern const struct test_suite suite_rawdev;
 extern const struct test_suite suite_devargs;
+/* Built with the ISM PCI device model only (RTE_ISM_PCI_MODEL). */
+extern const struct test_suite suite_pci_protocol;
 
 /* Other modes. */
 int demo_main(int argc, char **argv);

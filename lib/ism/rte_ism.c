@@ -496,13 +496,14 @@ rte_ism_dmb_attach(uint16_t dev_id, uint64_t token, struct rte_ism_dmb *dmb)
 	int ret;
 
 	DEV_OR_RET(dev, dev_id);
-	ret = check_capa(dev, RTE_ISM_CAPA_NOCOPY, "nocopy attach", __func__);
-	if (ret < 0)
-		return ret;
+	/* Arguments first: a NULL dmb is -EINVAL whatever the device. */
 	if (dmb == NULL) {
 		ISM_LOG(ERR, "%s: NULL dmb", dev->name);
 		return -EINVAL;
 	}
+	ret = check_capa(dev, RTE_ISM_CAPA_NOCOPY, "nocopy attach", __func__);
+	if (ret < 0)
+		return ret;
 	memset(&d, 0, sizeof(d));
 	ret = dev->dev_ops->dmb_attach(dev, token, &d);
 	if (ret < 0) {

@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * PCI backend, control path: bring-up and teardown of the function in the
+ * order Linux uses (ISM-SEMANTICS 3.7), DMBs in DPDK memory registered by
+ * IOVA, VLANs, reachability and software events. The fast path is in
+ * ism_pci_data.c.
+ */
+
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_malloc.h>
+#include <rte_memory.h>
+
+#include "ism_pci_dev.h"
+
+static struct ism_pci_dev *
+dev_of(struct rte_ism_dev *idev)
+{
+	return idev->dev_private;
+}
+
+static const char *
+dev_name(const struct ism_pci_dev *d)
+{
+	return d->common.ism->name;
+}
+
+/*
+ * IOVA of DPDK memory the device will write, or RTE_BAD_IOVA if the range
+ * is not IOVA-contiguous or crosses a 1 MiB boundary (the function's DMA
+ * segment boundary).
+ */
+static rte_iova_t
+dma_iova(const void *addr, size_t len)
+{
+	const uint8_t *p = addr, *end = p + len;
+	const struct rte_memseg *ms;
+	rte_iova_t iova, expect;
+	size_t step;
+
+	iova = rte_malloc_virt2iova(addr);
+	if (iova == RTE_BAD_IOVA ||
+	    (iova ^ (iova + len - 1)) >= ISM_PCI_DMB_MAX_LEN)
+		return RTE_BAD_IOVA;
+	if (rte_eal_iova_mode() == RTE_IOVA_VA)
+		return iova;
+	for (expect = iova; p < end; p += step, expect += step) {
+		ms = rte_mem_virt2memseg(p, NULL);
+		if (ms == NULL ||
+		    ms->iova + (p - (const uint8_t *)ms->addr) != expect)
+			return RTE_BAD_IOVA;
+		step = (const uint8_t *)ms->addr + ms->len - p;
+	}
+	return iova;
+}
+
+/* Zeroed DMA memory: aligned to its size rounded up to a power of two,
+ * which keeps it inside one page and one 1 MiB DMA segment. */
+static void *
+dma_alloc(const char *what, size_t len, int socket, rte_iova_t *iova)
+{
+	size_t align = RTE_MAX(rte_align64pow2(len), (uint64_t)RTE_CACHE_LINE_SIZE);
+	void *p = rte_zmalloc_socket(what, len, align, socket);
+
+	if (p == NULL)
+		return NULL;
+	*iova = dma_iova(p, len);
+	if (*iova == RTE_BAD_IOVA) {
+		ISM_PMD_LOG(ERR, "%s of %zu bytes is not IOVA-contiguous "
+			    "(hugepages or IOVA as VA needed)", what, len);
+		rte_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static bool
+vlan_member(const struct ism_pci_dev *d, uint16_t vlan_id)
+{
+	return (d->vlans[vlan_id / 64] >> (vlan_id % 64)) & 1;
+}
+
+/* The device's GIDs have 64 bits: {gid, 0} in the 128-bit form. */
+static bool
+gid_is_64bit(const struct rte_ism_gid *g)
+{
+	return g->gid_ext == 0;
+}
+
+static int
+pci_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
+{
+	struct ism_pci_dev *d = dev_of(idev);
+	uint32_t idx = req->idx, end = RTE_ISM_DMB_IDX_FIRST + d->max_dmbs;
+	struct ism_pci_reg_dmb r;
+	struct ism_pci_dmb *dmb;
+	uint64_t token;
+	void *mem;
+	int ret;
+
+	if (!gid_is_64bit(&req->rgid)) {
+		ISM_PMD_LOG(ERR, "%s: rgid has 128 bits; ISM PCI GIDs have 64 "
+			    "(gid_ext must be 0)", idev->name);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->ctl_lock);
+	if (idx != 0 && d->dmbs[idx].token != 0) {
+		ISM_PMD_LOG(ERR, "%s: DMB index %u is in use", idev->name, idx);
+		ret = -EBUSY;
+		goto out;
+	}
+	for (idx = idx != 0 ? idx : RTE_ISM_DMB_IDX_FIRST;
+	     idx < end && d->dmbs[idx].token != 0; idx++)
+		;
+	if (idx == end) {
+		ISM_PMD_LOG(ERR, "%s: all %u DMB indices are in use",
+			    idev->name, d->max_dmbs);
+		ret = -ENOSPC;
+		goto out;
+	}
+	dmb = &d->dmbs[idx];
+	mem = dma_alloc("ism_pci_dmb", req->len, idev->socket_id, &r.iova);
+	if (mem == NULL) {
+		ISM_PMD_LOG(ERR, "%s: no DMA memory for a DMB of %u bytes",
+			    idev->name, req->len);
+		ret = -ENOMEM;
+		goto out;
+	}
+	r.len = req->len;
+	r.sba_idx = idx;
+	r.vlan_valid = req->vlan_valid;
+	r.vlan_id = req->vlan_valid ? req->vlan_id : 0;
+	r.rgid = req->rgid.gid;
+	ret = ism_pci_cmd_reg_dmb(&d->cmd, &r, &token);
+	if (ret == 0 && (token == 0 || (token & ISM_PCI_TOKEN_LOW_MASK))) {
+		/* move_data could not encode it: give it back. */
+		ISM_PMD_LOG(ERR, "%s: device issued token 0x%016" PRIx64
+			    " with bits 0-27 set", idev->name, token);
+		ism_pci_cmd_unreg_dmb(&d->cmd, token, NULL);
+		ret = -EIO;
+	}
+	if (ret < 0) {
+		rte_free(mem);
+		goto out;
+	}
+	dmb->token = token;
+	dmb->addr = mem;
+	dmb->iova = r.iova;
+	dmb->len = req->len;
+	req->token = token;
+	req->addr = mem;
+	req->idx = idx;
+out:
+	pthread_mutex_unlock(&d->ctl_lock);
+	return ret;
+}
+
+/* Called with ctl_lock held. */
+static int
+dmb_unregister_locked(struct ism_pci_dev *d, uint32_t idx)
+{
+	struct ism_pci_dmb *dmb = &d->dmbs[idx];
+	bool released;
+	int ret;
+
+	ret = ism_pci_cmd_unreg_dmb(&d->cmd, dmb->token, &released);
+	if (!released)
+		return ret;
+	ism_pci_sba_clear(d, idx);
+	rte_free(dmb->addr);
+	memset(dmb, 0, sizeof(*dmb));
+	if (ret < 0)
+		ISM_PMD_LOG(WARNING, "%s: DMB at index %u released although "
+			    "the device reported ISM_ERROR", dev_name(d), idx);
+	return ret;
+}
+
+static int
+pci_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
+{
+	struct ism_pci_dev *d = dev_of(idev);
+	uint32_t idx, end = RTE_ISM_DMB_IDX_FIRST + d->max_dmbs;
+	int ret = -ENOENT;
+
+	if (token == 0)
+		return -ENOENT;
+	pthread_mutex_lock(&d->ctl_lock);
+	/* Tokens are the device's: look the index up. */
+	for (idx = RTE_ISM_DMB_IDX_FIRST; idx < end; idx++)
+		if (d->dmbs[idx].token == token) {
+			ret = dmb_unregister_locked(d, idx);
+			break;
+		}
+	pthread_mutex_unlock(&d->ctl_lock);
+	return ret;
+}
+
+static int
+pci_signal_event(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
+		uint32_t trigger_irq, uint32_t code, uint64_t info)
+{
+	struct ism_pci_dev *d = dev_of(idev);
+
+	if (!gid_is_64bit(rgid))
+		return -ENETUNREACH;
+	return ism_pci_cmd_signal_ieq(&d->cmd, rgid->gid, trigger_irq, code,
+			info);
+}
+
+static int
+pci_query_remote_gid(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
+		uint32_t vlan_valid, uint16_t vlan_id)
+{
+	struct ism_pci_dev *d = dev_of(idev);
+
+	if (!gid_is_64bit(rgid))
+		return -ENETUNREACH;
+	return ism_pci_cmd_query_rgid(&d->cmd, rgid->gid, vlan_valid != 0,
+			vlan_valid ? vlan_id : 0);
+}
+
+/* Membership is kept here too, so that add is idempotent and del of a
+ * VLAN the device is not in says -ENOENT without asking the device. */
+static int
+pci_vlan_change(struct rte_ism_dev *idev, uint16_t vlan_id, bool add)
+{
+	struct ism_pci_dev *d = dev_of(idev);
+	uint64_t bit = RTE_BIT64(vlan_id % 64);
+	int ret = 0;
+
+	pthread_mutex_lock(&d->ctl_lock);
+	if (vlan_member(d, vlan_id) == add)
+		ret = add ? 0 : -ENOENT;
+	else
+		ret = ism_pci_cmd_vlan(&d->cmd, add, vlan_id);
+	if (ret == 0)
+		d->vlans[vlan_id / 64] = add ? d->vlans[vlan_id / 64] | bit :
+			d->vlans[vlan_id / 64] & ~bit;
+	pthread_mutex_unlock(&d->ctl_lock);
+	return ret;
+}
+
+static int
+pci_vlan_add(struct rte_ism_dev *idev, uint16_t vlan_id)
+{
+	return pci_vlan_change(idev, vlan_id, true);
+}
+
+static int
+pci_vlan_del(struct rte_ism_dev *idev, uint16_t vlan_id)
+{
+	return pci_vlan_change(idev, vlan_id, false);
+}
+
+static int
+pci_dump(struct rte_ism_dev *idev, FILE *f)
+{
+	struct ism_pci_dev *d = dev_of(idev);
+	struct ism_pci_dmb *dmb;
+	struct ism_pci_info qi;
+	uint32_t idx, n = 0, end = RTE_ISM_DMB_IDX_FIRST + d->max_dmbs;
+
+	pthread_mutex_lock(&d->ctl_lock);
+	if (ism_pci_cmd_query_info(&d->cmd, &qi) == 0)
+		fprintf(f, "  ISM function: version %u state 0x%" PRIx64
+			" gid 0x%016" PRIx64 " DMBs used %u owned %u, %u VLANs\n",
+			qi.version, qi.state, qi.my_gid, qi.dmbs_used,
+			qi.dmbs_owned, qi.vlan_nr_ids);
+	fprintf(f, "  sba iova 0x%" PRIx64 " ieq iova 0x%" PRIx64
+		" interrupts %s\n", d->sba_iova, d->ieq_iova,
+		d->irq_enabled ? "on" : "off (events drained by signal poll)");
+	for (idx = RTE_ISM_DMB_IDX_FIRST; idx < end; idx++) {
+		dmb = &d->dmbs[idx];
+		if (dmb->token == 0)
+			continue;
+		fprintf(f, "  dmb %u token 0x%016" PRIx64 " len %u iova 0x%"
+			PRIx64 "\n", idx, dmb->token, dmb->len, dmb->iova);
+		n++;
+	}
+	fprintf(f, "  %u DMBs\n", n);
+	pthread_mutex_unlock(&d->ctl_lock);
+	return 0;
+}
+
+static const struct rte_ism_dev_ops pci_ops = {
+	.dmb_register = pci_dmb_register,
+	.dmb_unregister = pci_dmb_unregister,
+	.signal_event = pci_signal_event,
+	.query_remote_gid = pci_query_remote_gid,
+	.vlan_add = pci_vlan_add,
+	.vlan_del = pci_vlan_del,
+	.stats_get = ism_pmd_stats_get,
+	.stats_reset = ism_pmd_stats_reset,
+	.dump = pci_dump,
+};
+
+enum {
+	XS_CMDS,
+	XS_CMD_DEVICE_ERRORS,
+	XS_CMD_UNREACHABLE,
+	XS_CMD_IO_ERRORS,
+	XS_IRQS,
+	XS_IEQ_EVENTS,
+	XS_IEQ_BAD_INDEX,
+	XS_NB
+};
+
+static const char *const pci_xstat_names[XS_NB] = {
+	[XS_CMDS] = "pci_commands",
+	[XS_CMD_DEVICE_ERRORS] = "pci_command_device_errors",
+	[XS_CMD_UNREACHABLE] = "pci_command_unreachable",
+	[XS_CMD_IO_ERRORS] = "pci_command_io_errors",
+	[XS_IRQS] = "pci_interrupts",
+	[XS_IEQ_EVENTS] = "pci_ieq_events",
+	[XS_IEQ_BAD_INDEX] = "pci_ieq_bad_index",
+};
+
+static uint64_t
+pci_xstat_get(struct ism_pmd_dev *common, unsigned int i)
+{
+	struct ism_pci_dev *d = (struct ism_pci_dev *)common;
+	const uint64_t *c[XS_NB] = {
+		[XS_CMDS] = &d->cmd.issued,
+		[XS_CMD_DEVICE_ERRORS] = &d->cmd.device_errors,
+		[XS_CMD_UNREACHABLE] = &d->cmd.unreachable,
+		[XS_CMD_IO_ERRORS] = &d->cmd.io_errors,
+		[XS_IRQS] = &d->irqs,
+		[XS_IEQ_EVENTS] = &d->ieq_events,
+		[XS_IEQ_BAD_INDEX] = &d->ieq_bad_index,
+	};
+
+	return i < XS_NB ? __atomic_load_n(c[i], __ATOMIC_RELAXED) : 0;
+}
+
+/*
+ * Teardown in Linux's order: what the client left registered, UNREG_IEQ,
+ * UNREG_SBA (the device raises interrupts only while those are
+ * registered), interrupts off (waits for a running handler), then the
+ * memory the device wrote. The fast path is already off.
+ */
+static void
+pci_close(struct ism_pmd_dev *common)
+{
+	struct ism_pci_dev *d = (struct ism_pci_dev *)common;
+	uint32_t idx, end = RTE_ISM_DMB_IDX_FIRST + d->max_dmbs;
+
+	pthread_mutex_lock(&d->ctl_lock);
+	for (idx = RTE_ISM_DMB_IDX_FIRST; d->dmbs != NULL && idx < end; idx++)
+		if (d->dmbs[idx].token != 0 &&
+		    dmb_unregister_locked(d, idx) < 0)
+			ISM_PMD_LOG(ERR, "%s: DMB at index %u not unregistered; "
+				    "its memory is left to the device",
+				    dev_name(d), idx);
+	if (d->ieq_registered)
+		ism_pci_cmd_unreg(&d->cmd, ISM_CMD_UNREG_IEQ);
+	if (d->sba_registered)
+		ism_pci_cmd_unreg(&d->cmd, ISM_CMD_UNREG_SBA);
+	d->ieq_registered = false;
+	d->sba_registered = false;
+	pthread_mutex_unlock(&d->ctl_lock);
+	if (d->irq_enabled)
+		d->plat.irq_disable(d->plat.io.ctx);
+	d->irq_enabled = false;
+	rte_free(d->ieq);
+	rte_free(d->sba);
+	rte_free(d->dmbs);
+	d->ieq = NULL;
+	d->sba = NULL;
+	d->dmbs = NULL;
+	ism_pci_cmd_fini(&d->cmd);
+	pthread_mutex_destroy(&d->ctl_lock);
+}
+
+static const struct ism_backend pci_backend = {
+	.name = "pci",
+	.ops = &pci_ops,
+	.close = pci_close,
+	.nb_xstats = XS_NB,
+	.xstat_names = pci_xstat_names,
+	.xstat_get = pci_xstat_get,
+};
+
+/* Bring-up in Linux's order: interrupt, REG_SBA, REG_IEQ, QUERY_INFO,
+ * READ_GID. pci_close undoes whatever of it was done. */
+static int
+pci_bring_up(struct ism_pci_dev *d, int socket)
+{
+	const char *name = dev_name(d);
+	int ret;
+
+	d->sba = dma_alloc("ism_pci_sba", sizeof(*d->sba), socket,
+			&d->sba_iova);
+	d->ieq = dma_alloc("ism_pci_ieq", sizeof(*d->ieq), socket,
+			&d->ieq_iova);
+	if (d->sba == NULL || d->ieq == NULL) {
+		ISM_PMD_LOG(ERR, "%s: no DMA memory for the SBA and IEQ", name);
+		return -ENOMEM;
+	}
+	if (d->plat.irq_enable != NULL) {
+		ret = d->plat.irq_enable(d->plat.io.ctx, ism_pci_irq, d);
+		if (ret == 0)
+			d->irq_enabled = true;
+		else
+			ISM_PMD_LOG(WARNING, "%s: no interrupt (%s); events "
+				    "arrive only while signals are polled",
+				    name, strerror(-ret));
+	}
+	ret = ism_pci_cmd_reg_sba(&d->cmd, d->sba_iova);
+	if (ret < 0)
+		return ret;
+	d->sba_registered = true;
+	ret = ism_pci_cmd_reg_ieq(&d->cmd, d->ieq_iova, sizeof(*d->ieq));
+	if (ret < 0)
+		return ret;
+	d->ieq_registered = true;
+	ret = ism_pci_cmd_query_info(&d->cmd, &d->qi);
+	if (ret < 0)
+		return ret;
+	ISM_PMD_LOG(DEBUG, "%s: QUERY_INFO version %u max_len %u state 0x%"
+		    PRIx64 " gid 0x%016" PRIx64 " ieq_len %u vlans %u", name,
+		    d->qi.version, d->qi.max_len, d->qi.state, d->qi.my_gid,
+		    d->qi.ieq_len, d->qi.vlan_nr_ids);
+	ret = ism_pci_cmd_read_gid(&d->cmd, &d->gid);
+	if (ret < 0)
+		return ret;
+	if (d->gid == 0) {
+		ISM_PMD_LOG(ERR, "%s: the function has GID 0", name);
+		return -EIO;
+	}
+	return 0;
+}
+
+int
+ism_pci_dev_create(const char *name, struct rte_device *device, int socket_id,
+		const struct ism_pci_platform *platform,
+		const struct ism_pci_config *cfg)
+{
+	struct ism_pci_dev *d;
+	struct rte_ism_dev *ism;
+	int ret;
+
+	if (name == NULL || platform == NULL || cfg == NULL ||
+	    platform->io.ops == NULL ||
+	    (platform->irq_enable == NULL) != (platform->irq_disable == NULL)) {
+		ISM_PMD_LOG(ERR, "%s: incomplete PCI platform",
+			    name != NULL ? name : "?");
+		return -EINVAL;
+	}
+	if (cfg->max_dmbs > ISM_PCI_MAX_DMBS) {
+		ISM_PMD_LOG(ERR, "%s: max_dmbs %u above the device's %u", name,
+			    cfg->max_dmbs, ISM_PCI_MAX_DMBS);
+		return -ERANGE;
+	}
+	if (cfg->max_dmb_len > ISM_PCI_DMB_MAX_LEN) {
+		ISM_PMD_LOG(ERR, "%s: max_dmb_len %u above the device's %u",
+			    name, cfg->max_dmb_len, ISM_PCI_DMB_MAX_LEN);
+		return -ERANGE;
+	}
+	d = (struct ism_pci_dev *)ism_pmd_create(name, socket_id, device,
+			cfg->driver_name, &pci_backend, sizeof(*d));
+	if (d == NULL)
+		return -ENOMEM;
+	d->plat = *platform;
+	d->max_dmbs = cfg->max_dmbs != 0 ? cfg->max_dmbs : ISM_PCI_MAX_DMBS;
+	d->max_dmb_len = cfg->max_dmb_len != 0 ? cfg->max_dmb_len :
+		ISM_PCI_DMB_MAX_LEN;
+	d->ieq_idx = -1;
+	rte_spinlock_init(&d->ieq_lock);
+	pthread_mutex_init(&d->ctl_lock, NULL);
+	ism_pci_cmd_init(&d->cmd, &d->plat.io, d->common.ism->name);
+	d->dmbs = rte_zmalloc_socket("ism_pci_dmbs", sizeof(*d->dmbs) *
+			(RTE_ISM_DMB_IDX_FIRST + d->max_dmbs), 0, socket_id);
+	ret = d->dmbs == NULL ? -ENOMEM : pci_bring_up(d, socket_id);
+	if (ret < 0)
+		goto err;
+
+	ism = d->common.ism;
+	ism->gid.gid = d->gid;
+	ism->gid.gid_ext = 0;
+	ism->chid = platform->chid;
+	ism->max_dmbs = d->max_dmbs;
+	ism->max_dmb_len = d->max_dmb_len;
+	/* No nocopy: the device copies, peers may be in other machines. */
+	ism->capa = RTE_ISM_CAPA_VLAN | RTE_ISM_CAPA_SIGNAL_EVENT |
+		RTE_ISM_CAPA_HW | platform->capa;
+	ism->fp.move_data = ism_pci_move_data;
+	ism->fp.move_burst = ism_pci_move_burst;
+	ism->fp.signal_poll = ism_pci_signal_poll;
+	ret = ism_pmd_finish(&d->common);
+	if (ret < 0)
+		goto err;
+	ISM_PMD_LOG(INFO, "%s: ISM PCI function, ISM device %u, gid 0x%016"
+		    PRIx64 ", chid 0x%04x, %u DMBs of up to %u bytes", name,
+		    ism->dev_id, d->gid, ism->chid, d->max_dmbs, d->max_dmb_len);
+	return 0;
+err:
+	ISM_PMD_LOG(ERR, "%s: cannot bring up the ISM PCI function: %s", name,
+		    strerror(-ret));
+	ism_pmd_destroy(&d->common);
+	return ret;
+}
+
+int
+ism_pci_dev_destroy(const char *name)
+{
+	struct ism_pmd_dev *dev = name != NULL ? ism_pmd_find(name) : NULL;
+
+	if (dev == NULL || dev->be != &pci_backend)
+		return -ENODEV;
+	ism_pmd_destroy(dev);
+	return 0;
+}

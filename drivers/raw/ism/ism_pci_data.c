@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * PCI backend fast path: move_data as store blocks to BAR 0, the signal
+ * poll over the device-written SBA, and the drain of the device-written
+ * event queue into lib/ism events. No lock on the move path: a move is
+ * nothing but store blocks through the I/O layer.
+ */
+
+#include "ism_pci_dev.h"
+
+/* BUF and DEV event codes pass through: lib/ism took the device's values. */
+static_assert(RTE_ISM_BUF_OWNER_ERROR == ISM_EV_OWNER_ERROR &&
+	      RTE_ISM_BUF_USER_ERROR == ISM_EV_USER_ERROR &&
+	      RTE_ISM_BUF_UNREGISTERED == ISM_EV_DMB_UNREGISTERED &&
+	      RTE_ISM_BUF_VLAN_OWNER == ISM_EV_VLAN_OWNER &&
+	      RTE_ISM_BUF_VLAN_USER == ISM_EV_VLAN_USER &&
+	      RTE_ISM_BUF_USER_DISABLED == ISM_EV_USER_DISABLED &&
+	      RTE_ISM_DEV_ERROR_STATE == ISM_EV_GID_ERROR &&
+	      RTE_ISM_DEV_DISABLED == ISM_EV_GID_DISABLED,
+	      "ISM event codes");
+static_assert(RTE_ISM_DMB_IDX_FIRST == ISM_PCI_DMB_IDX_FIRST &&
+	      ISM_PCI_MAX_DMBS == ISM_PCI_NR_DMB_IDX - ISM_PCI_DMB_IDX_FIRST &&
+	      RTE_ISM_DMBE_MAX == ISM_PCI_NR_DMBE, "ISM index space");
+
+/* A token the device can have issued: not 0, bits 0-27 clear. */
+static inline int
+check_token(uint64_t token)
+{
+	return (token == 0 || (token & ISM_PCI_TOKEN_LOW_MASK) != 0) ?
+		-ENOENT : 0;
+}
+
+/*
+ * Write len bytes to offset of the DMB named by token: one store block per
+ * piece that does not cross a 4 KiB boundary of the target offset (as
+ * Linux splits). Pieces go from the highest offset down, so a move that
+ * runs past the end of the DMB is refused by its first store block and
+ * writes nothing; sf rides on the last store block issued only, so the
+ * signal comes after every byte.
+ */
+static int
+store(const struct ism_pci_io *io, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const uint8_t *data, uint32_t len)
+{
+	uint32_t end = offset + len, lo;
+	int ret;
+
+	while (end > offset) {
+		lo = RTE_ALIGN_FLOOR(end - 1, ISM_PCI_STORE_MAX);
+		if (lo < offset)
+			lo = offset;
+		ret = ism_pci_io_write(io, ISM_PCI_BAR_DATA,
+				ism_pci_req(token, idx, sf && lo == offset, lo),
+				data + (lo - offset), end - lo);
+		if (unlikely(ret < 0))
+			return ret;
+		end = lo;
+	}
+	return 0;
+}
+
+/* The sender cannot see the remote DMB: check what it can, locally. */
+static inline int
+check_local(uint64_t token, uint32_t idx, uint32_t offset, uint32_t len)
+{
+	int ret = ism_check_move(idx, offset, len, ISM_PCI_DMB_MAX_LEN);
+
+	return ret != 0 ? ret : check_token(token);
+}
+
+int
+ism_pci_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const void *data, uint32_t len)
+{
+	struct ism_pci_dev *d = ctx;
+	unsigned int slot = rte_ism_pmd_lcore_slot();
+	int ret;
+
+	ret = check_local(token, idx, offset, len);
+	if (likely(ret == 0)) {
+		rte_ism_pmd_move_enter(slot);
+		ret = store(&d->plat.io, token, idx, sf, offset, data, len);
+		rte_ism_pmd_move_exit(slot);
+	}
+	if (unlikely(ret != 0))
+		return ism_count_error(&d->common, slot, ret);
+	ism_count_move(&d->common, slot, len, 1, sf);
+	return 0;
+}
+
+/*
+ * Segments are written in order. The device refuses a segment that runs
+ * past the end of the DMB only when it is written, so when the segment
+ * reaching highest is not the first, its last byte is stored first as a
+ * probe (with its final value; it is written again in its turn): if that
+ * is refused, nothing was written. The price is one 1-byte store block,
+ * and that byte becomes visible before the segments in front of it.
+ */
+int
+ism_pci_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		const struct rte_ism_move_seg *segs, uint16_t nb_segs)
+{
+	struct ism_pci_dev *d = ctx;
+	const struct ism_pci_io *io = &d->plat.io;
+	unsigned int slot = rte_ism_pmd_lcore_slot();
+	uint32_t bytes = 0, end, max_end = 0;
+	uint16_t i, top = 0;
+	int ret = nb_segs == 0 ? -EINVAL : 0;
+
+	for (i = 0; ret == 0 && i < nb_segs; i++) {
+		ret = check_local(token, idx, segs[i].offset, segs[i].len);
+		end = segs[i].offset + segs[i].len;
+		if (end >= max_end) {
+			max_end = end;
+			top = i;	/* the last one to write that byte */
+		}
+		bytes += segs[i].len;
+	}
+	if (unlikely(ret != 0))
+		return ism_count_error(&d->common, slot, ret);
+
+	rte_ism_pmd_move_enter(slot);
+	if (segs[0].offset + segs[0].len != max_end)
+		ret = store(io, token, idx, 0, max_end - 1,
+			    (const uint8_t *)segs[top].data + segs[top].len - 1,
+			    1);
+	for (i = 0; ret == 0 && i < nb_segs; i++)
+		ret = store(io, token, idx, sf && i == nb_segs - 1,
+			    segs[i].offset, segs[i].data, segs[i].len);
+	rte_ism_pmd_move_exit(slot);
+	if (unlikely(ret != 0))
+		return ism_count_error(&d->common, slot, ret);
+	ism_count_move(&d->common, slot, bytes, nb_segs, sf);
+	return 0;
+}
+
+/*
+ * The SBA scan of Linux's interrupt handler, polled: clear S, then for
+ * every set DMB bit (MSB first) clear the bit and take its element mask.
+ * The device sets mask, bit, S in that order, so a signal racing with the
+ * scan is either found now or leaves S set for the next poll. What does not
+ * fit in sigs is put back, with S, for the next poll. The scan covers the
+ * whole bit array only when S is set: its cost does not depend on how many
+ * DMBs are registered.
+ */
+int
+ism_pci_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
+{
+	struct ism_pci_dev *d = ctx;
+	struct ism_pci_sba *sba = d->sba;
+	rte_be32_t w0 = __atomic_load_n(&sba->s_e, __ATOMIC_ACQUIRE);
+	uint32_t w, b, bits, idx;
+	uint16_t n = 0, hw;
+
+	/* Without interrupts this is where events get picked up. */
+	if (unlikely(w0 & ISM_SBA_E))
+		ism_pci_events_drain(d, true);
+	if (!(w0 & ISM_SBA_S) || nb == 0)
+		return 0;
+	__atomic_fetch_and(&sba->s_e, ~ISM_SBA_S, __ATOMIC_ACQ_REL);
+	for (w = ISM_PCI_DMB_IDX_FIRST / 32; w < RTE_DIM(sba->dmb_bits); w++) {
+		if (__atomic_load_n(&sba->dmb_bits[w], __ATOMIC_RELAXED) == 0)
+			continue;
+		bits = rte_be_to_cpu_32(__atomic_exchange_n(&sba->dmb_bits[w],
+				0, __ATOMIC_ACQUIRE));
+		while (bits != 0) {
+			if (n == nb) {
+				__atomic_fetch_or(&sba->dmb_bits[w],
+						rte_cpu_to_be_32(bits),
+						__ATOMIC_RELAXED);
+				__atomic_fetch_or(&sba->s_e, ISM_SBA_S,
+						__ATOMIC_RELEASE);
+				return n;
+			}
+			b = __builtin_clz(bits);
+			bits &= ~(UINT32_C(0x80000000) >> b);
+			idx = w * 32 + b;
+			hw = rte_be_to_cpu_16(__atomic_exchange_n(
+					&sba->dmbe_mask[idx], 0,
+					__ATOMIC_ACQUIRE));
+			if (hw == 0)
+				continue;	/* reported already */
+			sigs[n].dmb_idx = idx;
+			sigs[n].mask = ism_pci_hw_to_elems(hw);
+			sigs[n].reserved = 0;
+			n++;
+		}
+	}
+	return n;
+}
+
+void
+ism_pci_sba_clear(struct ism_pci_dev *d, uint32_t idx)
+{
+	__atomic_store_n(&d->sba->dmbe_mask[idx], 0, __ATOMIC_RELAXED);
+	__atomic_fetch_and(&d->sba->dmb_bits[idx / 32], ~ism_sba_bit(idx),
+			__ATOMIC_RELAXED);
+}
+
+/* ISM event entry to lib/ism event (ISM-SEMANTICS 3.6). */
+static void
+event_translate(const struct ism_pci_ieq_entry *e, struct rte_ism_event *ev)
+{
+	uint32_t type = rte_be_to_cpu_32(e->type);
+	uint64_t tok = rte_be_to_cpu_64(e->tok);
+
+	memset(ev, 0, sizeof(*ev));
+	ev->code = rte_be_to_cpu_32(e->code);
+	ev->info = rte_be_to_cpu_64(e->info);
+	switch (type) {
+	case ISM_EVENT_BUF:
+		/* Only the token: the device does not say whose DMB. */
+		ev->type = RTE_ISM_EVENT_BUF;
+		ev->token = tok;
+		break;
+	case ISM_EVENT_DEV:
+		ev->type = RTE_ISM_EVENT_DEV;
+		ev->gid.gid = tok;	/* 64-bit hardware GID */
+		break;
+	case ISM_EVENT_SWR:
+		ev->type = RTE_ISM_EVENT_SW;
+		ev->gid.gid = tok;
+		break;
+	default:
+		ev->type = RTE_ISM_EVENT_OTHER;
+		ev->token = tok;
+		break;
+	}
+}
+
+/*
+ * Consume entries after the last one seen up to the one the device wrote
+ * last (header idx = its slot + 1), as Linux does. The ring has no overrun
+ * protection: with 15 or more events between two drains the index wraps
+ * onto (or past) the last entry consumed and events are lost on the
+ * device; the interrupt handler drains promptly to make that unlikely.
+ */
+void
+ism_pci_events_drain(struct ism_pci_dev *d, bool try)
+{
+	struct rte_ism_event ev;
+	uint64_t hw_idx;
+	unsigned int n;
+
+	if (try) {
+		if (!rte_spinlock_trylock(&d->ieq_lock))
+			return;
+	} else {
+		rte_spinlock_lock(&d->ieq_lock);
+	}
+	if (!(__atomic_load_n(&d->sba->s_e, __ATOMIC_ACQUIRE) & ISM_SBA_E))
+		goto out;
+	__atomic_fetch_and(&d->sba->s_e, ~ISM_SBA_E, __ATOMIC_ACQ_REL);
+	hw_idx = rte_be_to_cpu_64(__atomic_load_n(&d->ieq->idx,
+			__ATOMIC_ACQUIRE));
+	if (hw_idx > ISM_PCI_IEQ_NR || (hw_idx == 0 && d->ieq_idx >= 0)) {
+		__atomic_fetch_add(&d->ieq_bad_index, 1, __ATOMIC_RELAXED);
+		ISM_PMD_LOG(ERR, "%s: event queue index %" PRIu64 " out of "
+			    "range, events ignored", d->common.ism->name,
+			    hw_idx);
+		goto out;
+	}
+	for (n = 0; n < ISM_PCI_IEQ_NR &&
+	     (uint64_t)(d->ieq_idx + 1) != hw_idx; n++) {
+		if (++d->ieq_idx == ISM_PCI_IEQ_NR)
+			d->ieq_idx = 0;
+		event_translate(&d->ieq->entry[d->ieq_idx], &ev);
+		__atomic_fetch_add(&d->ieq_events, 1, __ATOMIC_RELAXED);
+		/* A full queue is counted and logged by the library. */
+		rte_ism_pmd_event_post(d->common.ism, &ev);
+	}
+out:
+	rte_spinlock_unlock(&d->ieq_lock);
+}
+
+void
+ism_pci_irq(void *arg)
+{
+	struct ism_pci_dev *d = arg;
+
+	__atomic_fetch_add(&d->irqs, 1, __ATOMIC_RELAXED);
+	/* DMB signals stay in the SBA for rte_ism_signal_poll(). */
+	ism_pci_events_drain(d, false);
+}
