@@ -3,8 +3,9 @@
 #
 # Thin wrapper: set-up (devtools/setup.sh), meson configure, build, run.
 #   make demo   the main job: move_data throughput table on loopback devices
-#   make test   every test: meson test in the release build and in an
-#               ASan+UBSan build (with RTE_ISM_DEBUG fast-path checks)
+#   make test   every test: meson test in the release build (with a short
+#               libFuzzer run, option fuzz) and in an ASan+UBSan build (with
+#               RTE_ISM_DEBUG fast-path checks)
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -33,6 +34,7 @@ demo: build
 		--no-pci --file-prefix ism-demo-$$$$ -- demo
 
 test: build build-asan
+	meson configure $(BUILD) -Dfuzz=true
 	meson test -C $(BUILD) --print-errorlogs
 	meson test -C $(ASAN_BUILD) --print-errorlogs
 
