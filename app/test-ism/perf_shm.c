@@ -326,6 +326,7 @@ spawn_peer(char *prefix)
 	argv[i++] = "256";
 	argv[i++] = "--no-pci";
 	argv[i++] = "--no-shconf";
+	argv[i++] = "--no-telemetry";
 	argv[i++] = "--log-level=lib.eal:warning";
 	argv[i++] = "--file-prefix";
 	argv[i++] = prefix;
@@ -446,12 +447,23 @@ parse(int argc, char **argv)
 	return 0;
 }
 
+/* Remove our rendezvous directory; a killed partner's watchdog may still
+ * be removing its socket. */
+static void
+remove_dir(void)
+{
+	int i;
+
+	for (i = 0; i < 100 && rmdir(opt.dir) < 0 && errno == ENOTEMPTY; i++)
+		usleep(10000);
+}
+
 int
 main(int argc, char **argv)
 {
 	char prefix[64], tmpl[] = "/tmp/ism-bench-XXXXXX";
 	bool own_dir = false;
-	struct raw *r;
+	struct raw *r = MAP_FAILED;
 	pid_t pid = -1;
 	int ret, st;
 
@@ -460,10 +472,11 @@ main(int argc, char **argv)
 		return 1;
 	if (parse(argc - ret, argv + ret) < 0)
 		return 2;
+	ret = 1;
 	if (strcmp(opt.role, "main") == 0) {
 		if (opt.dir[0] == '\0') {
 			if (mkdtemp(tmpl) == NULL)
-				return 1;
+				goto out;
 			snprintf(opt.dir, sizeof(opt.dir), "%s", tmpl);
 			own_dir = true;
 		}
@@ -471,29 +484,32 @@ main(int argc, char **argv)
 		if (opt.raw_fd < 0 || ftruncate(opt.raw_fd, 4096) < 0 ||
 		    readlink("/proc/self/exe", opt.self,
 			     sizeof(opt.self) - 1) < 0)
-			return 1;
-		snprintf(prefix, sizeof(prefix), "ism-bench-peer-%d",
-			 (int)getpid());
+			goto out;
+		/* Without shared config a fixed prefix is safe. */
+		snprintf(prefix, sizeof(prefix), "ism-shm-bench-peer");
 		pid = spawn_peer(prefix);
 		if (pid < 0) {
 			printf("cannot start the partner process\n");
-			return 1;
+			goto out;
 		}
 	}
 	r = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, opt.raw_fd, 0);
 	if (r == MAP_FAILED)
-		return 1;
-	if (strcmp(opt.role, "peer") == 0) {
+		goto out;
+	if (strcmp(opt.role, "peer") == 0)
 		ret = peer_main(r);
-	} else {
+	else
 		ret = main_main(r);
+out:
+	if (pid > 0) {
 		if (ret != 0)
 			kill(pid, SIGTERM);
 		waitpid(pid, &st, 0);
-		if (own_dir)
-			rmdir(opt.dir);
 	}
-	munmap(r, 4096);
+	if (own_dir)
+		remove_dir();
+	if (r != MAP_FAILED)
+		munmap(r, 4096);
 	rte_eal_cleanup();
 	return ret;
 }
