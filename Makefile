@@ -3,12 +3,15 @@
 #
 # Thin wrapper: set-up (devtools/setup.sh), meson configure, build, run.
 #   make demo   the main job: move_data throughput table on loopback devices
-#   make test   every test: meson test in the release build and in an
-#               ASan+UBSan build (with RTE_ISM_DEBUG fast-path checks)
+#   make test   every test: meson test in the release build (with a short
+#               libFuzzer run, option fuzz) and in an ASan+UBSan build (with
+#               RTE_ISM_DEBUG fast-path checks)
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 MESON_OPTS ?=
+# The release build also builds the libFuzzer harnesses (with clang).
+BUILD_OPTS = -Dfuzz=true
 ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
@@ -20,7 +23,11 @@ setup:
 	@./devtools/setup.sh
 
 build: setup
-	@[ -f $(BUILD)/build.ninja ] || meson setup $(BUILD) $(MESON_OPTS)
+	@if [ -f $(BUILD)/build.ninja ]; then \
+		meson configure $(BUILD) $(BUILD_OPTS) $(MESON_OPTS); \
+	else \
+		meson setup $(BUILD) $(BUILD_OPTS) $(MESON_OPTS); \
+	fi
 	ninja -C $(BUILD)
 
 build-asan: setup

@@ -222,23 +222,6 @@ lo_find_gid(uint16_t chid, const struct rte_ism_gid *gid)
 }
 
 static void
-lo_post(struct lo_dev *to, uint32_t type, uint32_t code,
-		const struct rte_ism_gid *gid, uint64_t token, uint64_t info)
-{
-	struct rte_ism_event ev = {
-		.type = type,
-		.code = code,
-		.token = token,
-		.info = info,
-	};
-
-	if (gid != NULL)
-		ev.gid = *gid;
-	/* A full queue is counted and logged by the library. */
-	rte_ism_pmd_event_post(to->common.ism, &ev);
-}
-
-static void
 lo_dmb_free(struct lo_dev *owner, uint32_t idx)
 {
 	struct lo_dmb *dmb = &owner->dmbs[idx];
@@ -348,8 +331,8 @@ lo_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 	__atomic_store_n(&dmb->token, 0, __ATOMIC_RELEASE);
 	writer = lo_find_gid(d->chid, &dmb->rgid);
 	if (writer != NULL && writer != d)
-		lo_post(writer, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_UNREGISTERED,
-			&d->gid, token, 0);
+		ism_pmd_post(&writer->common, RTE_ISM_EVENT_BUF,
+			     RTE_ISM_BUF_UNREGISTERED, &d->gid, token, 0);
 	/* An attached DMB lives on until the writer detaches. */
 	if (dmb->attach_cnt == 0)
 		lo_dmb_free(d, tok_idx(token));
@@ -443,7 +426,8 @@ lo_signal_event(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
 	if (to == NULL)
 		ret = -ENETUNREACH;
 	else
-		lo_post(to, RTE_ISM_EVENT_SW, code, &d->gid, 0, info);
+		ism_pmd_post(&to->common, RTE_ISM_EVENT_SW, code, &d->gid, 0,
+			     info);
 	pthread_mutex_unlock(&lo_fabric.lock);
 	return ret;
 }
@@ -547,8 +531,9 @@ lo_leave_fabric(struct lo_dev *d)
 			continue;
 		o = lo_find_gid(d->chid, &dmb->rgid);
 		if (dmb->registered && o != NULL && o != d)
-			lo_post(o, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_UNREGISTERED,
-				&d->gid, dmb->id_token, 0);
+			ism_pmd_post(&o->common, RTE_ISM_EVENT_BUF,
+				     RTE_ISM_BUF_UNREGISTERED, &d->gid,
+				     dmb->id_token, 0);
 		orph = dmb->attach_cnt > 0 && o != d ?
 			calloc(1, sizeof(*orph)) : NULL;
 		if (orph != NULL) {
@@ -582,17 +567,17 @@ lo_leave_fabric(struct lo_dev *d)
 			    !rte_ism_gid_equal(&dmb->rgid, &d->gid))
 				continue;
 			if (dmb->registered)
-				lo_post(o, RTE_ISM_EVENT_BUF,
-					RTE_ISM_BUF_USER_DISABLED, &d->gid,
-					dmb->id_token, 0);
+				ism_pmd_post(&o->common, RTE_ISM_EVENT_BUF,
+					     RTE_ISM_BUF_USER_DISABLED, &d->gid,
+					     dmb->id_token, 0);
 			if (dmb->attach_cnt > 0) {
 				dmb->attach_cnt = 0;
 				if (!dmb->registered)
 					lo_dmb_free(o, idx);
 			}
 		}
-		lo_post(o, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_DISABLED, &d->gid,
-			0, 0);
+		ism_pmd_post(&o->common, RTE_ISM_EVENT_DEV,
+			     RTE_ISM_DEV_DISABLED, &d->gid, 0, 0);
 	}
 }
 
@@ -667,8 +652,8 @@ lo_join_fabric(struct lo_dev *d, const char *name)
 	for (i = 0; i < LO_MAX_DEVS; i++) {
 		o = lo_fabric.devs[i];
 		if (o != NULL && o->chid == d->chid)
-			lo_post(o, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
-				&d->gid, 0, 0);
+			ism_pmd_post(&o->common, RTE_ISM_EVENT_DEV,
+				     RTE_ISM_DEV_ENABLED, &d->gid, 0, 0);
 	}
 	__atomic_store_n(&lo_fabric.devs[slot], d, __ATOMIC_RELEASE);
 out:

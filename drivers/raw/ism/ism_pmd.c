@@ -257,6 +257,22 @@ static const struct rte_rawdev_ops ism_rawdev_ops = {
 	.dev_selftest = ism_pmd_selftest,
 };
 
+void
+ism_pmd_post(struct ism_pmd_dev *dev, uint32_t type, uint32_t code,
+		const struct rte_ism_gid *gid, uint64_t token, uint64_t info)
+{
+	struct rte_ism_event ev = {
+		.type = type,
+		.code = code,
+		.token = token,
+		.info = info,
+	};
+
+	if (gid != NULL)
+		ev.gid = *gid;
+	rte_ism_pmd_event_post(dev->ism, &ev);
+}
+
 int
 ism_pmd_stats_get(struct rte_ism_dev *idev, struct rte_ism_stats *st)
 {

@@ -152,6 +152,11 @@ int ism_pmd_finish(struct ism_pmd_dev *dev);
 /* Stop, close the backend, release the ISM device and the rawdev. */
 void ism_pmd_destroy(struct ism_pmd_dev *dev);
 
+/* Queue an event for the device's client (gid may be NULL); a full queue
+ * is counted and logged by the library. */
+void ism_pmd_post(struct ism_pmd_dev *dev, uint32_t type, uint32_t code,
+		const struct rte_ism_gid *gid, uint64_t token, uint64_t info);
+
 /* rte_ism_dev_ops stats_get/stats_reset over the per-lcore counters. */
 int ism_pmd_stats_get(struct rte_ism_dev *idev, struct rte_ism_stats *st);
 int ism_pmd_stats_reset(struct rte_ism_dev *idev);

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+#ifndef ISM_SHM_H
+#define ISM_SHM_H
+
+/*
+ * Private to the shm backend (vdev "ism_shm"): ISM devices in different
+ * processes of one host. Files:
+ *   ism_shm.c         probe/remove, the fast path, the rte_ism_dev_ops
+ *   ism_shm_peer.c    what peers tell each other: DMB tables, events
+ *   ism_shm_ctrl.c    the control thread: sockets, send queues, waits
+ *   ism_shm_fabric.c  the rendezvous directory: slots, stale sockets,
+ *                     the watchdog that unlinks a dead process's socket
+ *   ism_shm_mem.c     sealed memfds
+ *   ism_shm_msg.c     wire format and parser
+ *
+ * Memory: each DMB is its own sealed memfd, mapped by its owner and passed
+ * (SCM_RIGHTS) only to the peer whose GID is its rgid. Every peer also
+ * learns that the DMB exists (token, index, rgid, no fd), so a writer that
+ * is not the rgid gets -EACCES like on the other backends. Each receiver
+ * creates one software SBA per writer peer and passes it to that peer
+ * only; a writer raises signals there, so a rogue writer can disturb only
+ * signals of DMBs it may write anyway.
+ *
+ * Threads: the fast path reads the views (below) with atomic loads and
+ * never locks. Everything else runs under shm_ctl.lock: the control
+ * thread that serves the sockets, and the control ops of the application,
+ * which send a request to the peers concerned and wait for their answers
+ * (so that, as on loopback, a token works for its writer when register
+ * returns and stops working when unregister returns). Memory a move may
+ * use is unmapped only after rte_ism_pmd_synchronize().
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_tailq.h>
+#include <sys/types.h>
+
+#include "ism_pmd.h"
+#include "ism_shm_msg.h"
+
+#define SHM_DRIVER_NAME		"ism_shm"
+/* Most requests one peer may have unanswered; keeps every send below the
+ * socket buffer so the control thread never blocks. */
+#define SHM_WINDOW		16
+/* How long a control op waits for peers to answer. */
+#define SHM_ACK_TIMEOUT_MS	5000
+/* How long a new connection may take for HELLO .. READY. */
+#define SHM_HANDSHAKE_MS	5000
+/* Connections that have not finished their handshake, per device. */
+#define SHM_MAX_PENDING		16
+#define SHM_NO_SLOT		0xff
+
+_Static_assert(SHM_NB_IDX == RTE_ISM_SW_SBA_NB_IDX, "SBA covers all indices");
+_Static_assert(SHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
+
+/* What the fast path reads about one DMB index of one owner. */
+struct shm_view_ent {
+	uint64_t token;		/* current token; 0 = no writable DMB */
+	void *addr;		/* mapping, if this device is the rgid */
+	uint32_t len;
+	uint32_t writable;	/* this device is the rgid */
+};
+
+/* Control-path state of a remote DMB mapped here. */
+struct shm_view_ctl {
+	uint64_t id_token;	/* token while the mapping lives */
+	void *addr;		/* the mapping */
+	size_t map_len;
+	uint32_t attach_cnt;	/* rte_ism_dmb_attach() by this device */
+};
+
+/* One owner's DMBs as a device sees them; indexed by DMB index. */
+struct shm_view {
+	struct rte_ism_sw_sba *sba;	/* where to raise the owner's signals */
+	uint32_t max_dmbs;
+	struct shm_view_ent *ent;	/* [SHM_IDX_FIRST + max_dmbs] */
+	struct shm_view_ctl *ctl;	/* same size */
+};
+
+/* A DMB of this device. */
+struct shm_own_dmb {
+	uint64_t token;		/* 0: index free */
+	struct rte_ism_gid rgid;
+	void *addr;
+	size_t map_len;
+	int fd;			/* kept to grant it to a (re)joining rgid */
+	uint32_t len;
+	uint32_t attach_cnt;	/* attachments of the writer (ATTACH) */
+	uint32_t last_rnd;	/* not reused by the next token */
+	bool registered;	/* false: unregistered, still attached */
+};
+
+/* A remote DMB that was attached when its owner left. */
+struct shm_orphan {
+	TAILQ_ENTRY(shm_orphan) next;
+	uint64_t token;
+	void *addr;
+	size_t map_len;
+	uint32_t attach_cnt;
+};
+
+/* Something the control thread waits on (epoll data.ptr). Freed only by
+ * the control thread, between two epoll_wait batches. */
+struct shm_watch {
+	TAILQ_ENTRY(shm_watch) next;	/* graveyard */
+	int fd;
+	bool dead;
+	void (*fn)(struct shm_watch *w, uint32_t events);
+	void *arg;
+};
+
+/* A message waiting to be sent; owns fd (a dup) if >= 0. A grant
+ * (grant_token != 0) takes the fd of that own DMB when it is sent: a
+ * queue of grants must not hold an fd each. */
+struct shm_out {
+	STAILQ_ENTRY(shm_out) next;
+	struct shm_msg msg;
+	int fd;
+	uint64_t grant_token;
+};
+STAILQ_HEAD(shm_out_list, shm_out);
+
+enum shm_peer_how {
+	SHM_DOWN_CLOSE,		/* our device is closing */
+	SHM_DOWN_BYE,		/* the peer said good-bye */
+	SHM_DOWN_LOST,		/* EOF, error, protocol error, timeout */
+};
+
+/* One connection to another device of the fabric. */
+struct shm_peer {
+	TAILQ_ENTRY(shm_peer) next;	/* dev->conns */
+	struct shm_dev *dev;
+	struct shm_watch *w;
+	int fd;
+	uint64_t id;		/* unique per connection, for waiters */
+	pid_t pid;		/* SO_PEERCRED */
+	bool initiator;		/* we connected (it is older) */
+	bool hello_sent;	/* our announcements may follow */
+	bool hello_rcvd;	/* identity verified, in dev->peers[] */
+	bool ready_rcvd;
+	bool up;		/* DEV_ENABLED posted */
+	uint64_t deadline_ns;	/* handshake must end by then */
+	/* Identity: from the socket name (initiator) or HELLO (verified). */
+	struct rte_ism_gid gid;
+	uint8_t slot;
+	uint32_t max_dmbs;
+	uint32_t max_dmb_len;
+	/* Memory shared with it. */
+	struct shm_view *view;		/* its DMBs */
+	struct rte_ism_sw_sba *rx_sba;	/* made here, it raises ours */
+	struct rte_ism_sw_sba *tx_sba;	/* made there, we raise its */
+	/* Sending. */
+	struct shm_out_list outq;	/* requests, HELLO, READY, in order */
+	struct shm_out_list ackq;	/* ACKs that found the socket full */
+	uint32_t inflight;		/* requests sent, not answered */
+	uint32_t sent_seq[SHM_WINDOW];	/* their seqs, oldest first */
+	uint32_t sent_head;
+};
+TAILQ_HEAD(shm_peer_list, shm_peer);
+
+/* A control op waiting for the answers to request seq from the
+ * connections ids[]; the control thread fills status[] (1: pending). */
+struct shm_wait {
+	uint32_t seq;
+	unsigned int n;
+	const uint64_t *ids;
+	int *status;
+};
+
+struct shm_dev {
+	struct ism_pmd_dev common;	/* first: fast-path context */
+
+	/* Fast path: written under shm_ctl.lock, read with atomics. */
+	struct shm_view *views[SHM_MAX_SLOTS];	/* by owner's fabric slot */
+	struct rte_ism_sw_sba *rx_sba[SHM_MAX_SLOTS];	/* by writer slot */
+	uint64_t rx_active;			/* rx_sba[] entries in use */
+	uint8_t writer_slot[SHM_NB_IDX];	/* own DMB -> writer slot */
+	uint32_t poll_next;			/* fairness between SBAs */
+
+	/* Identity. */
+	struct rte_ism_gid gid;
+	uint16_t chid;
+	uint8_t slot;
+	uint32_t max_dmbs;
+	uint32_t max_dmb_len;
+	char name[RTE_ISM_NAME_LEN];
+
+	/* Own memory. */
+	struct shm_view *own_view;	/* = views[slot] */
+	struct shm_own_dmb *own;	/* [SHM_IDX_FIRST + max_dmbs] */
+	struct rte_ism_sw_sba *sba;	/* self-writes; = rx_sba[slot] */
+	TAILQ_HEAD(, shm_orphan) orphans;
+
+	/* Rendezvous directory (ism_shm_fabric.c). */
+	char dir[108];
+	int dirfd;
+	char sock_name[64];	/* own socket, relative to dir */
+	dev_t sock_dev;
+	ino_t sock_ino;
+	struct shm_watch *lw;	/* listening socket */
+	pid_t wd_pid;		/* watchdog */
+	int wd_fd;		/* its pipe; closing it says "parent gone" */
+	int wd_rfd;		/* the pipe's end in the watchdog */
+	void *wd_stack;
+	pid_t wd_tid;		/* non-zero while the watchdog runs */
+
+	/* Control (under shm_ctl.lock). */
+	pthread_mutex_t op_lock;	/* one waiting control op at a time */
+	struct shm_wait *wait;		/* that op, while it waits */
+	struct shm_peer_list conns;	/* every connection */
+	struct shm_peer *peers[SHM_MAX_SLOTS];	/* verified, by slot */
+	uint32_t seq;
+	uint64_t protocol_errors;
+	TAILQ_ENTRY(shm_dev) ctl_next;	/* devices the thread serves */
+	bool attached;			/* in that list */
+};
+
+static inline struct shm_dev *
+shm_dev_of(struct rte_ism_dev *idev)
+{
+	return idev->dev_private;
+}
+
+/* ism_shm_ctrl.c: the control thread and transport. */
+struct shm_ctl {
+	pthread_mutex_t lock;	/* all control state of all shm devices */
+	pthread_cond_t cond;	/* answers, handshakes, peers leaving */
+};
+extern struct shm_ctl shm_ctl;
+
+/* Count d in (the first one starts the control thread) / out. */
+int shm_ctl_attach(struct shm_dev *d);
+void shm_ctl_detach(struct shm_dev *d);
+uint64_t shm_now_ns(void);
+uint32_t shm_next_seq(struct shm_dev *d);
+/* Watch fd on the control thread; NULL on error (logged). */
+struct shm_watch *shm_watch_add(int fd, void (*fn)(struct shm_watch *,
+		uint32_t), void *arg);
+/* Stop watching and close the fd; the watch is freed later. */
+void shm_watch_del(struct shm_watch *w);
+/* A connection on fd (connected or accepted); NULL on error. */
+struct shm_peer *shm_conn_new(struct shm_dev *d, int fd, bool initiator);
+/* Queue a message (fd dup'ed if >= 0). */
+int shm_send(struct shm_peer *p, struct shm_msg *m, int fd);
+/* Queue a DMB_ADD that carries the memfd of own DMB m->u.dmb.token. */
+int shm_send_grant(struct shm_peer *p, struct shm_msg *m);
+/* Answer request seq of p now. */
+void shm_send_ack(struct shm_peer *p, uint32_t seq, int32_t status);
+/* Close the connection, free p; the peer must be down already. */
+void shm_conn_free(struct shm_peer *p);
+/* Handle what p has received; false if the connection is gone. */
+bool shm_conn_poll(struct shm_peer *p);
+/* Find a connection by id; NULL if it is gone. */
+struct shm_peer *shm_conn_find(struct shm_dev *d, uint64_t id);
+/* Wait (shm_ctl.lock held) until every connection in ids[] answered seq
+ * or is gone; status[i] gets the answer, -ENETUNREACH if the connection
+ * ended first, -ETIMEDOUT after SHM_ACK_TIMEOUT_MS. Call it before the
+ * lock is released after queueing the request. */
+void shm_wait_answers(struct shm_dev *d, uint32_t seq, const uint64_t *ids,
+		int *status, unsigned int n);
+/* The answer to seq from p (or -ENETUNREACH when p ends) reaches a
+ * control op that waits for it. */
+void shm_wait_done(struct shm_peer *p, uint32_t seq, int status);
+/* Wait until every connection in ids[] is up or gone, bounded. */
+void shm_wait_up(struct shm_dev *d, const uint64_t *ids, unsigned int n);
+/* Accept connections on d's listening socket. */
+int shm_listen_start(struct shm_dev *d, int fd);
+
+/* ism_shm_peer.c: the protocol. */
+/* Handle a parsed message; fd (or -1) becomes the callee's. Returns 0,
+ * 1 if the handler ended the connection (BYE), or a negative errno after
+ * which the caller drops it as a protocol error (*why says why). */
+int shm_peer_handle(struct shm_peer *p, const struct shm_msg *m, int fd,
+		const char **why);
+/* Send HELLO and our DMB list (initiator at join, acceptor on READY). */
+int shm_peer_greet(struct shm_peer *p);
+/* The connection ends: undo everything, post events, free it. */
+void shm_peer_down(struct shm_peer *p, enum shm_peer_how how);
+/* Send m (a request) to every peer that has our HELLO, the memfd of the
+ * DMB m announces to its rgid if grant; ids[] (2 * SHM_MAX_SLOTS) gets the
+ * connections to wait for (shm_wait_answers). Returns the seq. */
+uint32_t shm_announce(struct shm_dev *d, struct shm_msg *m, uint64_t *ids,
+		unsigned int *n, bool grant);
+struct shm_peer *shm_peer_by_gid(struct shm_dev *d,
+		const struct rte_ism_gid *gid);
+/* Slot whose SBA signals of a DMB for rgid arrive in, or SHM_NO_SLOT. */
+uint8_t shm_writer_slot(struct shm_dev *d, const struct rte_ism_gid *rgid);
+struct shm_view *shm_view_new(uint32_t max_dmbs);
+void shm_view_free(struct shm_view *v);
+/* Free an own DMB index (unmapped, fd closed); no move may use it. */
+void shm_own_free(struct shm_dev *d, uint32_t idx);
+/* Own DMB with this token (registered or still attached) or NULL. */
+struct shm_own_dmb *shm_own_find(struct shm_dev *d, uint64_t token);
+void shm_orphans_free(struct shm_dev *d);
+
+/* ism_shm_fabric.c: the rendezvous directory. */
+int shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set);
+/* A live device found when joining, connected to. */
+struct shm_fabric_peer {
+	int fd;
+	uint8_t slot;
+	struct rte_ism_gid gid;
+	pid_t pid;
+};
+/* Connect to every live device (fp[SHM_MAX_SLOTS], *n), claim a slot,
+ * bind the listening socket (*lfd), start the watchdog. */
+int shm_fabric_join(struct shm_dev *d, struct shm_fabric_peer *fp,
+		unsigned int *n, int *lfd);
+void shm_fabric_leave(struct shm_dev *d);
+/* After a peer vanished: unlink its socket if nobody listens there. */
+void shm_fabric_reap(struct shm_dev *d, uint8_t slot,
+		const struct rte_ism_gid *gid);
+/* Is the socket of (slot, gid) in the fabric held by process pid? */
+bool shm_fabric_verify(struct shm_dev *d, uint8_t slot,
+		const struct rte_ism_gid *gid, pid_t pid);
+
+/* ism_shm_mem.c: sealed memfds. */
+size_t shm_map_len(size_t len);
+/* New sealed memfd of len bytes, mapped; 0 or -errno (logged). */
+int shm_memfd_new(const char *name, size_t len, int *fd, void **addr);
+/* Map a received memfd after checking seals and size; 0 or -errno. */
+int shm_memfd_map(int fd, size_t len, void **addr, const char **why);
+void shm_unmap(void *addr, size_t len);
+
+#endif /* ISM_SHM_H */

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * Sealed memfds: the only memory the shm backend shares. The seals matter
+ * to the peer that maps one: without F_SEAL_SHRINK the owner could truncate
+ * the file and turn the writer's next memcpy into a SIGBUS. So a received
+ * fd is mapped only if it is a regular file (a memfd) of exactly the
+ * announced size with SHRINK, GROW and SEAL set.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+
+#include "ism_shm.h"
+
+#define SHM_SEALS (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
+
+size_t
+shm_map_len(size_t len)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	return RTE_ALIGN_CEIL(len, pg);
+}
+
+int
+shm_memfd_new(const char *name, size_t len, int *fdp, void **addrp)
+{
+	size_t map_len = shm_map_len(len);
+	void *addr;
+	int fd, ret;
+
+	fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0) {
+		ret = -errno;
+		ISM_PMD_LOG(ERR, "memfd_create(%s): %s%s", name,
+			    strerror(errno), errno == EMFILE ?
+			    " (raise the open-file limit, ulimit -n)" : "");
+		return ret == -EMFILE || ret == -ENFILE ? -ENOMEM : ret;
+	}
+	if (ftruncate(fd, map_len) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, SHM_SEALS) < 0) {
+		ret = -errno;
+		ISM_PMD_LOG(ERR, "cannot size and seal memfd %s: %s", name,
+			    strerror(errno));
+		close(fd);
+		return ret == -ENOSPC ? -ENOMEM : ret;
+	}
+	addr = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (addr == MAP_FAILED) {
+		ret = -errno;
+		ISM_PMD_LOG(ERR, "cannot map memfd %s of %zu bytes: %s", name,
+			    map_len, strerror(errno));
+		close(fd);
+		return -ENOMEM;
+	}
+	*fdp = fd;
+	*addrp = addr;
+	return 0;
+}
+
+int
+shm_memfd_map(int fd, size_t len, void **addrp, const char **why)
+{
+	size_t map_len = shm_map_len(len);
+	struct stat st;
+	void *addr;
+	int seals;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		*why = "fd is not a memfd";
+		return -EBADF;
+	}
+	seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0 || (seals & SHM_SEALS) != SHM_SEALS) {
+		*why = "memfd is not sealed against shrinking and growing";
+		return -EPERM;
+	}
+	if ((uint64_t)st.st_size != map_len) {
+		*why = "memfd size does not match the announced length";
+		return -EINVAL;
+	}
+	addr = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (addr == MAP_FAILED) {
+		*why = "cannot map the memfd read-write";
+		return -errno;
+	}
+	*addrp = addr;
+	return 0;
+}
+
+void
+shm_unmap(void *addr, size_t len)
+{
+	if (addr != NULL && munmap(addr, shm_map_len(len)) < 0)
+		ISM_PMD_LOG(ERR, "munmap(%p, %zu): %s", addr, len,
+			    strerror(errno));
+}

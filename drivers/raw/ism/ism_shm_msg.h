@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+#ifndef ISM_SHM_MSG_H
+#define ISM_SHM_MSG_H
+
+/*
+ * Wire format of the shm backend's control protocol, and its parser.
+ *
+ * Peers talk over AF_UNIX SOCK_SEQPACKET connections: one fixed-size
+ * message per datagram (struct shm_msg, 64 bytes, host byte order: both
+ * ends are on one host), file descriptors attached with SCM_RIGHTS. Every
+ * message starts with a header (magic, version, type, length, seq). A
+ * request with seq != 0 is answered by exactly one ACK carrying that seq
+ * and a status (0 or a negative errno); HELLO and READY have seq 0 and get
+ * no answer. Anything else is a protocol error and ends the connection.
+ *
+ * Conversation of a connection (the newcomer connects, the older device
+ * accepts):
+ *   initiator -> HELLO(+SBA fd) DMB_ADD... READY
+ *   acceptor  -> HELLO(+SBA fd) DMB_ADD... READY   (after the initiator's)
+ *   then either side: DMB_ADD, DMB_DEL, ATTACH, DETACH, EVENT, BYE; ACK.
+ *
+ * This file and ism_shm_msg.c use only libc, so the fuzz harness can build
+ * the parser on its own.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SHM_MSG_MAGIC		0x314d5349u	/* "ISM1" in memory */
+#define SHM_PROTO_VERSION	1
+
+/* Devices of one fabric: fabric slots 0..63. */
+#define SHM_MAX_SLOTS		64
+/* DMB indices 32..4095, as the software SBA covers 4096. */
+#define SHM_IDX_FIRST		32
+#define SHM_NB_IDX		4096
+#define SHM_MAX_DMB_LEN		(1u << 30)
+
+/*
+ * Token: slot of the owner in the fabric, DMB index, random. Bits 0-27 are
+ * zero (the ISM move_data encoding needs them), so a writer decodes owner
+ * and index in O(1).
+ */
+#define SHM_TOK_SLOT_SHIFT	58
+#define SHM_TOK_IDX_SHIFT	46
+#define SHM_TOK_IDX_MASK	0xfffu
+#define SHM_TOK_RND_SHIFT	28
+#define SHM_TOK_RND_BITS	(SHM_TOK_IDX_SHIFT - SHM_TOK_RND_SHIFT)
+#define SHM_TOK_RND_MASK	((1u << SHM_TOK_RND_BITS) - 1)
+#define SHM_TOK_LOW_MASK	((UINT64_C(1) << SHM_TOK_RND_SHIFT) - 1)
+
+static inline unsigned int
+shm_tok_slot(uint64_t token)
+{
+	return token >> SHM_TOK_SLOT_SHIFT;
+}
+
+static inline unsigned int
+shm_tok_idx(uint64_t token)
+{
+	return (token >> SHM_TOK_IDX_SHIFT) & SHM_TOK_IDX_MASK;
+}
+
+static inline uint64_t
+shm_tok_make(unsigned int slot, unsigned int idx, uint32_t rnd)
+{
+	return ((uint64_t)slot << SHM_TOK_SLOT_SHIFT) |
+		((uint64_t)idx << SHM_TOK_IDX_SHIFT) |
+		((uint64_t)(rnd & SHM_TOK_RND_MASK) << SHM_TOK_RND_SHIFT);
+}
+
+enum shm_msg_type {
+	SHM_MSG_HELLO = 1,	/* identity; fd: SBA the receiver raises in */
+	SHM_MSG_READY,		/* initial DMB list complete */
+	SHM_MSG_DMB_ADD,	/* a DMB exists; fd iff the receiver is rgid */
+	SHM_MSG_DMB_DEL,	/* a DMB was unregistered */
+	SHM_MSG_ATTACH,		/* the writer maps it (nocopy) */
+	SHM_MSG_DETACH,		/* the writer dropped an attachment */
+	SHM_MSG_EVENT,		/* rte_ism_signal_event() */
+	SHM_MSG_BYE,		/* the sender's device is closing */
+	SHM_MSG_ACK,		/* answer to a request */
+	SHM_MSG_TYPE_END
+};
+
+struct shm_msg_hdr {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+	uint32_t len;		/* sizeof(struct shm_msg) */
+	uint32_t seq;		/* request id, 0 for HELLO/READY/ACK */
+};
+
+/* A GID as two 64-bit halves, as struct rte_ism_gid. */
+struct shm_msg_gid {
+	uint64_t gid;
+	uint64_t gid_ext;
+};
+
+struct shm_msg_hello {
+	struct shm_msg_gid gid;	/* the sender's GID */
+	uint32_t max_dmbs;	/* the sender's DMB index range */
+	uint32_t max_dmb_len;
+	uint16_t chid;		/* must equal the receiver's */
+	uint8_t slot;		/* the sender's fabric slot */
+	uint8_t reserved[21];
+};
+
+struct shm_msg_dmb {
+	uint64_t token;
+	struct shm_msg_gid rgid;	/* the one writer */
+	uint32_t idx;
+	uint32_t len;
+	uint8_t reserved[16];
+};
+
+struct shm_msg_token {		/* DMB_DEL, ATTACH, DETACH */
+	uint64_t token;
+	uint8_t reserved[40];
+};
+
+struct shm_msg_event {
+	uint64_t info;
+	uint32_t code;
+	uint32_t trigger;
+	uint8_t reserved[32];
+};
+
+struct shm_msg_ack {
+	uint32_t seq;		/* of the request answered */
+	int32_t status;		/* 0 or -errno */
+	uint8_t reserved[40];
+};
+
+struct shm_msg {
+	struct shm_msg_hdr hdr;
+	union {
+		struct shm_msg_hello hello;
+		struct shm_msg_dmb dmb;
+		struct shm_msg_token tok;
+		struct shm_msg_event event;
+		struct shm_msg_ack ack;
+		uint8_t raw[48];
+	} u;
+};
+
+_Static_assert(sizeof(struct shm_msg) == 64, "shm_msg is 64 bytes");
+
+/* Fill a header; the body is zeroed. */
+void shm_msg_init(struct shm_msg *m, enum shm_msg_type type, uint32_t seq);
+
+/*
+ * Check a received datagram of len bytes that came with nb_fds file
+ * descriptors: size, header, type, the fds the type allows, field ranges,
+ * reserved bytes. Everything that can be checked without connection state.
+ * On success copies it to *out and returns 0; otherwise returns -EBADMSG and
+ * sets *why (if not NULL) to a static text.
+ */
+int shm_msg_parse(const void *buf, size_t len, unsigned int nb_fds,
+		struct shm_msg *out, const char **why);
+
+/* Name of a message type for logs ("?" if unknown). */
+const char *shm_msg_type_name(unsigned int type);
+
+#endif /* ISM_SHM_MSG_H */

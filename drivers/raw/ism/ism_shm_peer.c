@@ -1,0 +1,562 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * The shm protocol: what a device does with each message of a peer, and
+ * the tables that result (the view of each peer's DMBs, the SBAs shared
+ * with it), and what happens when a peer goes. Runs under shm_ctl.lock.
+ *
+ * A message comes from another process and is checked here against the
+ * connection's state: only a verified peer may announce DMBs, only in its
+ * own fabric slot and index range, with an fd exactly when this device is
+ * the rgid, and that fd must be a sealed memfd of the announced size.
+ * Anything else ends the connection (the caller logs and counts it).
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_malloc.h>
+
+#include "ism_shm.h"
+
+static void
+gid_from_wire(struct rte_ism_gid *g, const struct shm_msg_gid *w)
+{
+	g->gid = w->gid;
+	g->gid_ext = w->gid_ext;
+}
+
+static void
+gid_to_wire(struct shm_msg_gid *w, const struct rte_ism_gid *g)
+{
+	w->gid = g->gid;
+	w->gid_ext = g->gid_ext;
+}
+
+struct shm_view *
+shm_view_new(uint32_t max_dmbs)
+{
+	uint32_t n = SHM_IDX_FIRST + max_dmbs;
+	struct shm_view *v;
+
+	v = rte_zmalloc("ism_shm_view", sizeof(*v) + n *
+			(sizeof(*v->ent) + sizeof(*v->ctl)),
+			RTE_CACHE_LINE_SIZE);
+	if (v == NULL)
+		return NULL;
+	v->max_dmbs = max_dmbs;
+	v->ent = (struct shm_view_ent *)(v + 1);
+	v->ctl = (struct shm_view_ctl *)(v->ent + n);
+	return v;
+}
+
+void
+shm_view_free(struct shm_view *v)
+{
+	rte_free(v);
+}
+
+/* A connection whose peer has this GID and knows of our DMBs. */
+struct shm_peer *
+shm_peer_by_gid(struct shm_dev *d, const struct rte_ism_gid *gid)
+{
+	struct shm_peer *p;
+
+	TAILQ_FOREACH(p, &d->conns, next)
+		if ((p->initiator || p->hello_rcvd) &&
+		    rte_ism_gid_equal(&p->gid, gid))
+			return p;
+	return NULL;
+}
+
+uint8_t
+shm_writer_slot(struct shm_dev *d, const struct rte_ism_gid *rgid)
+{
+	struct shm_peer *p;
+
+	if (rte_ism_gid_equal(rgid, &d->gid))
+		return d->slot;
+	p = shm_peer_by_gid(d, rgid);
+	return p != NULL && p->hello_sent ? p->slot : SHM_NO_SLOT;
+}
+
+struct shm_own_dmb *
+shm_own_find(struct shm_dev *d, uint64_t token)
+{
+	uint32_t idx = shm_tok_idx(token);
+	struct shm_own_dmb *o;
+
+	if (token == 0 || shm_tok_slot(token) != d->slot ||
+	    idx - SHM_IDX_FIRST >= d->max_dmbs)
+		return NULL;
+	o = &d->own[idx];
+	return o->token == token ? o : NULL;
+}
+
+void
+shm_own_free(struct shm_dev *d, uint32_t idx)
+{
+	struct shm_own_dmb *o = &d->own[idx];
+	struct shm_view_ent *e = &d->own_view->ent[idx];
+
+	shm_unmap(o->addr, o->map_len);
+	if (o->fd >= 0)
+		close(o->fd);
+	e->addr = NULL;
+	e->len = 0;
+	e->writable = 0;
+	o->token = 0;
+	o->addr = NULL;
+	o->fd = -1;
+	o->len = 0;
+	o->map_len = 0;
+	o->attach_cnt = 0;
+	o->registered = false;
+}
+
+void
+shm_orphans_free(struct shm_dev *d)
+{
+	struct shm_orphan *o;
+
+	while ((o = TAILQ_FIRST(&d->orphans)) != NULL) {
+		TAILQ_REMOVE(&d->orphans, o, next);
+		shm_unmap(o->addr, o->map_len);
+		free(o);
+	}
+}
+
+uint32_t
+shm_announce(struct shm_dev *d, struct shm_msg *m, uint64_t *ids,
+		unsigned int *n, bool grant)
+{
+	uint32_t seq = shm_next_seq(d);
+	struct rte_ism_gid rgid;
+	struct shm_peer *p;
+	int ret;
+
+	m->hdr.seq = seq;
+	rgid.gid = m->u.dmb.rgid.gid;
+	rgid.gid_ext = m->u.dmb.rgid.gid_ext;
+	*n = 0;
+	TAILQ_FOREACH(p, &d->conns, next) {
+		if (!p->hello_sent)
+			continue;
+		ret = grant && rte_ism_gid_equal(&p->gid, &rgid) ?
+			shm_send_grant(p, m) : shm_send(p, m, -1);
+		if (ret < 0 || *n == 2 * SHM_MAX_SLOTS)
+			continue;
+		ids[(*n)++] = p->id;
+	}
+	return seq;
+}
+
+static int
+send_dmb_add(struct shm_peer *p, uint32_t idx)
+{
+	struct shm_own_dmb *o = &p->dev->own[idx];
+	struct shm_msg m;
+
+	shm_msg_init(&m, SHM_MSG_DMB_ADD, shm_next_seq(p->dev));
+	m.u.dmb.token = o->token;
+	m.u.dmb.idx = idx;
+	m.u.dmb.len = o->len;
+	gid_to_wire(&m.u.dmb.rgid, &o->rgid);
+	return rte_ism_gid_equal(&o->rgid, &p->gid) ? shm_send_grant(p, &m) :
+		shm_send(p, &m, -1);
+}
+
+/*
+ * Our side of the handshake: HELLO with the SBA the peer will raise our
+ * signals in, every registered DMB, READY. From here on the peer's
+ * signals are polled and it hears of new DMBs.
+ */
+int
+shm_peer_greet(struct shm_peer *p)
+{
+	struct shm_dev *d = p->dev;
+	struct shm_msg m;
+	void *addr;
+	uint32_t idx;
+	int fd, ret;
+
+	ret = shm_memfd_new("ism_shm_sba", sizeof(struct rte_ism_sw_sba), &fd,
+			&addr);
+	if (ret < 0)
+		return ret;
+	p->rx_sba = addr;
+	shm_msg_init(&m, SHM_MSG_HELLO, 0);
+	gid_to_wire(&m.u.hello.gid, &d->gid);
+	m.u.hello.max_dmbs = d->max_dmbs;
+	m.u.hello.max_dmb_len = d->max_dmb_len;
+	m.u.hello.chid = d->chid;
+	m.u.hello.slot = d->slot;
+	ret = shm_send(p, &m, fd);
+	close(fd);
+	if (ret < 0)
+		return ret;
+	p->hello_sent = true;
+
+	for (idx = SHM_IDX_FIRST; idx < SHM_IDX_FIRST + d->max_dmbs; idx++) {
+		if (!d->own[idx].registered)
+			continue;
+		if (rte_ism_gid_equal(&d->own[idx].rgid, &p->gid))
+			d->writer_slot[idx] = p->slot;
+		ret = send_dmb_add(p, idx);
+		if (ret < 0)
+			return ret;
+	}
+	__atomic_store_n(&d->rx_sba[p->slot], p->rx_sba, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&d->rx_active, RTE_BIT64(p->slot), __ATOMIC_RELEASE);
+	shm_msg_init(&m, SHM_MSG_READY, 0);
+	return shm_send(p, &m, -1);
+}
+
+/* Another connection claims slot or GID: if it is dead, see it now. */
+static bool
+identity_taken(struct shm_peer *p, uint8_t slot, const struct rte_ism_gid *gid)
+{
+	struct shm_dev *d = p->dev;
+	struct shm_peer *o, *tmp;
+
+	RTE_TAILQ_FOREACH_SAFE(o, &d->conns, next, tmp) {
+		if (o == p || !(o->initiator || o->hello_rcvd))
+			continue;
+		if (o->slot != slot && !rte_ism_gid_equal(&o->gid, gid))
+			continue;
+		/* A peer that restarted may find our end of its old
+		 * connection not yet read: read it, EOF ends it. */
+		if (shm_conn_poll(o))
+			return true;
+	}
+	return false;
+}
+
+static int
+on_hello(struct shm_peer *p, const struct shm_msg *m, int fd,
+		const char **why)
+{
+	const struct shm_msg_hello *h = &m->u.hello;
+	struct shm_dev *d = p->dev;
+	struct rte_ism_gid gid;
+	void *addr;
+	int ret;
+
+	gid_from_wire(&gid, &h->gid);
+	ret = -EPROTO;
+	if (p->hello_rcvd)
+		*why = "second HELLO";
+	else if (h->chid != d->chid)
+		*why = "HELLO from another fabric (CHID)";
+	else if (rte_ism_gid_equal(&gid, &d->gid) || h->slot == d->slot)
+		*why = "HELLO with our own GID or slot";
+	else if (p->initiator && (h->slot != p->slot ||
+				  !rte_ism_gid_equal(&gid, &p->gid)))
+		*why = "HELLO does not match the peer's socket name";
+	else if (!p->initiator && identity_taken(p, h->slot, &gid))
+		*why = "HELLO with a slot or GID of a connected peer";
+	else if (!p->initiator && !shm_fabric_verify(d, h->slot, &gid, p->pid))
+		*why = "HELLO claims a socket the sender does not hold";
+	else
+		ret = shm_memfd_map(fd, sizeof(struct rte_ism_sw_sba), &addr,
+				why);
+	close(fd);
+	if (ret < 0)
+		return ret;
+	p->view = shm_view_new(h->max_dmbs);
+	if (p->view == NULL) {
+		shm_unmap(addr, sizeof(struct rte_ism_sw_sba));
+		*why = "no memory for the peer's DMB table";
+		return -ENOMEM;
+	}
+	p->tx_sba = addr;
+	p->view->sba = addr;
+	p->gid = gid;
+	p->slot = h->slot;
+	p->max_dmbs = h->max_dmbs;
+	p->max_dmb_len = h->max_dmb_len;
+	p->hello_rcvd = true;
+	d->peers[p->slot] = p;
+	__atomic_store_n(&d->views[p->slot], p->view, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int
+on_ready(struct shm_peer *p, const char **why)
+{
+	struct shm_dev *d = p->dev;
+	int ret;
+
+	if (!p->hello_rcvd || p->ready_rcvd) {
+		*why = "READY out of order";
+		return -EPROTO;
+	}
+	p->ready_rcvd = true;
+	p->up = true;
+	/* Before our answer: when the newcomer sees our READY, our
+	 * DEV_ENABLED is queued already. */
+	ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
+		     &p->gid, 0, 0);
+	if (!p->initiator) {
+		ret = shm_peer_greet(p);
+		if (ret < 0) {
+			*why = "cannot answer the handshake";
+			return ret;
+		}
+	}
+	pthread_cond_broadcast(&shm_ctl.cond);
+	return 0;
+}
+
+static int
+on_dmb_add(struct shm_peer *p, const struct shm_msg *m, int fd,
+		const char **why)
+{
+	const struct shm_msg_dmb *a = &m->u.dmb;
+	struct shm_dev *d = p->dev;
+	struct shm_view_ent *e;
+	struct shm_view_ctl *c;
+	struct rte_ism_gid rgid;
+	void *addr = NULL;
+	bool mine;
+	int ret = -EPROTO;
+
+	gid_from_wire(&rgid, &a->rgid);
+	mine = rte_ism_gid_equal(&rgid, &d->gid);
+	if (shm_tok_slot(a->token) != p->slot)
+		*why = "DMB token of another device";
+	else if (a->idx - SHM_IDX_FIRST >= p->max_dmbs ||
+		 a->len > p->max_dmb_len)
+		*why = "DMB index or length beyond the peer's limits";
+	else if (p->view->ent[a->idx].token != 0 ||
+		 p->view->ctl[a->idx].id_token != 0)
+		*why = "DMB index already in use";
+	else if (mine != (fd >= 0))
+		*why = mine ? "DMB granted without its fd" :
+			"fd of a DMB granted to someone else";
+	else if (!mine)
+		ret = 0;
+	else
+		ret = shm_memfd_map(fd, a->len, &addr, why);
+	if (fd >= 0)
+		close(fd);
+	if (ret < 0)
+		return ret;
+	e = &p->view->ent[a->idx];
+	c = &p->view->ctl[a->idx];
+	if (mine) {
+		c->id_token = a->token;
+		c->addr = addr;
+		c->map_len = shm_map_len(a->len);
+		c->attach_cnt = 0;
+	}
+	e->addr = addr;
+	e->len = a->len;
+	e->writable = mine;
+	/* Publish last: a move trusts the fields once it sees the token. */
+	__atomic_store_n(&e->token, a->token, __ATOMIC_RELEASE);
+	shm_send_ack(p, m->hdr.seq, 0);
+	return 0;
+}
+
+/* Drop a mapping of p's view that no move can use any more. */
+static void
+view_unmap(struct shm_view *v, uint32_t idx)
+{
+	struct shm_view_ctl *c = &v->ctl[idx];
+
+	shm_unmap(c->addr, c->map_len);
+	memset(c, 0, sizeof(*c));
+}
+
+static int
+on_dmb_del(struct shm_peer *p, const struct shm_msg *m)
+{
+	uint64_t token = m->u.tok.token;
+	uint32_t idx = shm_tok_idx(token);
+	struct shm_view_ent *e;
+	int status = -ENOENT;
+
+	if (shm_tok_slot(token) == p->slot &&
+	    idx - SHM_IDX_FIRST < p->max_dmbs &&
+	    p->view->ent[idx].token == token) {
+		e = &p->view->ent[idx];
+		__atomic_store_n(&e->token, 0, __ATOMIC_RELEASE);
+		if (e->writable) {
+			/* Moves that saw the token end before we unmap. */
+			rte_ism_pmd_synchronize();
+			e->writable = 0;
+			e->addr = NULL;
+			if (p->view->ctl[idx].attach_cnt == 0)
+				view_unmap(p->view, idx);
+			ism_pmd_post(&p->dev->common, RTE_ISM_EVENT_BUF,
+				 RTE_ISM_BUF_UNREGISTERED, &p->gid, token, 0);
+		}
+		status = 0;
+	}
+	shm_send_ack(p, m->hdr.seq, status);
+	return 0;
+}
+
+/* The peer (writer) attaches or detaches one of our DMBs. */
+static int
+on_attach(struct shm_peer *p, const struct shm_msg *m, bool attach)
+{
+	struct shm_dev *d = p->dev;
+	struct shm_own_dmb *o = shm_own_find(d, m->u.tok.token);
+	int status = 0;
+
+	if (o == NULL || (attach && !o->registered) ||
+	    (!attach && o->attach_cnt == 0))
+		status = -ENOENT;
+	else if (!rte_ism_gid_equal(&o->rgid, &p->gid))
+		status = -EACCES;
+	else if (attach)
+		o->attach_cnt++;
+	else if (--o->attach_cnt == 0 && !o->registered)
+		shm_own_free(d, shm_tok_idx(o->token));
+	shm_send_ack(p, m->hdr.seq, status);
+	return 0;
+}
+
+int
+shm_peer_handle(struct shm_peer *p, const struct shm_msg *m, int fd,
+		const char **why)
+{
+	if (m->hdr.type != SHM_MSG_HELLO && !p->hello_rcvd) {
+		if (fd >= 0)
+			close(fd);
+		*why = "message before HELLO";
+		return -EPROTO;
+	}
+	switch (m->hdr.type) {
+	case SHM_MSG_HELLO:
+		return on_hello(p, m, fd, why);
+	case SHM_MSG_READY:
+		return on_ready(p, why);
+	case SHM_MSG_DMB_ADD:
+		return on_dmb_add(p, m, fd, why);
+	case SHM_MSG_DMB_DEL:
+		return on_dmb_del(p, m);
+	case SHM_MSG_ATTACH:
+	case SHM_MSG_DETACH:
+		return on_attach(p, m, m->hdr.type == SHM_MSG_ATTACH);
+	case SHM_MSG_EVENT:
+		ism_pmd_post(&p->dev->common, RTE_ISM_EVENT_SW,
+			     m->u.event.code, &p->gid, 0, m->u.event.info);
+		shm_send_ack(p, m->hdr.seq, 0);
+		return 0;
+	case SHM_MSG_BYE:
+		shm_send_ack(p, m->hdr.seq, 0);
+		shm_peer_down(p, SHM_DOWN_BYE);
+		return 1;
+	default:
+		/* The parser lets only known types through. */
+		*why = "unexpected message type";
+		return -EPROTO;
+	}
+}
+
+/* p's DMBs as we mapped them: unmap, or keep what we attached. */
+static void
+view_release(struct shm_peer *p, bool events)
+{
+	struct shm_dev *d = p->dev;
+	struct shm_view *v = p->view;
+	struct shm_orphan *orph;
+	struct shm_view_ctl *c;
+	uint32_t idx;
+
+	for (idx = SHM_IDX_FIRST; idx < SHM_IDX_FIRST + v->max_dmbs; idx++) {
+		c = &v->ctl[idx];
+		if (c->id_token == 0)
+			continue;
+		if (events && v->ent[idx].token != 0)
+			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
+				     RTE_ISM_BUF_UNREGISTERED, &p->gid,
+				     c->id_token, 0);
+		orph = c->attach_cnt > 0 ? calloc(1, sizeof(*orph)) : NULL;
+		if (orph == NULL) {
+			if (c->attach_cnt > 0)
+				ISM_PMD_LOG(ERR, "%s: no memory to keep "
+					    "attached DMB 0x%" PRIx64 ": "
+					    "unmapped", d->name, c->id_token);
+			view_unmap(v, idx);
+			continue;
+		}
+		/* Attached: the mapping lives until detach. */
+		orph->token = c->id_token;
+		orph->addr = c->addr;
+		orph->map_len = c->map_len;
+		orph->attach_cnt = c->attach_cnt;
+		TAILQ_INSERT_TAIL(&d->orphans, orph, next);
+	}
+	shm_view_free(v);
+	p->view = NULL;
+}
+
+void
+shm_peer_down(struct shm_peer *p, enum shm_peer_how how)
+{
+	struct shm_dev *d = p->dev;
+	bool events = how != SHM_DOWN_CLOSE && p->up;
+	struct rte_ism_gid gid = p->gid;
+	uint8_t slot = p->slot;
+	struct shm_own_dmb *o;
+	uint32_t idx;
+
+	/* Unreachable for the fast path first, then wait out moves and
+	 * polls that may still use its memory. */
+	if (slot != SHM_NO_SLOT) {
+		if (d->views[slot] == p->view && p->view != NULL)
+			__atomic_store_n(&d->views[slot], NULL,
+					 __ATOMIC_RELEASE);
+		if (d->rx_sba[slot] == p->rx_sba && p->rx_sba != NULL) {
+			__atomic_fetch_and(&d->rx_active, ~RTE_BIT64(slot),
+					   __ATOMIC_RELEASE);
+			__atomic_store_n(&d->rx_sba[slot], NULL,
+					 __ATOMIC_RELEASE);
+		}
+		if (d->peers[slot] == p)
+			d->peers[slot] = NULL;
+	}
+	if (how != SHM_DOWN_CLOSE)
+		rte_ism_pmd_synchronize();
+
+	if (p->view != NULL)
+		view_release(p, events);
+	shm_unmap(p->tx_sba, sizeof(struct rte_ism_sw_sba));
+	shm_unmap(p->rx_sba, sizeof(struct rte_ism_sw_sba));
+
+	/* Our DMBs that it could write: still ours, reported; its
+	 * attachments end with it. */
+	for (idx = SHM_IDX_FIRST; how != SHM_DOWN_CLOSE &&
+	     slot != SHM_NO_SLOT && idx < SHM_IDX_FIRST + d->max_dmbs; idx++) {
+		o = &d->own[idx];
+		if (o->token == 0 || !rte_ism_gid_equal(&o->rgid, &gid))
+			continue;
+		if (d->writer_slot[idx] == slot)
+			d->writer_slot[idx] = SHM_NO_SLOT;
+		if (events && o->registered)
+			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
+				     RTE_ISM_BUF_USER_DISABLED, &gid, o->token,
+				     0);
+		if (!p->hello_rcvd)
+			continue;
+		o->attach_cnt = 0;
+		if (!o->registered)
+			shm_own_free(d, idx);
+	}
+	if (events)
+		ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV,
+			     RTE_ISM_DEV_DISABLED, &gid, 0, 0);
+	if (how == SHM_DOWN_LOST && p->hello_rcvd)
+		shm_fabric_reap(d, slot, &gid);
+	if (d->wait != NULL)
+		shm_wait_done(p, d->wait->seq, -ENETUNREACH);
+	shm_conn_free(p);
+	pthread_cond_broadcast(&shm_ctl.cond);
+}
