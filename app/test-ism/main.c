@@ -8,6 +8,7 @@
  *   dpdk-test-ism [EAL options] -- [functional] [--suite a,b] [--backend B]
  *   dpdk-test-ism [EAL options] -- demo [--iters N]
  *   dpdk-test-ism [EAL options] -- list
+ *   dpdk-test-ism [EAL options] -- perf [--config FILE] [--case A,B] ...
  *
  * Exit status: 0 all passed, 1 a failure, 77 everything skipped.
  */
@@ -20,6 +21,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
+#include "perf.h"
 #include "test_ism.h"
 
 static const struct test_suite *const all_suites[] = {
@@ -50,6 +52,8 @@ usage(const char *prog)
 	       "  demo        move_data throughput per size next to memcpy\n"
 	       "    --iters N  bytes moved per size, in MiB (default 256)\n"
 	       "  list        list the suites\n"
+	       "  perf        benchmarks of perf.ini, each figure with its\n"
+	       "              reference (perf --help for the options)\n"
 	       "suites:", prog);
 	for (i = 0; i < RTE_DIM(all_suites); i++)
 		printf(" %s", all_suites[i]->name);
@@ -165,6 +169,9 @@ main(int argc, char **argv)
 	unsigned int i;
 	int ret;
 
+	/* perf runs every case in its own process with its own EAL. */
+	if (perf_mode_requested(argc, argv))
+		return perf_main(argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "EAL initialisation failed: %s\n",
@@ -184,6 +191,10 @@ main(int argc, char **argv)
 		ret = functional_main(argc, argv);
 	} else if (strcmp(mode, "demo") == 0) {
 		ret = demo_main(argc, argv);
+	} else if (strcmp(mode, "perf-peer") == 0) {
+		ret = perf_peer_main(argc, argv);
+	} else if (strcmp(mode, "perf-fp-probe") == 0) {
+		ret = perf_fp_probe_main(argc, argv);
 	} else if (strcmp(mode, "list") == 0) {
 		for (i = 0; i < RTE_DIM(all_suites); i++)
 			printf("%s\n", all_suites[i]->name);

@@ -1,0 +1,619 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * perf mode: runs the cases of an INI file (app/test-ism/perf.ini), each in
+ * a forked process that initialises its own EAL, as DPDK's test-dma-perf
+ * does: EAL initialises once per process, every case starts from the same
+ * state, and a case that crashes or hangs takes only itself down. The
+ * cases write their figures as CSV rows into a pipe; this process collects
+ * them into the CSV file.
+ *
+ *   dpdk-test-ism [EAL options] -- perf [--config FILE] [--case A,B]
+ *                 [--csv FILE] [--smoke] [--list]
+ *
+ * The EAL options are given to every case, with --file-prefix made unique
+ * per case (PREFIX-CASE). Exit status: 0 every case ran, 1 a case failed,
+ * 77 every selected case was skipped.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_cfgfile.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "perf.h"
+
+#define PERF_MAX_CASES	64
+#define PERF_DEFAULT_REPS	5
+#define PERF_DEFAULT_TIMEOUT_S	600
+#define PERF_SMOKE_TIMEOUT_S	120
+
+struct perf_env perf_env;
+
+static const struct perf_type *const perf_types[] = {
+	&perf_type_copy,
+	&perf_type_rate,
+	&perf_type_latency,
+	&perf_type_poll,
+	&perf_type_fastpath,
+	&perf_type_noise,
+};
+
+/* EAL options the perf mode sets per case (and per peer process). */
+static const char *const lcore_opts[] = { "-l", "-c", "--lcores",
+	"--main-lcore", NULL };
+
+bool
+perf_mode_requested(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc - 1; i++)
+		if (strcmp(argv[i], "--") == 0)
+			return strcmp(argv[i + 1], "perf") == 0;
+	return argc > 1 && strcmp(argv[1], "perf") == 0;
+}
+
+static void
+perf_usage(void)
+{
+	unsigned int i;
+
+	printf("usage: dpdk-test-ism [EAL options] -- perf [options]\n"
+	       "  --config FILE  cases to run (default %s)\n"
+	       "  --case A[,B]   only these sections\n"
+	       "  --csv FILE     write every figure to FILE (CSV)\n"
+	       "  --smoke        tiny iteration counts: checks the cases run\n"
+	       "  --list         list the cases of the configuration\n"
+	       "case types:\n", PERF_DEFAULT_CONFIG);
+	for (i = 0; i < RTE_DIM(perf_types); i++)
+		printf("  %-9s %s; swept: %s; work per rep: %s\n",
+		       perf_types[i]->name, perf_types[i]->title,
+		       perf_types[i]->param, perf_types[i]->amount_key);
+}
+
+/* Is arg one of opts, alone ("-l") or with its value ("-l0", "--lcores=")? */
+static int
+opt_match(const char *arg, const char *const *opts)
+{
+	size_t n;
+
+	for (; *opts != NULL; opts++) {
+		n = strlen(*opts);
+		if (strncmp(arg, *opts, n) != 0)
+			continue;
+		if (arg[n] == '\0')
+			return 2;	/* value in the next argument */
+		if ((n == 2 && arg[1] != '-') || arg[n] == '=')
+			return 1;	/* value attached */
+	}
+	return 0;
+}
+
+/*
+ * Split the EAL options into lcore options (kept for the case processes,
+ * replaced for peers), the file prefix (made unique per case) and the rest.
+ */
+static void
+split_eal_args(int argc, char **argv, char **lcores, unsigned int *nb_lcores,
+		const char **prefix)
+{
+	static const char *const prefix_opt[] = { "--file-prefix", NULL };
+	int i, m;
+
+	*nb_lcores = 0;
+	perf_env.nb_eal_base = 0;
+	for (i = 0; i < argc; i++) {
+		m = opt_match(argv[i], lcore_opts);
+		if (m != 0) {
+			lcores[(*nb_lcores)++] = argv[i];
+			if (m == 2 && i + 1 < argc)
+				lcores[(*nb_lcores)++] = argv[++i];
+			continue;
+		}
+		m = opt_match(argv[i], prefix_opt);
+		if (m == 2 && i + 1 < argc) {
+			*prefix = argv[++i];
+			continue;
+		} else if (m == 1) {
+			*prefix = argv[i] + strlen("--file-prefix=");
+			continue;
+		}
+		perf_env.eal_base[perf_env.nb_eal_base++] = argv[i];
+	}
+}
+
+static const struct perf_type *
+find_type(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(perf_types); i++)
+		if (strcmp(perf_types[i]->name, name) == 0)
+			return perf_types[i];
+	return NULL;
+}
+
+/* Strict unsigned number in [1, max]. */
+static int
+parse_u64(const char *sect, const char *key, const char *s, uint64_t max,
+		uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v == 0 ||
+	    v > max) {
+		printf("[%s] %s: \"%s\" is not a number in 1..%" PRIu64 "\n",
+		       sect, key, s, max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+/* The swept parameter: "first,last,step,ADD|MUL" or a list "a,b,c". */
+static int
+parse_points(const char *sect, const char *key, const char *val,
+		struct perf_case *c)
+{
+	char buf[512], *tok[PERF_MAX_POINTS + 1], *save = NULL, *p;
+	uint64_t first, last, step, v;
+	unsigned int n = 0, i;
+	bool mul;
+
+	if (strlen(val) >= sizeof(buf)) {
+		printf("[%s] %s: value too long\n", sect, key);
+		return -EINVAL;
+	}
+	strcpy(buf, val);
+	for (p = strtok_r(buf, ",", &save); p != NULL;
+	     p = strtok_r(NULL, ",", &save)) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (n == RTE_DIM(tok)) {
+			printf("[%s] %s: more than %d values\n", sect, key,
+			       PERF_MAX_POINTS);
+			return -EINVAL;
+		}
+		tok[n++] = p;
+	}
+	c->nb_points = 0;
+	if (n == 4 && (strcmp(tok[3], "ADD") == 0 ||
+		       strcmp(tok[3], "MUL") == 0)) {
+		mul = strcmp(tok[3], "MUL") == 0;
+		if (parse_u64(sect, key, tok[0], UINT32_MAX, &first) < 0 ||
+		    parse_u64(sect, key, tok[1], UINT32_MAX, &last) < 0 ||
+		    parse_u64(sect, key, tok[2], UINT32_MAX, &step) < 0)
+			return -EINVAL;
+		if (last < first || (mul && step < 2)) {
+			printf("[%s] %s: empty or endless range \"%s\"\n",
+			       sect, key, val);
+			return -EINVAL;
+		}
+		for (v = first; v <= last; v = mul ? v * step : v + step) {
+			if (c->nb_points == PERF_MAX_POINTS) {
+				printf("[%s] %s: more than %d values\n", sect,
+				       key, PERF_MAX_POINTS);
+				return -EINVAL;
+			}
+			c->points[c->nb_points++] = v;
+		}
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (parse_u64(sect, key, tok[i], UINT32_MAX,
+			      &c->points[c->nb_points++]) < 0)
+			return -EINVAL;
+	if (n == 0) {
+		printf("[%s] %s: no value\n", sect, key);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+parse_case(struct rte_cfgfile *cfg, const char *sect, struct perf_case *c)
+{
+	struct rte_cfgfile_entry ent[16];
+	const struct perf_type *t;
+	const char *v;
+	uint64_t u;
+	bool have_param = false;
+	int i, n;
+
+	memset(c, 0, sizeof(*c));
+	if (strlen(sect) >= sizeof(c->name)) {
+		printf("[%s]: section name too long\n", sect);
+		return -EINVAL;
+	}
+	strcpy(c->name, sect);
+	v = rte_cfgfile_get_entry(cfg, sect, "type");
+	if (v == NULL || (t = find_type(v)) == NULL) {
+		printf("[%s] type: %s \"%s\"; see --help\n", sect,
+		       v == NULL ? "missing" : "unknown", v == NULL ? "" : v);
+		return -EINVAL;
+	}
+	c->type = t;
+	strcpy(c->backend, "ism_lo");
+	c->reps = PERF_DEFAULT_REPS;
+	c->amount = perf_env.smoke ? t->amount_smoke : t->amount_default;
+	c->timeout_s = perf_env.smoke ? PERF_SMOKE_TIMEOUT_S :
+		PERF_DEFAULT_TIMEOUT_S;
+
+	n = rte_cfgfile_section_entries(cfg, sect, ent, RTE_DIM(ent));
+	if (n < 0 || n == (int)RTE_DIM(ent)) {
+		printf("[%s]: cannot read the entries (at most %zu)\n", sect,
+		       RTE_DIM(ent) - 1);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		const char *k = ent[i].name;
+
+		v = ent[i].value;
+		if (strcmp(k, "type") == 0)
+			continue;
+		if (strcmp(k, "backend") == 0) {
+			if (strcmp(v, "ism_lo") != 0 &&
+			    strcmp(v, "ism_shm") != 0) {
+				printf("[%s] backend: \"%s\" is not ism_lo or "
+				       "ism_shm\n", sect, v);
+				return -EINVAL;
+			}
+			strcpy(c->backend, v);
+		} else if (strcmp(k, t->param) == 0) {
+			if (parse_points(sect, k, v, c) < 0)
+				return -EINVAL;
+			have_param = true;
+		} else if (strcmp(k, "reps") == 0) {
+			if (parse_u64(sect, k, v, 1000, &u) < 0)
+				return -EINVAL;
+			c->reps = u;
+		} else if (strcmp(k, t->amount_key) == 0) {
+			if (parse_u64(sect, k, v, UINT32_MAX, &u) < 0)
+				return -EINVAL;
+			if (!perf_env.smoke)
+				c->amount = u;
+		} else if (strcmp(k, "timeout") == 0) {
+			if (parse_u64(sect, k, v, 86400, &u) < 0)
+				return -EINVAL;
+			if (!perf_env.smoke)
+				c->timeout_s = u;
+		} else {
+			printf("[%s]: unknown key \"%s\" for type %s (keys: "
+			       "type, backend, %s, %s, reps, timeout)\n",
+			       sect, k, t->name, t->param, t->amount_key);
+			return -EINVAL;
+		}
+	}
+	if (!have_param) {
+		printf("[%s]: missing %s\n", sect, t->param);
+		return -EINVAL;
+	}
+	if (perf_env.smoke)
+		c->reps = 1;
+	return 0;
+}
+
+static int
+load_config(const char *path, struct perf_case *cases, unsigned int *nb)
+{
+	char *names[PERF_MAX_CASES];
+	struct rte_cfgfile *cfg;
+	int n, i, ret = 0;
+
+	cfg = rte_cfgfile_load(path, 0);
+	if (cfg == NULL) {
+		printf("cannot read the configuration %s\n", path);
+		return -EINVAL;
+	}
+	n = rte_cfgfile_num_sections(cfg, NULL, 0);
+	if (n <= 0 || n > PERF_MAX_CASES) {
+		printf("%s: %d sections, want 1..%d\n", path, n,
+		       PERF_MAX_CASES);
+		rte_cfgfile_close(cfg);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		names[i] = malloc(CFG_NAME_LEN);
+		if (names[i] == NULL) {
+			n = i;
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	rte_cfgfile_sections(cfg, names, n);
+	for (i = 0; i < n && ret == 0; i++)
+		ret = parse_case(cfg, names[i], &cases[i]);
+	*nb = n;
+out:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	rte_cfgfile_close(cfg);
+	return ret;
+}
+
+static bool
+selected(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	if (list == NULL)
+		return true;
+	while ((p = strstr(p, name)) != NULL) {
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* The case process: its own EAL, then the case; never returns. */
+static void
+case_process(const struct perf_case *c, int fd, char **lcores,
+		unsigned int nb_lcores, const char *prefix)
+{
+	unsigned int i, argc = 0;
+	char **argv;
+	int ret;
+
+	snprintf(perf_env.prefix, sizeof(perf_env.prefix), "%s-%s", prefix,
+		 c->name);
+	argv = calloc(nb_lcores + perf_env.nb_eal_base + 4, sizeof(*argv));
+	if (argv == NULL)
+		exit(PERF_FAIL);
+	argv[argc++] = (char *)(uintptr_t)"dpdk-test-ism";
+	for (i = 0; i < nb_lcores; i++)
+		argv[argc++] = lcores[i];
+	for (i = 0; i < perf_env.nb_eal_base; i++)
+		argv[argc++] = perf_env.eal_base[i];
+	argv[argc++] = (char *)(uintptr_t)"--file-prefix";
+	argv[argc++] = perf_env.prefix;
+	argv[argc] = NULL;
+
+	perf_results = fdopen(fd, "w");
+	if (perf_results == NULL)
+		exit(PERF_FAIL);
+	setvbuf(perf_results, NULL, _IOLBF, 0);
+	/* Bounded: a hung case is killed and reported, the rest go on. */
+	alarm(c->timeout_s);
+	if (!c->type->no_eal && rte_eal_init(argc, argv) < 0) {
+		printf("  EAL initialisation failed: %s\n",
+		       rte_strerror(rte_errno));
+		exit(PERF_FAIL);
+	}
+	if (!c->type->no_eal && rte_lcore_count() < c->type->min_lcores) {
+		printf("  SKIP: needs %u lcores (EAL -l), have %u\n",
+		       c->type->min_lcores, rte_lcore_count());
+		ret = PERF_SKIP;
+	} else {
+		perf_begin(c);
+		ret = c->type->run(c);
+	}
+	fclose(perf_results);
+	if (!c->type->no_eal)
+		rte_eal_cleanup();
+	free(argv);
+	fflush(stdout);
+	exit(ret);
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Fork the case, copy its rows into csv; PERF_OK, PERF_FAIL or PERF_SKIP. */
+static int
+run_case(const struct perf_case *c, FILE *csv, char **lcores,
+		unsigned int nb_lcores, const char *prefix)
+{
+	char line[1024];
+	unsigned int rows = 0;
+	int fds[2], status, ret;
+	double t0 = now_s();
+	FILE *in;
+	pid_t pid;
+
+	printf("\n== %s: %s (%s)\n", c->name, c->type->title, c->backend);
+	/* Nothing buffered may be inherited: the child would write it too. */
+	fflush(NULL);
+	if (pipe(fds) < 0) {
+		printf("  pipe: %s\n", strerror(errno));
+		return PERF_FAIL;
+	}
+	pid = fork();
+	if (pid < 0) {
+		printf("  fork: %s\n", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return PERF_FAIL;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		case_process(c, fds[1], lcores, nb_lcores, prefix);
+	}
+	close(fds[1]);
+	in = fdopen(fds[0], "r");
+	while (in != NULL && fgets(line, sizeof(line), in) != NULL) {
+		if (csv != NULL)
+			fputs(line, csv);
+		rows++;
+	}
+	if (in != NULL)
+		fclose(in);
+	else
+		close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(status)) {
+		printf("  killed by signal %d%s\n", WTERMSIG(status),
+		       WTERMSIG(status) == SIGALRM ? " (timeout)" : "");
+		ret = PERF_FAIL;
+	} else {
+		ret = WEXITSTATUS(status);
+		if (ret != PERF_OK && ret != PERF_SKIP)
+			ret = PERF_FAIL;
+	}
+	printf("-- %s: %s, %u figures, %.1f s\n", c->name,
+	       ret == PERF_OK ? "done" : ret == PERF_SKIP ? "SKIPPED" :
+	       "FAILED", rows, now_s() - t0);
+	return ret;
+}
+
+int
+perf_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'f' },
+		{ "case", required_argument, NULL, 'c' },
+		{ "csv", required_argument, NULL, 'o' },
+		{ "smoke", no_argument, NULL, 's' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct perf_case cases[PERF_MAX_CASES];
+	const char *config = PERF_DEFAULT_CONFIG, *only = NULL;
+	const char *csv_path = NULL, *prefix = NULL;
+	char **lcores = NULL, pfx[PERF_NAME_LEN];
+	unsigned int nb = 0, nb_lcores, i, ran = 0, fail = 0, skip = 0;
+	bool list = false;
+	int dd, c, ret = 0;
+	FILE *csv = NULL;
+
+	for (dd = 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
+		;
+	if (dd == argc)
+		dd = 0;		/* "dpdk-test-ism perf ...": no EAL options */
+	perf_env.exe = "/proc/self/exe";
+	perf_env.eal_base = calloc(argc + 1, sizeof(char *));
+	lcores = calloc(argc + 1, sizeof(char *));
+	if (perf_env.eal_base == NULL || lcores == NULL) {
+		ret = PERF_FAIL;
+		goto out;
+	}
+	split_eal_args(dd > 0 ? dd - 1 : 0, argv + 1, lcores, &nb_lcores,
+		       &prefix);
+	if (prefix == NULL) {
+		snprintf(pfx, sizeof(pfx), "ism-perf-%d", (int)getpid());
+		prefix = pfx;
+	}
+
+	/* argv[dd + 1] is "perf"; getopt from there. */
+	argc -= dd + 1;
+	argv += dd + 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			config = optarg;
+			break;
+		case 'c':
+			only = optarg;
+			break;
+		case 'o':
+			csv_path = optarg;
+			break;
+		case 's':
+			perf_env.smoke = true;
+			break;
+		case 'l':
+			list = true;
+			break;
+		case 'h':
+			perf_usage();
+			goto out;
+		default:
+			perf_usage();
+			ret = 2;
+			goto out;
+		}
+	}
+	if (optind != argc) {
+		printf("unexpected argument \"%s\"\n", argv[optind]);
+		perf_usage();
+		ret = 2;
+		goto out;
+	}
+	if (load_config(config, cases, &nb) < 0) {
+		ret = 2;
+		goto out;
+	}
+	for (i = 0; i < nb; i++) {
+		if (list)
+			printf("%-16s %-9s %s\n", cases[i].name,
+			       cases[i].type->name, cases[i].backend);
+		else if (selected(only, cases[i].name))
+			ran++;
+	}
+	if (list)
+		goto out;
+	if (ran == 0) {
+		printf("no case of %s matches \"%s\"\n", config, only);
+		ret = 2;
+		goto out;
+	}
+	if (csv_path != NULL) {
+		csv = fopen(csv_path, "w");
+		if (csv == NULL) {
+			printf("cannot write %s: %s\n", csv_path,
+			       strerror(errno));
+			ret = 2;
+			goto out;
+		}
+		fprintf(csv, "case,type,backend,param,x,series,stat,unit,"
+			"value,reference,ref_value,ratio\n");
+	}
+	printf("dpdk-test-ism perf: %u case(s) of %s%s; every figure is the "
+	       "median over repetitions,\neach repetition measuring the ISM "
+	       "path and its reference back to back\n", ran, config,
+	       perf_env.smoke ? " (smoke: tiny counts, figures meaningless)"
+	       : "");
+	for (i = 0; i < nb; i++) {
+		if (!selected(only, cases[i].name))
+			continue;
+		switch (run_case(&cases[i], csv, lcores, nb_lcores, prefix)) {
+		case PERF_OK:
+			break;
+		case PERF_SKIP:
+			skip++;
+			break;
+		default:
+			fail++;
+			break;
+		}
+	}
+	if (csv != NULL)
+		fclose(csv);
+	printf("\nperf: %u case(s), %u failed, %u skipped%s%s\n", ran, fail,
+	       skip, csv_path != NULL ? "; figures in " : "",
+	       csv_path != NULL ? csv_path : "");
+	ret = fail > 0 ? PERF_FAIL : skip == ran ? PERF_SKIP : PERF_OK;
+out:
+	free(perf_env.eal_base);
+	free(lcores);
+	return ret;
+}
