@@ -5,6 +5,8 @@
 #   make demo   the main job: move_data throughput table on loopback devices
 #   make test   every test: meson test in the release build and in an
 #               ASan+UBSan build (with RTE_ISM_DEBUG fast-path checks)
+#   make bench  the benchmark suite (devtools/bench.sh): CSV, charts and a
+#               summary of ratios in build/perf-results
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -12,7 +14,7 @@ MESON_OPTS ?=
 ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
-.PHONY: all setup build build-asan demo test clean
+.PHONY: all setup build build-asan demo test bench clean
 
 all: build
 
@@ -35,6 +37,9 @@ demo: build
 test: build build-asan
 	meson test -C $(BUILD) --print-errorlogs
 	meson test -C $(ASAN_BUILD) --print-errorlogs
+
+bench: build
+	BUILD=$(BUILD) ./devtools/bench.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -60,7 +60,7 @@ usage(const char *prog)
 	printf("\n");
 }
 
-static bool
+bool
 suite_selected(const char *list, const char *name)
 {
 	size_t n = strlen(name);

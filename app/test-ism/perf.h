@@ -139,6 +139,21 @@ int perf_wait_signal(uint16_t dev, uint32_t idx, uint64_t deadline);
  * connecting); 0 or the last error. */
 int perf_connect(uint16_t dev, uint64_t token, unsigned int seconds);
 
+/*
+ * Two loopback devices: tx writes, rx owns two DMBs of len bytes that tx
+ * may write: dst, which the ISM path writes, and ref, the reference
+ * destination (the same kind of memory). Names are ism_lo_TAG_tx/_rx.
+ */
+struct perf_lo_pair {
+	char tx_name[32], rx_name[32];
+	uint16_t tx, rx;
+	struct rte_ism_dev_info itx, irx;
+	struct rte_ism_dmb dst, ref;
+};
+int perf_lo_pair_open(struct perf_lo_pair *p, const char *tag,
+		const char *args, uint32_t len);
+void perf_lo_pair_close(struct perf_lo_pair *p);
+
 /* perf_copy.c: the copy sweep, shared by loopback and shm. */
 struct perf_copy_target {
 	uint16_t dev;		/* writer device */

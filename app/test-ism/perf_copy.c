@@ -165,11 +165,9 @@ perf_copy_sweep(const struct perf_case *c, const struct perf_copy_target *t)
 static int
 copy_run(const struct perf_case *c)
 {
-	struct rte_ism_dev_info itx, irx;
-	struct rte_ism_dmb dst = { 0 }, ref = { 0 };
 	struct perf_copy_target t = { 0 };
+	struct perf_lo_pair lp;
 	uint64_t max = 0;
-	uint16_t tx, rx;
 	char args[64];
 	unsigned int p;
 	int ret = PERF_FAIL;
@@ -180,35 +178,23 @@ copy_run(const struct perf_case *c)
 		max = RTE_MAX(max, c->points[p]);
 	t.len = RTE_MAX((uint32_t)max, COPY_MIN_DMB);
 	snprintf(args, sizeof(args), "max_dmb_len=%u", t.len);
-	if (perf_vdev_create("ism_lo_perf_tx", args, &tx, &itx) < 0)
-		return PERF_FAIL;
-	if (perf_vdev_create("ism_lo_perf_rx", args, &rx, &irx) < 0)
-		goto out_tx;
-	if (perf_dmb_register(rx, t.len, &itx.gid, &dst) < 0 ||
-	    perf_dmb_register(rx, t.len, &itx.gid, &ref) < 0)
-		goto out;
-	t.dev = tx;
-	t.token = dst.token;
-	t.ref_dst = ref.addr;
 	t.src = rte_malloc(NULL, t.len, RTE_CACHE_LINE_SIZE);
 	if (t.src == NULL) {
 		printf("  no memory for the source\n");
-		goto out;
+		return PERF_FAIL;
 	}
-	ret = perf_copy_sweep(c, &t);
-	if (ret == PERF_OK && memcmp(dst.addr, t.src, t.len) != 0) {
-		printf("  the DMB does not hold what was moved\n");
-		ret = PERF_FAIL;
+	if (perf_lo_pair_open(&lp, "copy", args, t.len) == 0) {
+		t.dev = lp.tx;
+		t.token = lp.dst.token;
+		t.ref_dst = lp.ref.addr;
+		ret = perf_copy_sweep(c, &t);
+		if (ret == PERF_OK && memcmp(lp.dst.addr, t.src, t.len) != 0) {
+			printf("  the DMB does not hold what was moved\n");
+			ret = PERF_FAIL;
+		}
 	}
+	perf_lo_pair_close(&lp);
 	rte_free(t.src);
-out:
-	if (dst.token != 0)
-		rte_ism_dmb_unregister(rx, dst.token);
-	if (ref.token != 0)
-		rte_ism_dmb_unregister(rx, ref.token);
-	perf_vdev_remove("ism_lo_perf_rx");
-out_tx:
-	perf_vdev_remove("ism_lo_perf_tx");
 	return ret;
 }
 
@@ -324,11 +310,9 @@ rate_points(const struct perf_case *c, struct rate_ctx *x)
 static int
 rate_run(const struct perf_case *c)
 {
-	struct rte_ism_dev_info itx, irx;
-	struct rte_ism_dmb dst = { 0 }, ref = { 0 };
 	struct rte_ism_signal sig[4];
+	struct perf_lo_pair lp;
 	struct rate_ctx *x;
-	uint16_t tx, rx;
 	int ret = PERF_FAIL;
 
 	x = rte_zmalloc(NULL, sizeof(*x) + RATE_WINDOW, RTE_CACHE_LINE_SIZE);
@@ -337,33 +321,21 @@ rate_run(const struct perf_case *c)
 		return PERF_FAIL;
 	}
 	x->src = (uint8_t *)(x + 1);
-	if (perf_vdev_create("ism_lo_rate_tx", NULL, &tx, &itx) < 0)
-		goto out_free;
-	if (perf_vdev_create("ism_lo_rate_rx", NULL, &rx, &irx) < 0)
-		goto out_tx;
-	if (perf_dmb_register(rx, RATE_WINDOW, &itx.gid, &dst) < 0 ||
-	    perf_dmb_register(rx, RATE_WINDOW, &itx.gid, &ref) < 0)
-		goto out;
-	x->dev = tx;
-	x->token = dst.token;
-	x->ref_dst = ref.addr;
 	perf_copy_pattern((void *)(uintptr_t)x->src, RATE_WINDOW);
-	ret = rate_points(c, x);
+	if (perf_lo_pair_open(&lp, "rate", NULL, RATE_WINDOW) == 0) {
+		x->dev = lp.tx;
+		x->token = lp.dst.token;
+		x->ref_dst = lp.ref.addr;
+		ret = rate_points(c, x);
+	}
 	/* The signalled moves raised element 0 of the DMB. */
-	if (ret == PERF_OK && (rte_ism_signal_poll(rx, sig, RTE_DIM(sig)) != 1 ||
-			       sig[0].dmb_idx != dst.idx || sig[0].mask != 1)) {
+	if (ret == PERF_OK &&
+	    (rte_ism_signal_poll(lp.rx, sig, RTE_DIM(sig)) != 1 ||
+	     sig[0].dmb_idx != lp.dst.idx || sig[0].mask != 1)) {
 		printf("  the receiver did not see the signal\n");
 		ret = PERF_FAIL;
 	}
-out:
-	if (dst.token != 0)
-		rte_ism_dmb_unregister(rx, dst.token);
-	if (ref.token != 0)
-		rte_ism_dmb_unregister(rx, ref.token);
-	perf_vdev_remove("ism_lo_rate_rx");
-out_tx:
-	perf_vdev_remove("ism_lo_rate_tx");
-out_free:
+	perf_lo_pair_close(&lp);
 	rte_free(x);
 	return ret;
 }

@@ -23,6 +23,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -246,6 +248,7 @@ run_valgrind(const char *dir, uint32_t size, uint64_t n)
 	if (pid < 0)
 		return PERF_FAIL;
 	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (fd >= 0) {
 			dup2(fd, 1);

@@ -19,6 +19,7 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -35,6 +36,7 @@
 #include <rte_lcore.h>
 
 #include "perf.h"
+#include "test_ism.h"
 
 #define PERF_MAX_CASES	64
 #define PERF_DEFAULT_REPS	5
@@ -350,22 +352,6 @@ out:
 	return ret;
 }
 
-static bool
-selected(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p = list;
-
-	if (list == NULL)
-		return true;
-	while ((p = strstr(p, name)) != NULL) {
-		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-			return true;
-		p += n;
-	}
-	return false;
-}
-
 /* The case process: its own EAL, then the case; never returns. */
 static void
 case_process(const struct perf_case *c, int fd, char **lcores,
@@ -389,6 +375,9 @@ case_process(const struct perf_case *c, int fd, char **lcores,
 	argv[argc++] = perf_env.prefix;
 	argv[argc] = NULL;
 
+	/* Not inherited by peers or valgrind: the perf mode reads until the
+	 * case process is gone. */
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	perf_results = fdopen(fd, "w");
 	if (perf_results == NULL)
 		exit(PERF_FAIL);
@@ -566,7 +555,7 @@ perf_main(int argc, char **argv)
 		if (list)
 			printf("%-16s %-9s %s\n", cases[i].name,
 			       cases[i].type->name, cases[i].backend);
-		else if (selected(only, cases[i].name))
+		else if (suite_selected(only, cases[i].name))
 			ran++;
 	}
 	if (list)
@@ -593,7 +582,7 @@ perf_main(int argc, char **argv)
 	       perf_env.smoke ? " (smoke: tiny counts, figures meaningless)"
 	       : "");
 	for (i = 0; i < nb; i++) {
-		if (!selected(only, cases[i].name))
+		if (!suite_selected(only, cases[i].name))
 			continue;
 		switch (run_case(&cases[i], csv, lcores, nb_lcores, prefix)) {
 		case PERF_OK:

@@ -178,6 +178,7 @@ out:
 	perf_vdev_remove("ism_lo_poll_tx");
 	return ret;
 }
+
 const struct perf_type perf_type_poll = {
 	.name = "poll",
 	.title = "signal poll cost vs number of registered DMBs",

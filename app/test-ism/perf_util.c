@@ -226,3 +226,37 @@ perf_unregister_all(uint16_t owner, const uint64_t *tokens, unsigned int n,
 			;
 	}
 }
+
+int
+perf_lo_pair_open(struct perf_lo_pair *p, const char *tag, const char *args,
+		uint32_t len)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->tx_name, sizeof(p->tx_name), "ism_lo_%s_tx", tag);
+	snprintf(p->rx_name, sizeof(p->rx_name), "ism_lo_%s_rx", tag);
+	if (perf_vdev_create(p->tx_name, args, &p->tx, &p->itx) < 0) {
+		p->tx_name[0] = '\0';
+		return -1;
+	}
+	if (perf_vdev_create(p->rx_name, args, &p->rx, &p->irx) < 0) {
+		p->rx_name[0] = '\0';
+		return -1;
+	}
+	if (perf_dmb_register(p->rx, len, &p->itx.gid, &p->dst) < 0 ||
+	    perf_dmb_register(p->rx, len, &p->itx.gid, &p->ref) < 0)
+		return -1;
+	return 0;
+}
+
+void
+perf_lo_pair_close(struct perf_lo_pair *p)
+{
+	if (p->dst.token != 0)
+		rte_ism_dmb_unregister(p->rx, p->dst.token);
+	if (p->ref.token != 0)
+		rte_ism_dmb_unregister(p->rx, p->ref.token);
+	if (p->rx_name[0] != '\0')
+		perf_vdev_remove(p->rx_name);
+	if (p->tx_name[0] != '\0')
+		perf_vdev_remove(p->tx_name);
+}

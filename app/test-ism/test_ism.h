@@ -110,6 +110,9 @@ extern const struct test_suite suite_twolcore;
 extern const struct test_suite suite_rawdev;
 extern const struct test_suite suite_devargs;
 
+/* Is name in the comma-separated list (NULL: every name)? (main.c) */
+bool suite_selected(const char *list, const char *name);
+
 /* Other modes. */
 int demo_main(int argc, char **argv);
 
