@@ -97,7 +97,8 @@ class Report:
     def noise(self):
         noisy = False
         body = []
-        for case in sorted({r["case"] for r in pick(self.rows, type="noise")}):
+        cases = dict.fromkeys(r["case"] for r in pick(self.rows, type="noise"))
+        for case in cases:
             cells = [case]
             for busy in (1, 2):
                 r = one(self.rows, case=case, x=busy, series="ran_min")

@@ -70,6 +70,13 @@ struct perf_env {
 };
 extern struct perf_env perf_env;
 
+#define PERF_MAX_CASES	64
+
+/* perf_config.c: read the cases of an INI file; 0 or -EINVAL (printed). */
+int perf_config_load(const char *path, struct perf_case *cases,
+		unsigned int *nb);
+void perf_config_usage(void);
+
 /* Entry points (main.c). */
 bool perf_mode_requested(int argc, char **argv);
 int perf_main(int argc, char **argv);		/* before rte_eal_init */
