@@ -217,7 +217,7 @@ struct perf_lat_setup {
 int perf_latency_run(const struct perf_case *c,
 		const struct perf_lat_setup *s, const struct perf_lat_ops *ops);
 
-/* perf_shm.c: the cross-process cases. */
+/* perf_xproc.c: the cross-process cases (shm backend, a peer process). */
 int perf_copy_shm(const struct perf_case *c);
 int perf_latency_shm(const struct perf_case *c);
 

@@ -14,7 +14,7 @@
  * reported); median, p99 and p99.9 are over all samples of all reps.
  *
  * The loopback case runs the responder on a second lcore of this process;
- * the shm case (perf_shm.c) in a peer process.
+ * the shm case (perf_xproc.c) in a peer process.
  */
 
 #include <stdlib.h>
