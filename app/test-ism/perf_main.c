@@ -18,6 +18,7 @@
  * 77 every selected case was skipped.
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -33,6 +34,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_string_fns.h>
 
 #include "perf.h"
 #include "test_ism.h"
@@ -105,7 +107,8 @@ split_eal_args(int argc, char **argv, char **lcores, unsigned int *nb_lcores,
 	}
 }
 
-/* The case process: its own EAL, then the case; never returns. */
+/* The case process: its own EAL (--file-prefix prefix), then the case;
+ * never returns. */
 static void
 case_process(const struct perf_case *c, int fd, char **lcores,
 		unsigned int nb_lcores, const char *prefix)
@@ -114,8 +117,7 @@ case_process(const struct perf_case *c, int fd, char **lcores,
 	char **argv;
 	int ret;
 
-	snprintf(perf_env.prefix, sizeof(perf_env.prefix), "%s-%s", prefix,
-		 c->name);
+	strlcpy(perf_env.prefix, prefix, sizeof(perf_env.prefix));
 	argv = calloc(nb_lcores + perf_env.nb_eal_base + 4, sizeof(*argv));
 	if (argv == NULL)
 		exit(PERF_FAIL);
@@ -167,18 +169,54 @@ now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * EAL leaves its runtime directory (config, fbarray files: megabytes) after
+ * rte_eal_cleanup(). Remove those of a finished case: its own, its peer's
+ * and its valgrind probe's. The path is built as EAL 22.11 builds it:
+ * /var/run/dpdk/PREFIX for root, else $XDG_RUNTIME_DIR (or /tmp)/dpdk/PREFIX.
+ */
+static void
+remove_runtime_dirs(const char *prefix)
+{
+	static const char *const suffix[] = { "", "-peer", "-cg" };
+	const char *base = getenv("XDG_RUNTIME_DIR");
+	char dir[PATH_MAX], path[PATH_MAX + 256];
+	struct dirent *e;
+	unsigned int i;
+	DIR *d;
+
+	if (getuid() == 0 || base == NULL)
+		base = getuid() == 0 ? "/var/run" : "/tmp";
+	for (i = 0; i < RTE_DIM(suffix); i++) {
+		snprintf(dir, sizeof(dir), "%s/dpdk/%s%s", base, prefix,
+			 suffix[i]);
+		d = opendir(dir);
+		if (d == NULL)
+			continue;
+		while ((e = readdir(d)) != NULL) {
+			if (e->d_type == DT_DIR)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+		closedir(d);
+		rmdir(dir);
+	}
+}
+
 /* Fork the case, copy its rows into csv; PERF_OK, PERF_FAIL or PERF_SKIP. */
 static int
 run_case(const struct perf_case *c, FILE *csv, char **lcores,
 		unsigned int nb_lcores, const char *prefix)
 {
-	char line[1024];
+	char line[1024], case_prefix[sizeof(perf_env.prefix)];
 	unsigned int rows = 0;
 	int fds[2], status, ret;
 	double t0 = now_s();
 	FILE *in;
 	pid_t pid;
 
+	snprintf(case_prefix, sizeof(case_prefix), "%s-%s", prefix, c->name);
 	printf("\n== %s: %s (%s)\n", c->name, c->type->title, c->backend);
 	/* Nothing buffered may be inherited: the child would write it too. */
 	fflush(NULL);
@@ -195,7 +233,7 @@ run_case(const struct perf_case *c, FILE *csv, char **lcores,
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		case_process(c, fds[1], lcores, nb_lcores, prefix);
+		case_process(c, fds[1], lcores, nb_lcores, case_prefix);
 	}
 	close(fds[1]);
 	in = fdopen(fds[0], "r");
@@ -210,6 +248,7 @@ run_case(const struct perf_case *c, FILE *csv, char **lcores,
 		close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	remove_runtime_dirs(case_prefix);
 	if (WIFSIGNALED(status)) {
 		printf("  killed by signal %d%s\n", WTERMSIG(status),
 		       WTERMSIG(status) == SIGALRM ? " (timeout)" : "");
