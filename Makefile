@@ -6,6 +6,8 @@
 #   make test   every test: meson test in the release build (with a short
 #               libFuzzer run, option fuzz) and in an ASan+UBSan build (with
 #               RTE_ISM_DEBUG fast-path checks)
+#   make bench  the benchmark suite (devtools/bench.sh): CSV, charts and a
+#               summary of ratios in build/perf-results
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -15,7 +17,7 @@ BUILD_OPTS = -Dfuzz=true
 ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
-.PHONY: all setup build build-asan vm-setup demo test clean
+.PHONY: all setup build build-asan vm-setup demo test bench clean
 
 all: build
 
@@ -48,6 +50,9 @@ vm-setup:
 test: build build-asan vm-setup
 	meson test -C $(BUILD) --print-errorlogs
 	meson test -C $(ASAN_BUILD) --print-errorlogs
+
+bench: build
+	BUILD=$(BUILD) ./devtools/bench.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -8,6 +8,7 @@
  *   dpdk-test-ism [EAL options] -- [functional] [--suite a,b] [--backend B]
  *   dpdk-test-ism [EAL options] -- demo [--iters N]
  *   dpdk-test-ism [EAL options] -- list
+ *   dpdk-test-ism [EAL options] -- perf [--config FILE] [--case A,B] ...
  *
  * Exit status: 0 all passed, 1 a failure, 77 everything skipped.
  */
@@ -22,6 +23,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
+#include "perf.h"
 #include "test_ism.h"
 
 static char rundir[PATH_MAX];
@@ -57,13 +59,15 @@ usage(const char *prog)
 	       "  demo        move_data throughput per size next to memcpy\n"
 	       "    --iters N  bytes moved per size, in MiB (default 256)\n"
 	       "  list        list the suites\n"
+	       "  perf        benchmarks of perf.ini, each figure with its\n"
+	       "              reference (perf --help for the options)\n"
 	       "suites:", prog);
 	for (i = 0; i < RTE_DIM(all_suites); i++)
 		printf(" %s", all_suites[i]->name);
 	printf("\n");
 }
 
-static bool
+bool
 suite_selected(const char *list, const char *name)
 {
 	size_t n = strlen(name);
@@ -172,6 +176,9 @@ main(int argc, char **argv)
 	unsigned int i;
 	int ret;
 
+	/* perf runs every case in its own process with its own EAL. */
+	if (perf_mode_requested(argc, argv))
+		return perf_main(argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "EAL initialisation failed: %s\n",
@@ -191,6 +198,10 @@ main(int argc, char **argv)
 		ret = functional_main(argc, argv);
 	} else if (strcmp(mode, "demo") == 0) {
 		ret = demo_main(argc, argv);
+	} else if (strcmp(mode, "perf-peer") == 0) {
+		ret = perf_peer_main(argc, argv);
+	} else if (strcmp(mode, "perf-fp-probe") == 0) {
+		ret = perf_fp_probe_main(argc, argv);
 	} else if (strcmp(mode, "list") == 0) {
 		for (i = 0; i < RTE_DIM(all_suites); i++)
 			printf("%s\n", all_suites[i]->name);

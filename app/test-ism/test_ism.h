@@ -112,6 +112,9 @@ extern const struct test_suite suite_devargs;
 /* Built with the ISM PCI device model only (RTE_ISM_PCI_MODEL). */
 extern const struct test_suite suite_pci_protocol;
 
+/* Is name in the comma-separated list (NULL: every name)? (main.c) */
+bool suite_selected(const char *list, const char *name);
+
 /* Other modes. */
 int demo_main(int argc, char **argv);
 

@@ -23,6 +23,12 @@
  * reported by this poll or left flagged for the next one; an index whose
  * mask turns out empty (already reported) is skipped.
  *
+ * Cost: writer and poller are on different cores, so a signal costs the
+ * cache lines it moves between them, one after the other. The summary
+ * shares its line with the first words of the bit array (the low indices
+ * are allocated first), and a writer calls rte_ism_sw_sba_prepare() before
+ * copying the data so that the mask's line is fetched during the copy.
+ *
  * The structure is position independent so it can live in shared memory.
  */
 
@@ -43,10 +49,32 @@ extern "C" {
 /** Software signalling bit array. */
 struct rte_ism_sw_sba {
 	uint64_t summary;	/**< bit w: bits[w] may be non-zero */
-	uint64_t reserved[7];	/**< summary alone in its cache line */
-	uint64_t bits[RTE_ISM_SW_SBA_NB_IDX / 64];	/**< bit per index */
-	uint16_t mask[RTE_ISM_SW_SBA_NB_IDX];	/**< element mask per index */
+	/** Bit per index. bits[0..6] share the summary's line, so a raise
+	 * and a poll of indices below 448 move one line less. */
+	uint64_t bits[RTE_ISM_SW_SBA_NB_IDX / 64];
+	/** Element mask per index. */
+	uint16_t mask[RTE_ISM_SW_SBA_NB_IDX] __rte_cache_aligned;
 } __rte_cache_aligned;
+
+/**
+ * Writer side, before copying the data of a move that will raise idx:
+ * start fetching the line of its mask for writing (it is usually in the
+ * poller's cache), so that the fetch overlaps the copy instead of
+ * following it. Only a hint.
+ */
+static inline void
+rte_ism_sw_sba_prepare(const struct rte_ism_sw_sba *sba, uint32_t idx)
+{
+	const void *p = &sba->mask[idx];
+
+#if defined(RTE_ARCH_X86)
+	/* PREFETCHW whatever -march says (__builtin_prefetch(p, 1) falls
+	 * back to a read prefetch without -mprfchw); a no-op where absent. */
+	asm volatile("prefetchw %0" : : "m" (*(const volatile char *)p));
+#else
+	__builtin_prefetch(p, 1, 3);
+#endif
+}
 
 /** Raise elements elem_mask of DMB index idx (writer side). */
 static inline void

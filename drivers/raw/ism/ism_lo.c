@@ -138,10 +138,17 @@ lo_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 	if (likely(ret == 0))
 		ret = ism_check_move(idx, offset, len, dmb->len);
 	if (likely(ret == 0)) {
-		memcpy(RTE_PTR_ADD(dmb->addr, offset), data, len);
-		if (sf)
+		void *to = RTE_PTR_ADD(dmb->addr, offset);
+
+		if (!sf) {
+			memcpy(to, data, len);
+		} else {
+			/* The signal's line is fetched during the copy. */
+			rte_ism_sw_sba_prepare(dst->sba, tok_idx(token));
+			memcpy(to, data, len);
 			rte_ism_sw_sba_raise(dst->sba, tok_idx(token),
 					RTE_BIT32(idx));
+		}
 	}
 	rte_ism_pmd_move_exit(slot);
 	if (unlikely(ret != 0))
@@ -173,6 +180,8 @@ lo_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		bytes += segs[i].len;
 	}
 	if (likely(ret == 0)) {
+		if (sf)
+			rte_ism_sw_sba_prepare(dst->sba, tok_idx(token));
 		for (i = 0; i < nb_segs; i++) {
 			memcpy(RTE_PTR_ADD(dmb->addr, segs[i].offset),
 			       segs[i].data, segs[i].len);

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * fastpath case: a deterministic count, not a timing. Runs this program's
+ * perf-fp-probe mode (perf_fp_probe.c) under valgrind --tool=callgrind
+ * --cache-sim=yes and reads, for every measured loop, the instructions
+ * (Ir) and data reads (Dr) it executed. Per call = (count over 2n calls -
+ * count over n calls) / n, so set-up and the client requests cancel out.
+ *
+ * Reported: instructions and loads per rte_ism_move_data() call against a
+ * direct call of the driver's function and against a dev->ops->fn chain;
+ * the driver's own instructions; whether __tls_get_addr is called (the
+ * drivers are built with -ftls-model=initial-exec so that rte_lcore_id()
+ * is a plain %fs load); and the poll's instructions with 1, 64 and 1888
+ * registered DMBs, which must be equal.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <rte_string_fns.h>
+
+#include "perf.h"
+
+#define FP_MAX_SECTIONS	64
+
+/* valgrind cannot run a sanitizer build. */
+#if defined(PERF_HAVE_CALLGRIND) && !defined(__SANITIZE_ADDRESS__)
+#define FP_CAN_COUNT
+#endif
+
+#ifdef FP_CAN_COUNT
+
+struct fp_section {
+	char name[48];		/* e.g. "wrapper:10000" */
+	long seq;		/* N of the dump file cg.out.N */
+	double ir, dr;
+	bool tls_get_addr;	/* __tls_get_addr called in the section */
+};
+
+struct fp_counts {
+	struct fp_section s[FP_MAX_SECTIONS];
+	unsigned int nb;
+};
+
+/* Read one callgrind dump: its trigger name and totals. */
+static int
+parse_dump(const char *path, struct fp_section *s)
+{
+	char line[4096], events[256] = "";
+	const char *trig = "desc: Trigger: Client Request: ";
+	double v[16] = { 0 };
+	char *tok, *save, *ev, *evsave;
+	int i, ir = -1, dr = -1, n;
+	bool have_totals = false;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		return -errno;
+	memset(s, 0, sizeof(*s));
+	while (fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, trig, strlen(trig)) == 0)
+			strlcpy(s->name, line + strlen(trig),
+				sizeof(s->name));
+		else if (strncmp(line, "events: ", 8) == 0)
+			strlcpy(events, line + 8, sizeof(events));
+		else if (strncmp(line, "totals: ", 8) == 0 ||
+			 (!have_totals && strncmp(line, "summary: ", 9) == 0)) {
+			have_totals = line[0] == 't';
+			n = 0;
+			for (tok = strtok_r(strchr(line, ' '), " ", &save);
+			     tok != NULL && n < 16;
+			     tok = strtok_r(NULL, " ", &save))
+				v[n++] = strtod(tok, NULL);
+		} else if (strstr(line, "__tls_get_addr") != NULL) {
+			s->tls_get_addr = true;
+		}
+	}
+	fclose(f);
+	for (i = 0, ev = strtok_r(events, " ", &evsave); ev != NULL;
+	     i++, ev = strtok_r(NULL, " ", &evsave)) {
+		if (strcmp(ev, "Ir") == 0)
+			ir = i;
+		else if (strcmp(ev, "Dr") == 0)
+			dr = i;
+	}
+	if (s->name[0] == '\0' || ir < 0 || dr < 0 || ir >= 16 || dr >= 16)
+		return -EINVAL;
+	s->ir = v[ir];
+	s->dr = v[dr];
+	return 0;
+}
+
+static int
+read_dumps(const char *dir, struct fp_counts *fc)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (d == NULL)
+		return -errno;
+	fc->nb = 0;
+	while ((e = readdir(d)) != NULL && fc->nb < FP_MAX_SECTIONS) {
+		/* cg.out.N: one per client-request dump; cg.out: the rest */
+		if (strncmp(e->d_name, "cg.out.", 7) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (parse_dump(path, &fc->s[fc->nb]) == 0) {
+			fc->s[fc->nb].seq = strtol(e->d_name + 7, NULL, 10);
+			fc->nb++;
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+static const struct fp_section *
+find(const struct fp_counts *fc, const char *name, uint64_t n)
+{
+	const struct fp_section *last = NULL;
+	char want[48];
+	unsigned int i;
+
+	snprintf(want, sizeof(want), "%s:%" PRIu64, name, n);
+	/* The last dump of that name: the first ones are the warm-up. */
+	for (i = 0; i < fc->nb; i++)
+		if (strcmp(fc->s[i].name, want) == 0 &&
+		    (last == NULL || fc->s[i].seq > last->seq))
+			last = &fc->s[i];
+	return last;
+}
+
+/* Per call of loop name: ((2n) - (n)) / n, for Ir and Dr. */
+static int
+per_call(const struct fp_counts *fc, const char *name, uint64_t n,
+		double *ir, double *dr, bool *tls)
+{
+	const struct fp_section *a = find(fc, name, n);
+	const struct fp_section *b = find(fc, name, 2 * n);
+
+	if (a == NULL || b == NULL) {
+		printf("  no callgrind dump for %s\n", name);
+		return -ENOENT;
+	}
+	*ir = (b->ir - a->ir) / n;
+	*dr = (b->dr - a->dr) / n;
+	if (tls != NULL)
+		*tls = a->tls_get_addr || b->tls_get_addr;
+	return 0;
+}
+
+/* Empty dir; and remove it if rm. */
+static void
+clean_dir(const char *dir, bool rm)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	if (d != NULL)
+		closedir(d);
+	if (rm)
+		rmdir(dir);
+}
+
+static void
+print_tail(const char *path)
+{
+	char line[512];
+	long lines = 0, i = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL)
+		lines++;
+	rewind(f);
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (++i > lines - 15)
+			printf("    | %s", line);
+	fclose(f);
+}
+
+/* Run the probe under callgrind; PERF_OK, PERF_SKIP (no valgrind) or FAIL. */
+static int
+run_valgrind(const char *dir, uint32_t size, uint64_t n)
+{
+	char exe[PATH_MAX], out[PATH_MAX + 32], logp[PATH_MAX];
+	char prefix[2 * PERF_NAME_LEN + 4];
+	char iters[24], sz[16];
+	const char *argv[64 + 2 * RTE_MAX_LCORE];
+	unsigned int argc = 0, i;
+	ssize_t len;
+	int status, fd;
+	pid_t pid;
+
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len < 0)
+		return PERF_FAIL;
+	exe[len] = '\0';
+	snprintf(out, sizeof(out), "--callgrind-out-file=%s/cg.out", dir);
+	snprintf(logp, sizeof(logp), "%s/valgrind.log", dir);
+	snprintf(prefix, sizeof(prefix), "%s-cg", perf_env.prefix);
+	snprintf(iters, sizeof(iters), "%" PRIu64, n);
+	snprintf(sz, sizeof(sz), "%u", size);
+	argv[argc++] = "valgrind";
+	argv[argc++] = "--tool=callgrind";
+	argv[argc++] = "--cache-sim=yes";
+	argv[argc++] = "--dump-instr=no";
+	argv[argc++] = "--compress-strings=no";
+	argv[argc++] = out;
+	argv[argc++] = exe;
+	argv[argc++] = "-l";
+	argv[argc++] = "0";
+	for (i = 0; i < perf_env.nb_eal_base && argc < RTE_DIM(argv) - 12;
+	     i++)
+		argv[argc++] = perf_env.eal_base[i];
+	argv[argc++] = "--file-prefix";
+	argv[argc++] = prefix;
+	argv[argc++] = "--";
+	argv[argc++] = "perf-fp-probe";
+	argv[argc++] = "--iters";
+	argv[argc++] = iters;
+	argv[argc++] = "--size";
+	argv[argc++] = sz;
+	argv[argc] = NULL;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return PERF_FAIL;
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execvp(argv[0], (char *const *)(uintptr_t)argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		printf("  SKIP: valgrind is not installed\n");
+		return PERF_SKIP;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		printf("  the probe failed under valgrind; end of %s:\n", logp);
+		print_tail(logp);
+		return PERF_FAIL;
+	}
+	return PERF_OK;
+}
+
+static int
+report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
+		uint64_t n)
+{
+	double nop_i, nop_d, dir_i, dir_d, wr_i, wr_d, ch_i, ch_d;
+	double r_i[3], r_d, rp_i[3], rp_d, poll_i[3];
+	static const unsigned int nb[3] = { 1, 64, 1888 };
+	char a[32], b[32];
+	bool tls;
+	unsigned int i;
+
+	if (per_call(fc, "nop", n, &nop_i, &nop_d, NULL) < 0 ||
+	    per_call(fc, "direct", n, &dir_i, &dir_d, NULL) < 0 ||
+	    per_call(fc, "wrapper", n, &wr_i, &wr_d, &tls) < 0 ||
+	    per_call(fc, "chain", n, &ch_i, &ch_d, NULL) < 0)
+		return PERF_FAIL;
+	for (i = 0; i < 3; i++) {
+		snprintf(a, sizeof(a), "raise_%u", nb[i]);
+		snprintf(b, sizeof(b), "raise_poll_%u", nb[i]);
+		if (per_call(fc, a, n, &r_i[i], &r_d, NULL) < 0 ||
+		    per_call(fc, b, n, &rp_i[i], &rp_d, NULL) < 0)
+			return PERF_FAIL;
+		poll_i[i] = rp_i[i] - r_i[i];
+	}
+	perf_emit(c, size, "rte_ism_move_data", "instr", "instr/call", wr_i,
+		  "direct_call", dir_i, wr_i / dir_i);
+	perf_emit(c, size, "ops_chain", "instr", "instr/call", ch_i,
+		  "direct_call", dir_i, ch_i / dir_i);
+	perf_emit(c, size, "rte_ism_move_data", "extra", "instr/call",
+		  wr_i - dir_i, NULL, 0, 0);
+	perf_emit(c, size, "ops_chain", "extra", "instr/call", ch_i - dir_i,
+		  NULL, 0, 0);
+	perf_emit(c, size, "rte_ism_move_data", "loads", "loads/call", wr_d,
+		  "direct_call", dir_d, wr_d / dir_d);
+	perf_emit(c, size, "ops_chain", "loads", "loads/call", ch_d,
+		  "direct_call", dir_d, ch_d / dir_d);
+	perf_emit(c, size, "rte_ism_move_data", "extra", "loads/call",
+		  wr_d - dir_d, NULL, 0, 0);
+	perf_emit(c, size, "ops_chain", "extra", "loads/call", ch_d - dir_d,
+		  NULL, 0, 0);
+	perf_emit(c, size, "driver_move_data", "instr", "instr/call",
+		  dir_i - nop_i, NULL, 0, 0);
+	perf_emit(c, size, "tls_get_addr_calls", "count", "yes=1", tls,
+		  NULL, 0, 0);
+	for (i = 0; i < 3; i++) {
+		snprintf(a, sizeof(a), "signal_poll_%udmbs", nb[i]);
+		perf_emit(c, size, a, "instr", "instr/call", poll_i[i],
+			  "signal_poll_1dmb", poll_i[0], poll_i[i] / poll_i[0]);
+	}
+	printf("\n  Method: instructions (Ir) and data reads (Dr, from "
+	       "--cache-sim=yes) counted by\n  callgrind per loop; per call "
+	       "= (count of 2n calls - count of n calls) / n, n = %" PRIu64
+	       ".\n  direct_call: the driver's move_data called with its "
+	       "address and context in\n  registers (an indirect call "
+	       "through a register is one instruction, as a call to\n  a "
+	       "symbol). The wrapper adds %.0f instruction(s) and %.0f "
+	       "load(s) per call (one load\n  of the context, one of the "
+	       "function, which x86 may fold into the call); the\n  "
+	       "dev->ops->fn chain adds %.0f and %.0f. The loopback driver "
+	       "itself runs %.0f\n  instructions per %u B move; "
+	       "__tls_get_addr is %s.\n  Signal poll: %.0f, %.0f and %.0f "
+	       "instructions with 1, 64 and 1888 DMBs registered\n  "
+	       "(one signalled): %s.\n", n, wr_i - dir_i, wr_d - dir_d,
+	       ch_i - dir_i, ch_d - dir_d, dir_i - nop_i, size,
+	       tls ? "CALLED (TLS through the general-dynamic model)" :
+	       "not called", poll_i[0], poll_i[1], poll_i[2],
+	       poll_i[0] == poll_i[1] && poll_i[1] == poll_i[2] ?
+	       "independent of the number of DMBs" : "NOT FLAT");
+	/* Equal counts are a property of the code, not of the machine. */
+	if (poll_i[0] != poll_i[1] || poll_i[1] != poll_i[2])
+		return PERF_FAIL;
+	return PERF_OK;
+}
+
+static int
+fastpath_run(const struct perf_case *c)
+{
+	struct fp_counts *fc;
+	char dir[] = "/tmp/ism-perf-cg-XXXXXX";
+	unsigned int p;
+	int ret = PERF_OK;
+
+	fc = malloc(sizeof(*fc));
+	if (fc == NULL || mkdtemp(dir) == NULL) {
+		printf("  no memory or no temporary directory\n");
+		free(fc);
+		return PERF_FAIL;
+	}
+	for (p = 0; p < c->nb_points && ret == PERF_OK; p++) {
+		ret = run_valgrind(dir, c->points[p], c->amount);
+		if (ret == PERF_OK && read_dumps(dir, fc) < 0)
+			ret = PERF_FAIL;
+		if (ret == PERF_OK)
+			ret = report(c, fc, c->points[p], c->amount);
+		clean_dir(dir, false);
+	}
+	clean_dir(dir, true);
+	free(fc);
+	return ret;
+}
+
+#else /* !FP_CAN_COUNT */
+
+static int
+fastpath_run(const struct perf_case *c)
+{
+	RTE_SET_USED(c);
+#ifdef __SANITIZE_ADDRESS__
+	printf("  SKIP: sanitizer build; valgrind cannot run it\n");
+#else
+	printf("  SKIP: built without valgrind/callgrind.h\n");
+#endif
+	return PERF_SKIP;
+}
+
+#endif /* FP_CAN_COUNT */
+
+const struct perf_type perf_type_fastpath = {
+	.name = "fastpath",
+	.title = "instructions per call: wrapper vs direct vs ops chain",
+	.param = "size",
+	.amount_key = "iters",		/* n: calls per measured loop */
+	.amount_default = 10000,
+	.amount_smoke = 1000,
+	.min_lcores = 1,
+	.no_eal = true,
+	.run = fastpath_run,
+};

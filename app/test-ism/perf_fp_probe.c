@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * "perf-fp-probe" mode: the program the fastpath case runs under valgrind
+ * --tool=callgrind (perf_fastpath.c reads the counts). Each measured loop
+ * is a section: the counters are zeroed before it and dumped after it
+ * (callgrind client requests), so a dump holds exactly that loop. Every
+ * loop runs twice, n and 2n times; the difference divided by n is the
+ * exact cost of one iteration, without the set-up around the loop.
+ *
+ * Loops, all moving size bytes into the same DMB of a loopback device:
+ *   nop      a do-nothing function with the driver's signature, called
+ *            through a register: the loop and call overhead alone;
+ *   direct   the loopback driver's move_data, its address and context
+ *            held in registers (read once from the table before the loop):
+ *            the cheapest possible call of the driver function; an
+ *            indirect call through a register is one instruction, like a
+ *            direct call to a symbol (the driver exports none);
+ *   wrapper  rte_ism_move_data(dev_id, ...), the inline fast path;
+ *   chain    dev->ops->move_data(dev->priv, ...) through a device array,
+ *            as older DPDK classes do, with the same driver function.
+ * Signal poll, with nb registered DMBs (1, 64, 1888) of which the last is
+ * signalled: raise = move with signal; raise_poll = the same plus
+ * rte_ism_signal_poll(). The poll costs the difference.
+ *
+ * This file reads rte_ism_fp_ops[] directly, which only a measurement
+ * should do.
+ */
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_malloc.h>
+
+#include "perf.h"
+
+#ifdef PERF_HAVE_CALLGRIND
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_ZERO_STATS do { } while (0)
+#define CALLGRIND_DUMP_STATS_AT(s) RTE_SET_USED(s)
+#endif
+
+#define PROBE_MAX_DMBS	1888	/* as the ISM hardware */
+static const unsigned int probe_nb_dmbs[] = { 1, 64, PROBE_MAX_DMBS };
+
+/* The dev->ops->fn chain, built for comparison. Not static and not
+ * const, so that the compiler has to load every link as it would for a
+ * real device array. */
+struct cmp_ops {
+	rte_ism_move_data_t move_data;
+};
+struct cmp_dev {
+	const struct cmp_ops *ops;
+	void *priv;
+};
+struct cmp_ops perf_probe_ops;
+struct cmp_dev perf_probe_devs[RTE_ISM_MAX_DEVS];
+
+static __rte_noinline int
+nop_move(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const void *data, uint32_t len)
+{
+	RTE_SET_USED(ctx);
+	RTE_SET_USED(token);
+	RTE_SET_USED(idx);
+	RTE_SET_USED(sf);
+	RTE_SET_USED(offset);
+	RTE_SET_USED(data);
+	RTE_SET_USED(len);
+	rte_compiler_barrier();
+	return 0;
+}
+
+static __rte_noinline int
+loop_direct(rte_ism_move_data_t fn, void *ctx, uint64_t token,
+		const void *src, uint32_t size, uint64_t n)
+{
+	uint64_t i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		ret |= fn(ctx, token, 0, 0, 0, src, size);
+	return ret;
+}
+
+static __rte_noinline int
+loop_wrapper(uint16_t dev, uint64_t token, const void *src, uint32_t size,
+		uint64_t n)
+{
+	uint64_t i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		ret |= rte_ism_move_data(dev, token, 0, 0, 0, src, size);
+	return ret;
+}
+
+static __rte_noinline int
+loop_chain(uint16_t dev, uint64_t token, const void *src, uint32_t size,
+		uint64_t n)
+{
+	struct cmp_dev *d = &perf_probe_devs[dev];
+	uint64_t i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		ret |= d->ops->move_data(d->priv, token, 0, 0, 0, src, size);
+	return ret;
+}
+
+static __rte_noinline int
+loop_raise(uint16_t a, uint64_t token, const void *src, uint32_t size,
+		uint64_t n)
+{
+	uint64_t i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		ret |= rte_ism_move_data(a, token, 0, 1, 0, src, size);
+	return ret;
+}
+
+static __rte_noinline int
+loop_raise_poll(uint16_t a, uint16_t b, uint64_t token, const void *src,
+		uint32_t size, uint64_t n)
+{
+	struct rte_ism_signal sig[8];
+	uint64_t i, got = 0;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		ret |= rte_ism_move_data(a, token, 0, 1, 0, src, size);
+		got += rte_ism_signal_poll(b, sig, RTE_DIM(sig));
+	}
+	return ret != 0 ? ret : got == n ? 0 : -EIO;
+}
+
+/* Clear the coalesced signal the raise loop left. */
+static int
+clear_signal(uint16_t b)
+{
+	struct rte_ism_signal sig[8];
+
+	return rte_ism_signal_poll(b, sig, RTE_DIM(sig)) == 1 ? 0 : -EIO;
+}
+
+struct probe {
+	uint16_t a, b;
+	uint64_t token;		/* DMB on b written by a */
+	const void *src;
+	uint32_t size;
+	rte_ism_move_data_t fn;	/* the driver's, from the table */
+	void *ctx;
+};
+
+/* Run one loop in a section named NAME:n. */
+#define SECTION(name, n, expr) do { \
+	char s_[64]; \
+	snprintf(s_, sizeof(s_), "%s:%" PRIu64, name, (uint64_t)(n)); \
+	CALLGRIND_ZERO_STATS; \
+	ret |= (expr); \
+	CALLGRIND_DUMP_STATS_AT(s_); \
+} while (0)
+
+static int
+probe_moves(const struct probe *p, uint64_t n)
+{
+	int ret = 0;
+
+	SECTION("nop", n, loop_direct(nop_move, p->ctx, p->token, p->src,
+				      p->size, n));
+	SECTION("direct", n, loop_direct(p->fn, p->ctx, p->token, p->src,
+					 p->size, n));
+	SECTION("wrapper", n, loop_wrapper(p->a, p->token, p->src, p->size,
+					   n));
+	SECTION("chain", n, loop_chain(p->a, p->token, p->src, p->size, n));
+	return ret;
+}
+
+static int
+probe_poll(const struct probe *p, uint64_t token, unsigned int nb, uint64_t n)
+{
+	char name[32];
+	int ret = 0;
+
+	snprintf(name, sizeof(name), "raise_%u", nb);
+	SECTION(name, n, loop_raise(p->a, token, p->src, p->size, n));
+	ret |= clear_signal(p->b);
+	snprintf(name, sizeof(name), "raise_poll_%u", nb);
+	SECTION(name, n, loop_raise_poll(p->a, p->b, token, p->src, p->size,
+					 n));
+	return ret;
+}
+
+static int
+probe_run(struct probe *p, uint64_t n, const struct rte_ism_gid *gid_a)
+{
+	static uint64_t tokens[PROBE_MAX_DMBS];
+	struct rte_ism_dmb dmb;
+	unsigned int i, nb = 0;
+	uint64_t token = 0;
+	int ret;
+
+	/* Warm-up (lazy binding, first touch), then n and 2n. */
+	ret = probe_moves(p, n);
+	ret |= probe_moves(p, n);
+	ret |= probe_moves(p, 2 * n);
+	for (i = 0; i < RTE_DIM(probe_nb_dmbs) && ret == 0; i++) {
+		for (; nb < probe_nb_dmbs[i] && ret == 0; nb++) {
+			ret = perf_dmb_register(p->b, p->size, gid_a, &dmb);
+			token = tokens[nb] = dmb.token;
+		}
+		ret |= probe_poll(p, token, nb, n);
+		ret |= probe_poll(p, token, nb, n);
+		ret |= probe_poll(p, token, nb, 2 * n);
+	}
+	perf_unregister_all(p->b, tokens, nb, p->a);
+	return ret;
+}
+
+int
+perf_fp_probe_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "iters", required_argument, NULL, 'i' },
+		{ "size", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rte_ism_dev_info ia, ib;
+	struct rte_ism_dmb dmb = { 0 };
+	struct probe p = { 0 };
+	uint64_t n = 10000;
+	void *src = NULL;
+	char args[32];
+	int c, ret = 1;
+
+	p.size = 64;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'i')
+			n = strtoull(optarg, NULL, 0);
+		else if (c == 's')
+			p.size = strtoul(optarg, NULL, 0);
+		else
+			n = 0;
+	}
+	if (n == 0 || p.size == 0 || p.size > 4096 || optind != argc) {
+		printf("usage: perf-fp-probe [--iters N] [--size 1..4096]\n");
+		return 2;
+	}
+	if (perf_vdev_create("ism_lo_probe_a", NULL, &p.a, &ia) < 0)
+		return 1;
+	/* One DMB for the moves, then PROBE_MAX_DMBS for the poll. */
+	snprintf(args, sizeof(args), "max_dmbs=%u", PROBE_MAX_DMBS + 1);
+	if (perf_vdev_create("ism_lo_probe_b", args, &p.b, &ib) < 0)
+		goto out_a;
+	if (perf_dmb_register(p.b, p.size, &ia.gid, &dmb) < 0)
+		goto out;
+	src = rte_zmalloc(NULL, p.size, RTE_CACHE_LINE_SIZE);
+	if (src == NULL)
+		goto out;
+	p.src = src;
+	p.token = dmb.token;
+	p.fn = rte_ism_fp_ops[p.a].move_data;
+	p.ctx = rte_ism_fp_ops[p.a].dev_private;
+	perf_probe_ops.move_data = p.fn;
+	perf_probe_devs[p.a].ops = &perf_probe_ops;
+	perf_probe_devs[p.a].priv = p.ctx;
+
+	ret = probe_run(&p, n, &ia.gid) == 0 ? 0 : 1;
+	printf("perf-fp-probe: %s\n", ret == 0 ? "done" : "a move failed");
+	rte_free(src);
+out:
+	if (dmb.token != 0)
+		rte_ism_dmb_unregister(p.b, dmb.token);
+	perf_vdev_remove("ism_lo_probe_b");
+out_a:
+	perf_vdev_remove("ism_lo_probe_a");
+	return ret;
+}

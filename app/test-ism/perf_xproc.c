@@ -1,0 +1,561 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * Cross-process cases on the shm backend (vdev ism_shm, devargs dir= and
+ * gid=): copy throughput into a DMB of another process, and the round
+ * trip between two processes. Skipped, with the reason, when the ism_shm
+ * driver is not in this build.
+ *
+ * The case process starts a peer: this program in "perf-peer" mode, with
+ * its own EAL (--file-prefix CASEPREFIX-peer) on the CPU of the case's
+ * second lcore. Both join one private rendezvous directory, the case as
+ * GID 0x1, the peer as GID 0x2, and each registers a DMB for the other.
+ * The case passes its token on the command line; the rest goes over two
+ * pipes, one line per message:
+ *   peer -> case  "ready TOKEN"   its DMB for 0x1; it reached the case's DMB
+ *   case -> peer  "ism SIZE N"    N round trips of SIZE-byte messages,
+ *                 "raw1 N", "raw2 N"  or of the raw reference (1 or 2
+ *                                 lines, in a memfd both map); the peer
+ *                                 answers "go" once it polls and
+ *                                 "done STATUS" after the block
+ *                 "verify LEN"    wait for a signal, then check that the
+ *                                 DMB holds perf_copy_pattern(LEN)
+ *                 "quit"          (or end of file)
+ * The peer dies with the case process (PR_SET_PDEATHSIG).
+ */
+
+#define _GNU_SOURCE	/* memfd_create() */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "perf.h"
+
+#define SHM_GID_CASE	"0x1"
+#define SHM_GID_PEER	"0x2"
+#define SHM_LAT_DMB	4096
+#define SHM_COPY_MIN	(1u << 20)
+#define SHM_CTL_TIMEOUT_S	30
+#define SHM_DEADLINE_S	60
+
+/* Read one line from fd, waiting at most timeout_s for each byte (forever
+ * if 0); 0 or -1 (timeout, end of file). */
+static int
+read_line(int fd, char *buf, size_t size, unsigned int timeout_s)
+{
+	int ms = timeout_s > 0 ? (int)timeout_s * 1000 : -1;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t n = 0;
+	char ch;
+
+	while (n + 1 < size) {
+		if (poll(&pfd, 1, ms) <= 0 ||
+		    read(fd, &ch, 1) != 1)
+			return -1;
+		if (ch == '\n')
+			break;
+		buf[n++] = ch;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+static int
+write_line(int fd, const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return write(fd, buf, n) == n ? 0 : -1;
+}
+
+static struct perf_pp_lines *
+map_lines(int fd)
+{
+	void *p = mmap(NULL, sizeof(struct perf_pp_lines),
+			PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The case process's side. */
+struct shm_case {
+	char dir[64];			/* rendezvous directory */
+	uint16_t dev;
+	struct rte_ism_dev_info info;
+	struct rte_ism_dmb dmb;		/* ours, written by the peer */
+	uint64_t peer_token;		/* the peer's DMB */
+	int pp_fd;			/* memfd of the raw reference lines */
+	struct perf_pp_lines *lines;
+	pid_t pid;
+	int to_peer, from_peer;
+};
+
+static int
+spawn_peer(struct shm_case *x, uint32_t peer_dmb_len)
+{
+	char cpu[16], prefix[2 * PERF_NAME_LEN + 8], tok[24], len[16];
+	char pp[16], in[16], out[16], exe[PATH_MAX];
+	const char **argv;
+	int to[2], from[2];
+	unsigned int argc = 0, i, lcore;
+	ssize_t n;
+
+	n = readlink(perf_env.exe, exe, sizeof(exe) - 1);
+	if (n < 0 || pipe(to) < 0)
+		return -errno;
+	exe[n] = '\0';
+	if (pipe(from) < 0) {
+		close(to[0]);
+		close(to[1]);
+		return -errno;
+	}
+	/* The CPU of our second lcore, idle while the peer works. */
+	lcore = rte_get_next_lcore(-1, 1, 0);
+	if (lcore >= RTE_MAX_LCORE)
+		lcore = rte_lcore_id();
+	snprintf(cpu, sizeof(cpu), "%u", rte_lcore_to_cpu_id(lcore));
+	snprintf(prefix, sizeof(prefix), "%s-peer", perf_env.prefix);
+	snprintf(tok, sizeof(tok), "0x%" PRIx64, x->dmb.token);
+	snprintf(len, sizeof(len), "%u", peer_dmb_len);
+	snprintf(pp, sizeof(pp), "%d", x->pp_fd);
+	snprintf(in, sizeof(in), "%d", to[0]);
+	snprintf(out, sizeof(out), "%d", from[1]);
+
+	argv = calloc(perf_env.nb_eal_base + 32, sizeof(*argv));
+	if (argv == NULL)
+		return -ENOMEM;
+	argv[argc++] = "dpdk-test-ism";
+	argv[argc++] = "-l";
+	argv[argc++] = cpu;
+	for (i = 0; i < perf_env.nb_eal_base; i++)
+		argv[argc++] = perf_env.eal_base[i];
+	argv[argc++] = "--file-prefix";
+	argv[argc++] = prefix;
+	argv[argc++] = "--";
+	argv[argc++] = "perf-peer";
+	argv[argc++] = "--dir";
+	argv[argc++] = x->dir;
+	argv[argc++] = "--dmb-len";
+	argv[argc++] = len;
+	argv[argc++] = "--remote-token";
+	argv[argc++] = tok;
+	argv[argc++] = "--pp-fd";
+	argv[argc++] = pp;
+	argv[argc++] = "--in";
+	argv[argc++] = in;
+	argv[argc++] = "--out";
+	argv[argc++] = out;
+	argv[argc] = NULL;
+
+	fflush(NULL);
+	x->pid = fork();
+	if (x->pid == 0) {
+		close(to[1]);
+		close(from[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		execv(exe, (char *const *)(uintptr_t)argv);
+		_exit(127);
+	}
+	free(argv);
+	close(to[0]);
+	close(from[1]);
+	x->to_peer = to[1];
+	x->from_peer = from[0];
+	if (x->pid < 0) {
+		close(to[1]);
+		close(from[0]);
+		return -errno;
+	}
+	printf("  peer process %d on cpu %s, rendezvous %s\n", (int)x->pid,
+	       cpu, x->dir);
+	return 0;
+}
+
+/* Ask the peer to leave; kill it if it does not within the timeout. */
+static void
+stop_peer(struct shm_case *x)
+{
+	unsigned int ms;
+	int status;
+
+	write_line(x->to_peer, "quit\n");
+	close(x->to_peer);
+	close(x->from_peer);
+	for (ms = 0; ms < SHM_CTL_TIMEOUT_S * 1000; ms += 10) {
+		if (waitpid(x->pid, &status, WNOHANG) == x->pid) {
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+				printf("  the peer failed (status 0x%x)\n",
+				       status);
+			return;
+		}
+		usleep(10000);
+	}
+	printf("  the peer did not exit; killing it\n");
+	kill(x->pid, SIGKILL);
+	waitpid(x->pid, &status, 0);
+}
+
+static void
+shm_teardown(struct shm_case *x)
+{
+	if (x->pid > 0)
+		stop_peer(x);
+	if (x->lines != NULL)
+		munmap(x->lines, sizeof(*x->lines));
+	if (x->pp_fd >= 0)
+		close(x->pp_fd);
+	if (x->dmb.token != 0)
+		rte_ism_dmb_unregister(x->dev, x->dmb.token);
+	if (x->info.name[0] != '\0')
+		perf_vdev_remove(x->info.name);
+	/* The backend removes what it put there; say so if it did not. */
+	if (x->dir[0] != '\0' && rmdir(x->dir) < 0)
+		printf("  rendezvous directory %s not empty or not removed: "
+		       "%s\n", x->dir, strerror(errno));
+}
+
+/* PERF_OK, PERF_SKIP (no shm driver) or PERF_FAIL. */
+static int
+shm_setup(struct shm_case *x, uint32_t my_len, uint32_t peer_len)
+{
+	struct rte_ism_gid peer_gid;
+	char args[128], line[64];
+	int ret;
+
+	memset(x, 0, sizeof(*x));
+	x->pp_fd = -1;
+	snprintf(x->dir, sizeof(x->dir), "%s/ism-perf-XXXXXX",
+		 getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(x->dir) == NULL) {
+		printf("  cannot create a rendezvous directory: %s\n",
+		       strerror(errno));
+		x->dir[0] = '\0';
+		return PERF_FAIL;
+	}
+	snprintf(args, sizeof(args), "dir=%s,gid=" SHM_GID_CASE
+		 ",max_dmb_len=%u", x->dir, RTE_MAX(my_len, peer_len));
+	ret = perf_vdev_create("ism_shm_perf", args, &x->dev, &x->info);
+	if (ret == -ENOTSUP) {
+		printf("  SKIP: the ism_shm driver is not in this build\n");
+		shm_teardown(x);
+		return PERF_SKIP;
+	}
+	if (ret < 0)
+		goto fail;
+	rte_ism_gid_parse(SHM_GID_PEER, &peer_gid);
+	if (perf_dmb_register(x->dev, my_len, &peer_gid, &x->dmb) < 0)
+		goto fail;
+	x->pp_fd = memfd_create("ism-perf-pingpong", 0);
+	if (x->pp_fd < 0 || ftruncate(x->pp_fd, 4096) < 0 ||
+	    (x->lines = map_lines(x->pp_fd)) == NULL) {
+		printf("  no memfd for the reference: %s\n", strerror(errno));
+		goto fail;
+	}
+	if (spawn_peer(x, peer_len) < 0) {
+		printf("  cannot start the peer: %s\n", strerror(errno));
+		goto fail;
+	}
+	if (read_line(x->from_peer, line, sizeof(line), SHM_CTL_TIMEOUT_S) < 0 ||
+	    sscanf(line, "ready %" SCNx64, &x->peer_token) != 1) {
+		printf("  the peer did not get ready\n");
+		goto fail;
+	}
+	if (perf_connect(x->dev, x->peer_token, SHM_CTL_TIMEOUT_S) != 0)
+		goto fail;
+	return PERF_OK;
+fail:
+	shm_teardown(x);
+	return PERF_FAIL;
+}
+
+/* Send a command; wait for the answer starting with want. */
+static int
+peer_cmd(struct shm_case *x, const char *want, unsigned int timeout_s,
+		const char *fmt, ...)
+{
+	char buf[128], line[64];
+	int status = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (write_line(x->to_peer, "%s\n", buf) < 0 ||
+	    read_line(x->from_peer, line, sizeof(line), timeout_s) < 0 ||
+	    strncmp(line, want, strlen(want)) != 0) {
+		printf("  peer did not answer \"%s\" with %s\n", buf, want);
+		return -1;
+	}
+	if (strcmp(want, "done") == 0 &&
+	    (sscanf(line, "done %d", &status) != 1 || status != PERF_OK)) {
+		printf("  peer: \"%s\" failed\n", buf);
+		return -1;
+	}
+	return 0;
+}
+
+int
+perf_copy_shm(const struct perf_case *c)
+{
+	struct perf_copy_target t = { 0 };
+	struct rte_ism_gid peer_gid;
+	struct rte_ism_dmb ref = { 0 };
+	struct shm_case x;
+	uint64_t max = 0;
+	unsigned int p;
+	int ret;
+
+	for (p = 0; p < c->nb_points; p++)
+		max = RTE_MAX(max, c->points[p]);
+	t.len = RTE_MAX((uint32_t)max, SHM_COPY_MIN);
+	ret = shm_setup(&x, 64, t.len);
+	if (ret != PERF_OK)
+		return ret;
+	ret = PERF_FAIL;
+	/* Reference destination: a DMB of our own, the same kind of memory
+	 * as the peer's DMB mapped here. */
+	rte_ism_gid_parse(SHM_GID_PEER, &peer_gid);
+	if (perf_dmb_register(x.dev, t.len, &peer_gid, &ref) < 0)
+		goto out;
+	t.dev = x.dev;
+	t.token = x.peer_token;
+	t.ref_dst = ref.addr;
+	t.src = rte_malloc(NULL, t.len, RTE_CACHE_LINE_SIZE);
+	if (t.src == NULL)
+		goto out;
+	ret = perf_copy_sweep(c, &t);
+	if (ret == PERF_OK &&
+	    peer_cmd(&x, "done", SHM_CTL_TIMEOUT_S, "verify %u", t.len) < 0)
+		ret = PERF_FAIL;
+	rte_free(t.src);
+out:
+	if (ref.token != 0)
+		rte_ism_dmb_unregister(x.dev, ref.token);
+	shm_teardown(&x);
+	return ret;
+}
+
+static int
+shm_lat_start(void *ctx, const char *what, uint32_t size, uint64_t n)
+{
+	struct shm_case *x = ctx;
+
+	if (strcmp(what, "ism") == 0)
+		return peer_cmd(x, "go", SHM_CTL_TIMEOUT_S, "ism %u %" PRIu64,
+				size, n);
+	return peer_cmd(x, "go", SHM_CTL_TIMEOUT_S, "%s %" PRIu64, what, n);
+}
+
+static int
+shm_lat_wait(void *ctx)
+{
+	struct shm_case *x = ctx;
+	char line[64];
+	int status;
+
+	if (read_line(x->from_peer, line, sizeof(line), SHM_DEADLINE_S) < 0 ||
+	    sscanf(line, "done %d", &status) != 1) {
+		printf("  the peer did not finish the block\n");
+		return PERF_FAIL;
+	}
+	return status;
+}
+
+int
+perf_latency_shm(const struct perf_case *c)
+{
+	struct perf_lat_setup s = { 0 };
+	struct perf_lat_ops ops = { .start = shm_lat_start,
+		.wait = shm_lat_wait };
+	struct shm_case x;
+	int ret;
+
+	ret = shm_setup(&x, SHM_LAT_DMB, SHM_LAT_DMB);
+	if (ret != PERF_OK)
+		return ret;
+	printf("  requester: cpu %u, responder: the peer process\n",
+	       rte_lcore_to_cpu_id(rte_lcore_id()));
+	ops.ctx = &x;
+	s.dev = x.dev;
+	s.token = x.peer_token;
+	s.idx = x.dmb.idx;
+	s.dmb = x.dmb.addr;
+	s.lines = x.lines;
+	ret = perf_latency_run(c, &s, &ops);
+	shm_teardown(&x);
+	return ret;
+}
+
+/* The peer process ("perf-peer" mode, after rte_eal_init()). */
+
+struct peer_args {
+	const char *dir;
+	uint32_t dmb_len;
+	uint64_t remote_token;
+	int pp_fd, in, out;
+};
+
+static int
+peer_parse(int argc, char **argv, struct peer_args *a)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "dmb-len", required_argument, NULL, 'l' },
+		{ "remote-token", required_argument, NULL, 't' },
+		{ "pp-fd", required_argument, NULL, 'p' },
+		{ "in", required_argument, NULL, 'i' },
+		{ "out", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->pp_fd = a->in = a->out = -1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			a->dir = optarg;
+			break;
+		case 'l':
+			a->dmb_len = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			a->remote_token = strtoull(optarg, NULL, 0);
+			break;
+		case 'p':
+			a->pp_fd = atoi(optarg);
+			break;
+		case 'i':
+			a->in = atoi(optarg);
+			break;
+		case 'o':
+			a->out = atoi(optarg);
+			break;
+		default:
+			return -1;
+		}
+	}
+	return a->dir == NULL || a->dmb_len == 0 || a->remote_token == 0 ||
+		a->pp_fd < 0 || a->in < 0 || a->out < 0 ? -1 : 0;
+}
+
+/* Wait for the final signal of the copy sweep; check the pattern. */
+static int
+peer_verify(uint16_t dev, const struct rte_ism_dmb *dmb, uint32_t len)
+{
+	uint8_t *want;
+	int ret;
+
+	if (len > dmb->len ||
+	    perf_wait_signal(dev, dmb->idx, perf_deadline(SHM_DEADLINE_S)) < 0)
+		return PERF_FAIL;
+	want = malloc(len);
+	if (want == NULL)
+		return PERF_FAIL;
+	perf_copy_pattern(want, len);
+	ret = memcmp(want, dmb->addr, len) == 0 ? PERF_OK : PERF_FAIL;
+	if (ret != PERF_OK)
+		printf("  peer: the DMB does not hold what was moved\n");
+	free(want);
+	return ret;
+}
+
+static void
+peer_serve(const struct peer_args *a, uint16_t dev,
+		const struct rte_ism_dmb *dmb, struct perf_pp_lines *lines)
+{
+	struct perf_pong pong = {
+		.dev = dev, .token = a->remote_token, .idx = dmb->idx,
+		.dmb = dmb->addr,
+	};
+	char line[64], what[8];
+	uint32_t size, len;
+	uint64_t n;
+	int ret;
+
+	while (read_line(a->in, line, sizeof(line), 0) == 0) {
+		if (sscanf(line, "ism %u %" SCNu64, &size, &n) == 2) {
+			pong.size = size;
+			pong.n = n;
+			write_line(a->out, "go\n");
+			ret = perf_ism_pong(&pong,
+					    perf_deadline(SHM_DEADLINE_S));
+		} else if (sscanf(line, "%7s %" SCNu64, what, &n) == 2 &&
+			   (strcmp(what, "raw1") == 0 ||
+			    strcmp(what, "raw2") == 0)) {
+			write_line(a->out, "go\n");
+			ret = perf_raw_pong(lines, what[3] == '2', n,
+					    perf_deadline(SHM_DEADLINE_S));
+		} else if (sscanf(line, "verify %u", &len) == 1) {
+			ret = peer_verify(dev, dmb, len);
+		} else {
+			break;		/* "quit" */
+		}
+		write_line(a->out, "done %d\n", ret);
+	}
+}
+
+int
+perf_peer_main(int argc, char **argv)
+{
+	struct rte_ism_dev_info info;
+	struct rte_ism_gid case_gid;
+	struct rte_ism_dmb dmb = { 0 };
+	struct perf_pp_lines *lines;
+	struct peer_args a;
+	char args[PATH_MAX];
+	uint16_t dev;
+	int ret = 1;
+
+	if (peer_parse(argc, argv, &a) < 0) {
+		printf("usage: perf-peer --dir D --dmb-len L --remote-token T "
+		       "--pp-fd FD --in FD --out FD (started by perf)\n");
+		return 2;
+	}
+	lines = map_lines(a.pp_fd);
+	if (lines == NULL)
+		return 1;
+	snprintf(args, sizeof(args), "dir=%s,gid=" SHM_GID_PEER
+		 ",max_dmb_len=%u", a.dir, RTE_MAX(a.dmb_len, 4096u));
+	if (perf_vdev_create("ism_shm_peer", args, &dev, &info) < 0) {
+		printf("  peer: cannot create its ism_shm device\n");
+		goto out_unmap;
+	}
+	rte_ism_gid_parse(SHM_GID_CASE, &case_gid);
+	if (perf_dmb_register(dev, a.dmb_len, &case_gid, &dmb) < 0 ||
+	    perf_connect(dev, a.remote_token, SHM_CTL_TIMEOUT_S) != 0)
+		goto out;
+	if (write_line(a.out, "ready 0x%" PRIx64 "\n", dmb.token) == 0) {
+		peer_serve(&a, dev, &dmb, lines);
+		ret = 0;
+	}
+out:
+	if (dmb.token != 0)
+		rte_ism_dmb_unregister(dev, dmb.token);
+	perf_vdev_remove("ism_shm_peer");
+out_unmap:
+	munmap(lines, sizeof(*lines));
+	close(a.out);	/* after the device is gone: the case waits for it */
+	return ret;
+}

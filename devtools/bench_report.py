@@ -1,0 +1,462 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ism authors
+"""Turn the CSV of dpdk-test-ism perf into summary.md and PNG charts.
+
+    bench_report.py --csv perf.csv --out DIR [--seconds S] [--command CMD]
+
+The CSV has one figure per row: case,type,backend,param,x,series,stat,unit,
+value,reference,ref_value,ratio (ratio = value / ref_value, measured in the
+same run). Charts are drawn with gnuplot (skipped with a note if absent).
+"""
+
+import argparse
+import csv
+import datetime
+import os
+import platform
+import shutil
+import subprocess
+import sys
+
+BACKENDS = {"ism_lo": "loopback", "ism_shm": "shm"}
+NOISY_PCT = 97.0
+
+
+def load(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        r["x"] = int(r["x"])
+        r["value"] = float(r["value"])
+        r["ref_value"] = float(r["ref_value"]) if r["ref_value"] else None
+        r["ratio"] = float(r["ratio"]) if r["ratio"] else None
+    return rows
+
+
+def pick(rows, **kw):
+    return [r for r in rows if all(r[k] == v for k, v in kw.items())]
+
+
+def one(rows, **kw):
+    m = pick(rows, **kw)
+    return m[0] if m else None
+
+
+def fmt(v, nd=2):
+    return "-" if v is None else f"{v:.{nd}f}"
+
+
+def size_str(n):
+    for unit, div in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= div and n % div == 0:
+            return f"{n // div} {unit}"
+    return f"{n} B"
+
+
+def host_info():
+    model = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} CPUs, Linux {platform.release()}"
+
+
+def git_rev(top):
+    try:
+        rev = subprocess.run(["git", "-C", top, "describe", "--always",
+                              "--dirty"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        return rev
+    except (OSError, subprocess.CalledProcessError):
+        return "?"
+
+
+class Report:
+    def __init__(self, rows):
+        self.rows = rows
+        self.lines = []
+        self.targets = []
+
+    def p(self, s=""):
+        self.lines.append(s)
+
+    def table(self, head, body):
+        self.p("| " + " | ".join(head) + " |")
+        self.p("|" + "---|" * len(head))
+        for b in body:
+            self.p("| " + " | ".join(b) + " |")
+        self.p()
+
+    # Host noise: how much the figures can be trusted.
+    def noise(self):
+        noisy = False
+        body = []
+        cases = dict.fromkeys(r["case"] for r in pick(self.rows, type="noise"))
+        for case in cases:
+            cells = [case]
+            for busy in (1, 2):
+                r = one(self.rows, case=case, x=busy, series="ran_min")
+                g = one(self.rows, case=case, x=busy, series="longest_gap")
+                if r is None:
+                    cells.append("-")
+                    continue
+                noisy |= r["value"] < NOISY_PCT
+                cells.append(f"{r['value']:.1f} % (longest gap "
+                             f"{g['value'] / 1000:.1f} ms)" if g else
+                             f"{r['value']:.1f} %")
+            body.append(cells)
+        if not body:
+            return
+        self.p("### Host noise")
+        self.p("Share of wall time a spinning lcore really ran (median over "
+               "reps). Below "
+               f"{NOISY_PCT:.0f} % the cross-core figures are not "
+               "trustworthy.")
+        self.p()
+        self.table(["when", "1 busy lcore", "2 busy lcores"], body)
+        if noisy:
+            self.p(f"**The host was noisy (below {NOISY_PCT:.0f} %): "
+                   "re-run at a quiet moment before trusting the "
+                   "figures.**")
+            self.p()
+
+    def copy(self):
+        rows = pick(self.rows, type="copy")
+        if not rows:
+            return
+        backends = [b for b in BACKENDS if pick(rows, backend=b)]
+        sizes = sorted({r["x"] for r in rows})
+        head = ["size"]
+        for b in backends:
+            n = BACKENDS[b]
+            head += [f"{n} move_data GB/s", "memcpy GB/s", "ratio",
+                     "vs rte_memcpy"]
+        body = []
+        for s in sizes:
+            cells = [size_str(s)]
+            for b in backends:
+                m = one(rows, backend=b, x=s, series="move_data",
+                        reference="memcpy")
+                q = one(rows, backend=b, x=s, series="move_data",
+                        reference="rte_memcpy")
+                cells += [fmt(m and m["value"]), fmt(m and m["ref_value"]),
+                          fmt(m and m["ratio"]), fmt(q and q["ratio"])]
+            body.append(cells)
+        self.p("### move_data throughput (case 1)")
+        self.p("One lcore; each size moved into the next offset of a DMB "
+               "(a ring), memcpy and rte_memcpy copying the same way into "
+               "a second DMB of the same backend. GB/s = 1e9 B/s; ratio = "
+               "median of the per-repetition ratios.")
+        self.p()
+        self.table(head, body)
+        for b in BACKENDS:
+            big = [r for r in pick(rows, backend=b, series="move_data",
+                                   reference="memcpy") if r["x"] >= 4096]
+            name = f"move_data >= 0.9x memcpy for >= 4 KiB, {BACKENDS[b]}"
+            if not big:
+                self.targets.append((name, "not measured (case skipped)",
+                                     "n/a"))
+                continue
+            worst = min(big, key=lambda r: r["ratio"])
+            self.targets.append((name, f"lowest ratio {worst['ratio']:.2f} "
+                                 f"at {size_str(worst['x'])}",
+                                 "yes" if worst["ratio"] >= 0.9 else "no"))
+
+    def rate(self):
+        rows = pick(self.rows, type="rate")
+        if not rows:
+            return
+        self.p("### 64 B message rate (case 2)")
+        self.p("Mops/s = 1e6 messages/s, one lcore, nobody polls (the "
+               "sender's cost); burst 1 is move_data, more is move_burst "
+               "with one signal per burst.")
+        self.p()
+        body = [[str(r["x"]), r["series"], fmt(r["value"]),
+                 fmt(r["ref_value"]), fmt(r["ratio"])] for r in rows]
+        self.table(["burst", "series", "Mops/s", "memcpy loop Mops/s",
+                    "ratio"], body)
+
+    def latency(self):
+        rows = pick(self.rows, type="latency", series="move+signal_rtt")
+        body = []
+        for b in BACKENDS:
+            for stat in ("median", "p99", "p99.9"):
+                two = one(rows, backend=b, stat=stat,
+                          reference="pingpong_2line")
+                one_ = one(rows, backend=b, stat=stat,
+                           reference="pingpong_1line")
+                if two is None:
+                    continue
+                body.append([BACKENDS[b], f"{two['x']} B", stat,
+                             fmt(two["value"], 0), fmt(two["ref_value"], 0),
+                             fmt(two["ratio"]), fmt(one_ and
+                                                    one_["ref_value"], 0),
+                             fmt(one_ and one_["ratio"])])
+        name = "cross-process round trip <= 1.5x raw ping-pong"
+        shm = one(rows, backend="ism_shm", stat="median",
+                  reference="pingpong_2line")
+        shm1 = one(rows, backend="ism_shm", stat="median",
+                   reference="pingpong_1line")
+        if shm is None:
+            self.targets.append((name, "not measured (latency_shm skipped: "
+                                 "no ism_shm driver)", "n/a"))
+        else:
+            self.targets.append((name, f"median {shm['value']:.0f} ns = "
+                                 f"{shm['ratio']:.2f}x 2-line ping-pong "
+                                 f"({shm1['ratio']:.2f}x 1-line)",
+                                 "yes" if shm["ratio"] <= 1.5 else "no"))
+        if not body:
+            return
+        self.p("### Round trip (case 3)")
+        self.p("Move 64 B with signal, the peer polls and answers the same "
+               "way; loopback: two lcores of one process, shm: two "
+               "processes. Reference: raw ping-pong between the same "
+               "cores, one line per direction (2line, the shape of two "
+               "DMBs) and one shared line (1line). Every round trip is a "
+               "sample (including one rdtsc).")
+        self.p()
+        self.table(["backend", "size", "stat", "ISM ns", "2line ns",
+                    "ratio", "1line ns", "ratio"], body)
+
+    def poll(self):
+        rows = pick(self.rows, type="poll")
+        fp = pick(self.rows, type="fastpath")
+        if not rows and not fp:
+            return
+        body = []
+        for r in pick(rows, series="poll_1_signalled"):
+            e = one(rows, x=r["x"], series="poll_none_pending")
+            body.append([str(r["x"]), fmt(r["value"]), fmt(r["ratio"]),
+                         fmt(e and e["value"]), fmt(e and e["ratio"])])
+        instr = {}
+        for r in fp:
+            if r["series"].startswith("signal_poll_") and r["stat"] == "instr":
+                instr[r["series"]] = r["value"]
+        self.p("### Signal poll cost (case 4)")
+        self.p("N DMBs registered, the last one signalled; ns per poll "
+               "(median), ratio to the same figure with 1 DMB.")
+        self.p()
+        if body:
+            self.table(["DMBs", "poll, 1 signalled (ns)", "ratio",
+                        "poll, none pending (ns)", "ratio"], body)
+        if instr:
+            self.p("Instructions per poll (callgrind, 1 signalled): " +
+                   ", ".join(f"{k.split('_')[2]}: {v:.0f}"
+                             for k, v in instr.items()) + ".")
+            self.p()
+        ratios = [r["ratio"] for r in pick(rows, series="poll_1_signalled")]
+        name = "poll cost independent of unsignalled DMBs"
+        flat_i = len(set(instr.values())) == 1 if instr else None
+        if not ratios and flat_i is None:
+            self.targets.append((name, "not measured", "n/a"))
+            return
+        fig = []
+        if ratios:
+            fig.append(f"time ratio 1888/1 DMBs {ratios[-1]:.2f}")
+        if instr:
+            fig.append("instructions " + "/".join(f"{v:.0f}" for v in
+                                                  instr.values()))
+        met = (flat_i is not False) and all(r <= 1.2 for r in ratios)
+        self.targets.append((name, ", ".join(fig), "yes" if met else "no"))
+
+    def fastpath(self):
+        rows = pick(self.rows, type="fastpath")
+        name = ("fast path: wrapper <= direct call + 2 instructions, "
+                "fewer than dev->ops->fn")
+        if not rows:
+            self.targets.append((name, "not measured (no valgrind)", "n/a"))
+            return
+
+        def v(series, stat, unit):
+            r = one(rows, series=series, stat=stat, unit=unit)
+            return r["value"] if r else None
+
+        d_i = one(rows, series="rte_ism_move_data", stat="instr")
+        d_l = one(rows, series="rte_ism_move_data", stat="loads")
+        body = [
+            ["direct call of the driver function", fmt(d_i["ref_value"], 0),
+             "0", fmt(d_l["ref_value"], 0), "0"],
+            ["rte_ism_move_data() (fp table)",
+             fmt(v("rte_ism_move_data", "instr", "instr/call"), 0),
+             fmt(v("rte_ism_move_data", "extra", "instr/call"), 0),
+             fmt(v("rte_ism_move_data", "loads", "loads/call"), 0),
+             fmt(v("rte_ism_move_data", "extra", "loads/call"), 0)],
+            ["dev->ops->fn chain (comparison)",
+             fmt(v("ops_chain", "instr", "instr/call"), 0),
+             fmt(v("ops_chain", "extra", "instr/call"), 0),
+             fmt(v("ops_chain", "loads", "loads/call"), 0),
+             fmt(v("ops_chain", "extra", "loads/call"), 0)],
+        ]
+        self.p("### Fast-path overhead (callgrind, deterministic)")
+        self.p(f"Per call of a {d_i['x']} B move, counted by valgrind "
+               "--tool=callgrind --cache-sim=yes: (count of 2n calls - "
+               "count of n calls) / n. The driver's own move_data runs "
+               f"{v('driver_move_data', 'instr', 'instr/call'):.0f} "
+               "instructions (memcpy included); __tls_get_addr is "
+               f"{'called' if v('tls_get_addr_calls', 'count', 'yes=1') else 'not called'}.")
+        self.p()
+        self.table(["call", "instr/call", "extra instr", "loads/call",
+                    "extra loads"], body)
+        w = v("rte_ism_move_data", "extra", "instr/call")
+        c = v("ops_chain", "extra", "instr/call")
+        wl = v("rte_ism_move_data", "extra", "loads/call")
+        cl = v("ops_chain", "extra", "loads/call")
+        self.targets.append((name, f"wrapper +{w:.0f} instr / +{wl:.0f} "
+                             f"loads, chain +{c:.0f} / +{cl:.0f}",
+                             "yes" if w <= 2 and (w < c or wl < cl)
+                             else "no"))
+
+    def render(self, header):
+        self.noise()
+        body_start = len(self.lines)
+        self.copy()
+        self.rate()
+        self.latency()
+        self.poll()
+        self.fastpath()
+        sections = self.lines[body_start:]
+        self.lines = self.lines[:body_start]
+        out = list(header)
+        out += ["### Targets", "",
+                "| target | measured | met |", "|---|---|---|"]
+        out += [f"| {n} | {m} | {ok} |" for n, m, ok in self.targets]
+        out.append("")
+        return "\n".join(out + self.lines + sections) + "\n"
+
+
+def dat(path, lines):
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def plots(rows, out):
+    """Charts with gnuplot; returns the PNG names written."""
+    gp = shutil.which("gnuplot")
+    if gp is None:
+        print("bench_report: gnuplot not found, no charts", file=sys.stderr)
+        return []
+    terms = subprocess.run([gp, "-e", "set terminal"], capture_output=True,
+                           text=True)
+    term = "pngcairo" if "pngcairo" in terms.stdout + terms.stderr else "png"
+    script = [f"set terminal {term} size 900,560 noenhanced",
+              "set grid", "set key left top"]
+    pngs = []
+    for b, name in BACKENDS.items():
+        rs = pick(rows, type="copy", backend=b, series="move_data",
+                  reference="memcpy")
+        if not rs:
+            continue
+        lines = []
+        for r in sorted(rs, key=lambda r: r["x"]):
+            q = one(rows, type="copy", backend=b, x=r["x"],
+                    series="rte_memcpy")
+            lines.append(f"{r['x']} {r['value']} {r['ref_value']} "
+                         f"{q['value'] if q else 'NaN'}")
+        d = os.path.join(out, f"throughput_{name}.dat")
+        dat(d, lines)
+        png = f"throughput_{name}.png"
+        script += [f"set output '{os.path.join(out, png)}'",
+                   f"set title 'move_data throughput, {name}, vs memcpy "
+                   "in the same run'",
+                   "set logscale x 2", "set xlabel 'size (bytes)'",
+                   "set ylabel 'GB/s'", "set yrange [0:*]",
+                   "set format x '%.0b%BB'",
+                   f"plot '{d}' u 1:2 w lp lw 2 t 'rte_ism_move_data', "
+                   f"'' u 1:3 w lp t 'memcpy (libc)', "
+                   f"'' u 1:4 w lp t 'rte_memcpy'",
+                   "unset logscale x", "set format x '% h'"]
+        pngs.append(png)
+
+    lat = pick(rows, type="latency", series="move+signal_rtt",
+               reference="pingpong_2line")
+    if lat:
+        lines = []
+        for r in lat:
+            r1 = one(rows, type="latency", backend=r["backend"],
+                     series="move+signal_rtt", stat=r["stat"],
+                     reference="pingpong_1line")
+            label = f"{BACKENDS[r['backend']]}-{r['stat']}"
+            lines.append(f"{label} {r['value']} {r['ref_value']} "
+                         f"{r1['ref_value'] if r1 else 'NaN'}")
+        d = os.path.join(out, "latency.dat")
+        dat(d, lines)
+        png = "latency.png"
+        script += [f"set output '{os.path.join(out, png)}'",
+                   "set title 'round trip, 64 B + signal, vs raw "
+                   "ping-pong between the same cores'",
+                   "set style data histograms",
+                   "set style histogram clustered gap 1",
+                   "set style fill solid 0.8 border -1",
+                   "set logscale y", "set ylabel 'ns (log)'",
+                   "set xlabel ''", "set yrange [*:*]",
+                   f"plot '{d}' u 2:xtic(1) t 'ISM move+signal, poll', "
+                   "'' u 3 t 'ping-pong, line per direction', "
+                   "'' u 4 t 'ping-pong, one line'",
+                   "unset logscale y", "set style data linespoints"]
+        pngs.append(png)
+
+    poll = pick(rows, type="poll", series="poll_1_signalled")
+    if poll:
+        lines = []
+        for r in poll:
+            e = one(rows, type="poll", x=r["x"], series="poll_none_pending")
+            lines.append(f"{r['x']} {r['value']} "
+                         f"{e['value'] if e else 'NaN'}")
+        d = os.path.join(out, "poll.dat")
+        dat(d, lines)
+        png = "poll.png"
+        script += [f"set output '{os.path.join(out, png)}'",
+                   "set title 'signal poll cost vs registered DMBs'",
+                   "set logscale x", "set xlabel 'registered DMBs'",
+                   "set ylabel 'ns per poll'", "set yrange [0:*]",
+                   f"plot '{d}' u 1:2 w lp lw 2 t 'one signalled', "
+                   "'' u 1:3 w lp t 'none pending'", "unset logscale x"]
+        pngs.append(png)
+
+    if not pngs:
+        return []
+    res = subprocess.run([gp], input="\n".join(script) + "\n", text=True,
+                         capture_output=True)
+    if res.returncode != 0:
+        print("bench_report: gnuplot failed:\n" + res.stderr,
+              file=sys.stderr)
+        return []
+    return pngs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--csv", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seconds", type=int)
+    ap.add_argument("--command", default="devtools/bench.sh")
+    a = ap.parse_args()
+
+    rows = load(a.csv)
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    pngs = plots(rows, a.out)
+    header = [
+        "## Benchmark summary",
+        "",
+        f"{datetime.date.today().isoformat()}, {host_info()}, "
+        f"dpdk-ism {git_rev(top)}. Command: `{a.command}`"
+        + (f" ({a.seconds} s)." if a.seconds is not None else "."),
+        "Every figure is the median over repetitions, measured next to its "
+        "reference in the same run; ratio = ISM / reference.",
+        "",
+    ]
+    if pngs:
+        header += ["Charts: " + ", ".join(pngs) + ".", ""]
+    text = Report(rows).render(header)
+    with open(os.path.join(a.out, "summary.md"), "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
