@@ -213,8 +213,11 @@ probe_run(struct probe *p, uint64_t n, const struct rte_ism_gid *gid_a)
 	for (i = 0; i < RTE_DIM(probe_nb_dmbs) && ret == 0; i++) {
 		for (; nb < probe_nb_dmbs[i] && ret == 0; nb++) {
 			ret = perf_dmb_register(p->b, p->size, gid_a, &dmb);
-			token = tokens[nb] = dmb.token;
+			tokens[nb] = dmb.token;
 		}
+		/* Always the same DMB (the first) is signalled, so that only
+		 * the number of unsignalled ones changes between points. */
+		token = tokens[0];
 		ret |= probe_poll(p, token, nb, n);
 		ret |= probe_poll(p, token, nb, n);
 		ret |= probe_poll(p, token, nb, 2 * n);

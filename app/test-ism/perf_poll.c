@@ -142,9 +142,13 @@ rx_setup(struct poll_rx *rx, unsigned int p, uint64_t nb,
 		if (perf_dmb_register(x->b, POLL_MSG, gid_a, &dmb) < 0)
 			return -1;
 		rx->tokens[rx->nb] = dmb.token;
+		/* The first DMB is the signalled one at every point, so that
+		 * only the number of unsignalled DMBs changes. */
+		if (rx->nb == 0) {
+			x->token = dmb.token;
+			x->idx = dmb.idx;
+		}
 	}
-	x->token = dmb.token;
-	x->idx = dmb.idx;
 	return 0;
 }
 

@@ -158,6 +158,55 @@ test_poll_zero_capacity(void)
 	return TEST_SUCCESS;
 }
 
+/* Indices at the edges of the signal layout (cache-line groups, the last
+ * index of the device) are each reported once, with their own mask. */
+static int
+test_index_edges(void)
+{
+	uint32_t last = RTE_ISM_DMB_IDX_FIRST + fx.ia.max_dmbs - 1;
+	const uint32_t want[] = { RTE_ISM_DMB_IDX_FIRST, 55, 56, 87, 88,
+				  last - 1, last };
+	struct rte_ism_dmb d[RTE_DIM(want)];
+	struct rte_ism_signal sig[RTE_DIM(want) + 1];
+	unsigned int i, j, seen = 0;
+	char b = 1;
+	int n, ret = TEST_SUCCESS;
+
+	memset(d, 0, sizeof(d));
+	for (i = 0; i < RTE_DIM(want); i++) {
+		d[i].len = 64;
+		d[i].rgid = fx.ib.gid;
+		d[i].idx = want[i];
+		TEST_RET(rte_ism_dmb_register(fx.a, &d[i]), 0);
+	}
+	for (i = 0; i < RTE_DIM(want) && ret == TEST_SUCCESS; i++)
+		if (rte_ism_move_data(fx.b, d[i].token, i, 1, 0, &b, 1) != 0)
+			ret = TEST_FAILED;
+	n = rte_ism_signal_poll(fx.a, sig, RTE_DIM(sig));
+	for (j = 0; ret == TEST_SUCCESS && j < (unsigned int)RTE_MAX(n, 0);
+	     j++) {
+		for (i = 0; i < RTE_DIM(want); i++)
+			if (sig[j].dmb_idx == want[i] &&
+			    sig[j].mask == 1u << i && !(seen & 1u << i))
+				break;
+		if (i == RTE_DIM(want)) {
+			printf("    FAIL: unexpected idx %u mask 0x%x\n",
+			       sig[j].dmb_idx, sig[j].mask);
+			ret = TEST_FAILED;
+		}
+		seen |= 1u << i;
+	}
+	if (ret == TEST_SUCCESS && (n != (int)RTE_DIM(want) ||
+	    rte_ism_signal_poll(fx.a, sig, RTE_DIM(sig)) != 0)) {
+		printf("    FAIL: %d signals for %zu raises\n", n,
+		       RTE_DIM(want));
+		ret = TEST_FAILED;
+	}
+	for (i = 0; i < RTE_DIM(want); i++)
+		rte_ism_dmb_unregister(fx.a, d[i].token);
+	return ret;
+}
+
 static const struct test_case signal_cases[] = {
 	{ "sf0_raises_nothing", test_sf0_silent },
 	{ "sf1_seen_once", test_sf1_once },
@@ -165,6 +214,7 @@ static const struct test_case signal_cases[] = {
 	{ "small_poll_array", test_small_poll_array },
 	{ "signal_after_unregister", test_signal_after_unregister },
 	{ "poll_zero_capacity", test_poll_zero_capacity },
+	{ "index_edges", test_index_edges },
 	{ NULL, NULL },
 };
 

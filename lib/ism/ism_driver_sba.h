@@ -9,32 +9,38 @@
  * @file
  *
  * Software signalling bit array for backends without hardware (loopback,
- * shm): the same idea as the ISM SBA (a bit per DMB index plus a 16-bit
- * element mask per index) with one more level, a summary word whose bit w
- * says "word w of the bit array may have bits set". A poll therefore costs
- * one load when nothing is pending and otherwise touches only the words and
- * masks that were signalled, whatever the number of registered DMBs.
+ * shm): like the ISM SBA, a 16-bit element mask per DMB index, plus a
+ * summary with one bit per cache line of masks ("group") that may hold a
+ * raised mask. A mask is non-zero exactly when its DMB is signalled, so no
+ * separate bit per index is needed.
+ *
+ * Layout, chosen for the latency of one signal between two cores (a
+ * signal costs the cache lines it moves, one after the other): line 0 holds
+ * the 128-bit summary and the masks of the first 24 DMB indices (which are
+ * allocated first), each further line 32 masks. Signalling one of those
+ * first DMBs therefore moves a single line besides the data, as a raw
+ * flag would. A poll costs one line read when nothing is pending and
+ * otherwise visits only the groups flagged in the summary, whatever the
+ * number of registered DMBs.
  *
  * Ordering (lost-wakeup free, each raised element reported exactly once):
- * the writer sets mask, then bit, then summary, with release semantics after
- * the data; the poller exchanges summary, then each flagged word, then each
- * flagged mask with zero (acquire), so data moved before a raise is visible
+ * the writer ORs the mask, then sets the group's summary bit unless it is
+ * still set; the poller exchanges a summary word with zero, then each
+ * non-zero mask of the flagged groups. Data moved before a raise is visible
  * when its element is reported. A raise racing with a poll is either
- * reported by this poll or left flagged for the next one; an index whose
- * mask turns out empty (already reported) is skipped.
+ * reported by this poll or left flagged for the next one (which may then
+ * find its group empty).
  *
- * Cost: writer and poller are on different cores, so a signal costs the
- * cache lines it moves between them, one after the other. The summary
- * shares its line with the first words of the bit array (the low indices
- * are allocated first), and a writer calls rte_ism_sw_sba_prepare() before
- * copying the data so that the mask's line is fetched during the copy.
- *
- * The structure is position independent so it can live in shared memory.
+ * The structure is position independent so it can live in shared memory,
+ * where a peer may write anything into it: the poll never reports an index
+ * outside [RTE_ISM_DMB_IDX_FIRST, RTE_ISM_SW_SBA_NB_IDX).
  */
 
 #include <stdint.h>
 
 #include <rte_bitops.h>
+#include <rte_byteorder.h>
+#include <rte_prefetch.h>
 #include <rte_common.h>
 
 #include "rte_ism.h"
@@ -43,18 +49,61 @@
 extern "C" {
 #endif
 
-/** Number of DMB indices a software SBA covers (64 words of 64 bits). */
+/** DMB indices a software SBA covers: [RTE_ISM_DMB_IDX_FIRST, this). */
 #define RTE_ISM_SW_SBA_NB_IDX 4096
 
-/** Software signalling bit array. */
+/** @internal Masks per cache line, and in line 0 after the summary. */
+#define ISM_SW_SBA_LINE_MASKS	32
+#define ISM_SW_SBA_HEAD_MASKS	24
+/** @internal Number of groups (lines): one summary bit each. */
+#define ISM_SW_SBA_NB_GROUPS	128
+
+/** Software signalling bit array: 128 cache lines. */
 struct rte_ism_sw_sba {
-	uint64_t summary;	/**< bit w: bits[w] may be non-zero */
-	/** Bit per index. bits[0..6] share the summary's line, so a raise
-	 * and a poll of indices below 448 move one line less. */
-	uint64_t bits[RTE_ISM_SW_SBA_NB_IDX / 64];
-	/** Element mask per index. */
-	uint16_t mask[RTE_ISM_SW_SBA_NB_IDX] __rte_cache_aligned;
+	/** Bit g: group (line) g may hold a non-zero mask. */
+	uint64_t summary[ISM_SW_SBA_NB_GROUPS / 64];
+	union {
+		/** Element mask of DMB index i at mask[i - FIRST]. */
+		uint16_t mask[ISM_SW_SBA_NB_GROUPS * ISM_SW_SBA_LINE_MASKS -
+			      (ISM_SW_SBA_LINE_MASKS - ISM_SW_SBA_HEAD_MASKS)];
+		/** The same masks, four at a time, for scanning. */
+		uint64_t mask4[(ISM_SW_SBA_NB_GROUPS * ISM_SW_SBA_LINE_MASKS -
+				(ISM_SW_SBA_LINE_MASKS -
+				 ISM_SW_SBA_HEAD_MASKS)) / 4];
+	};
 } __rte_cache_aligned;
+
+_Static_assert(sizeof(struct rte_ism_sw_sba) ==
+	       ISM_SW_SBA_NB_GROUPS * RTE_CACHE_LINE_MIN_SIZE,
+	       "one summary bit per cache line of the software SBA");
+
+/** @internal Start fetching the cache line of p for writing. */
+static inline void
+ism_sw_sba_prefetchw(const void *p)
+{
+#if defined(RTE_ARCH_X86)
+	/* PREFETCHW whatever -march says (__builtin_prefetch(p, 1) falls
+	 * back to a read prefetch without -mprfchw); a no-op where absent. */
+	asm volatile("prefetchw %0" : : "m" (*(const volatile char *)p));
+#else
+	__builtin_prefetch(p, 1, 3);
+#endif
+}
+
+/** @internal Position of the mask of DMB index idx. */
+static inline uint32_t
+ism_sw_sba_slot(uint32_t idx)
+{
+	return idx - RTE_ISM_DMB_IDX_FIRST;
+}
+
+/** @internal Group (cache line) of mask slot k. */
+static inline uint32_t
+ism_sw_sba_group(uint32_t k)
+{
+	return (k + ISM_SW_SBA_LINE_MASKS - ISM_SW_SBA_HEAD_MASKS) /
+		ISM_SW_SBA_LINE_MASKS;
+}
 
 /**
  * Writer side, before copying the data of a move that will raise idx:
@@ -65,35 +114,87 @@ struct rte_ism_sw_sba {
 static inline void
 rte_ism_sw_sba_prepare(const struct rte_ism_sw_sba *sba, uint32_t idx)
 {
-	const void *p = &sba->mask[idx];
-
-#if defined(RTE_ARCH_X86)
-	/* PREFETCHW whatever -march says (__builtin_prefetch(p, 1) falls
-	 * back to a read prefetch without -mprfchw); a no-op where absent. */
-	asm volatile("prefetchw %0" : : "m" (*(const volatile char *)p));
-#else
-	__builtin_prefetch(p, 1, 3);
-#endif
+	ism_sw_sba_prefetchw(&sba->mask[ism_sw_sba_slot(idx)]);
 }
 
-/** Raise elements elem_mask of DMB index idx (writer side). */
-static inline void
+/**
+ * Raise elements elem_mask of DMB index idx (writer side). idx must be in
+ * [RTE_ISM_DMB_IDX_FIRST, RTE_ISM_SW_SBA_NB_IDX).
+ * @return true if the poller had cleared the group since the last raise,
+ *   i.e. it is probably waiting: then the caller may hand the data over too
+ *   (see ism_sw_demote() in the PMD).
+ */
+static inline bool
 rte_ism_sw_sba_raise(struct rte_ism_sw_sba *sba, uint32_t idx,
 		uint16_t elem_mask)
 {
-	uint32_t w = idx / 64;
+	uint32_t k = ism_sw_sba_slot(idx), g = ism_sw_sba_group(k);
+	uint64_t *sum = &sba->summary[g / 64], bit = RTE_BIT64(g % 64);
 
-	__atomic_fetch_or(&sba->mask[idx], elem_mask, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&sba->bits[w], RTE_BIT64(idx % 64),
-			__ATOMIC_RELEASE);
-	__atomic_fetch_or(&sba->summary, RTE_BIT64(w), __ATOMIC_RELEASE);
+	__atomic_fetch_or(&sba->mask[k], elem_mask, __ATOMIC_SEQ_CST);
+	/* Group still flagged: the poller has not exchanged the summary
+	 * since, and when it does it will see the mask set above (both sides
+	 * are sequentially consistent). No second locked operation, and the
+	 * lines stay here for the writer's next raise. */
+	if (__atomic_load_n(sum, __ATOMIC_SEQ_CST) & bit)
+		return false;
+	__atomic_fetch_or(sum, bit, __ATOMIC_SEQ_CST);
+	/* The poller's core reads these lines next: push them out of this
+	 * core's private caches (a hint, a no-op where unsupported), so its
+	 * miss is served by the shared cache instead of a snoop. */
+	rte_cldemote(&sba->mask[k]);
+	if (g > 0)
+		rte_cldemote(&sba->summary[g / 64]);
+	return true;
 }
 
 /** @return true if something may be pending (cheap, no write). */
 static inline bool
 rte_ism_sw_sba_pending(const struct rte_ism_sw_sba *sba)
 {
-	return __atomic_load_n(&sba->summary, __ATOMIC_RELAXED) != 0;
+	return (__atomic_load_n(&sba->summary[0], __ATOMIC_RELAXED) |
+		__atomic_load_n(&sba->summary[1], __ATOMIC_RELAXED)) != 0;
+}
+
+/**
+ * @internal Report the raised masks of group g into sigs[*n..nb). Returns
+ * false if sigs filled up before the group was done (the rest of the group
+ * stays raised).
+ */
+static inline bool
+ism_sw_sba_poll_group(struct rte_ism_sw_sba *sba, uint32_t g,
+		struct rte_ism_signal *sigs, uint16_t *n, uint16_t nb)
+{
+	/* The group's masks as 64-bit words: line g minus the summary. */
+	uint32_t w = g == 0 ? 0 : g * 8 - 2, wend = g * 8 + 6, k;
+	uint32_t lane;
+	uint64_t four;
+	uint16_t mask;
+
+	for (; w < wend; w++) {
+		four = __atomic_load_n(&sba->mask4[w], __ATOMIC_RELAXED);
+		while (four != 0) {
+			lane = rte_bsf64(four) / 16;
+			four &= ~(UINT64_C(0xffff) << (lane * 16));
+#if RTE_BYTE_ORDER == RTE_BIG_ENDIAN
+			lane = 3 - lane;
+#endif
+			k = w * 4 + lane;
+			if (k >= RTE_ISM_SW_SBA_NB_IDX - RTE_ISM_DMB_IDX_FIRST)
+				continue;	/* written by a stranger */
+			if (*n == nb)
+				return false;
+			mask = __atomic_exchange_n(&sba->mask[k], 0,
+					__ATOMIC_ACQUIRE);
+			if (mask == 0)
+				continue;
+			sigs[*n].dmb_idx = k + RTE_ISM_DMB_IDX_FIRST;
+			sigs[*n].mask = mask;
+			sigs[*n].reserved = 0;
+			(*n)++;
+		}
+	}
+	return true;
 }
 
 /**
@@ -105,39 +206,31 @@ static inline uint16_t
 rte_ism_sw_sba_poll(struct rte_ism_sw_sba *sba, struct rte_ism_signal *sigs,
 		uint16_t nb)
 {
-	uint64_t sum, bits;
+	uint64_t sum;
 	uint16_t n = 0;
-	uint32_t w, idx;
-	uint16_t mask;
+	uint32_t i, g;
 
-	if (!rte_ism_sw_sba_pending(sba) || nb == 0)
+	if (nb == 0)
 		return 0;
-	sum = __atomic_exchange_n(&sba->summary, 0, __ATOMIC_ACQUIRE);
-	while (sum != 0) {
-		w = rte_bsf64(sum);
-		sum &= sum - 1;
-		bits = __atomic_exchange_n(&sba->bits[w], 0, __ATOMIC_ACQUIRE);
-		while (bits != 0) {
-			if (n == nb) {
-				/* No room: give back what is left of this
-				 * word, then the unvisited words. */
-				__atomic_fetch_or(&sba->bits[w], bits,
-						__ATOMIC_RELAXED);
-				sum |= RTE_BIT64(w);
-				__atomic_fetch_or(&sba->summary, sum,
+	/* Ask for the summary's line for writing: when a writer has raised
+	 * something, the line comes over once, ready for the exchanges,
+	 * instead of once to be read and again to be written. */
+	ism_sw_sba_prefetchw(sba->summary);
+	for (i = 0; i < RTE_DIM(sba->summary); i++) {
+		if (__atomic_load_n(&sba->summary[i], __ATOMIC_RELAXED) == 0)
+			continue;
+		sum = __atomic_exchange_n(&sba->summary[i], 0,
+				__ATOMIC_SEQ_CST);
+		while (sum != 0) {
+			g = i * 64 + rte_bsf64(sum);
+			if (!ism_sw_sba_poll_group(sba, g, sigs, &n, nb)) {
+				/* No room: flag this group and the unvisited
+				 * ones again. */
+				__atomic_fetch_or(&sba->summary[i], sum,
 						__ATOMIC_RELEASE);
 				return n;
 			}
-			idx = w * 64 + rte_bsf64(bits);
-			bits &= bits - 1;
-			mask = __atomic_exchange_n(&sba->mask[idx], 0,
-					__ATOMIC_ACQUIRE);
-			if (mask == 0)
-				continue;
-			sigs[n].dmb_idx = idx;
-			sigs[n].mask = mask;
-			sigs[n].reserved = 0;
-			n++;
+			sum &= sum - 1;
 		}
 	}
 	return n;
@@ -150,7 +243,8 @@ rte_ism_sw_sba_poll(struct rte_ism_sw_sba *sba, struct rte_ism_signal *sigs,
 static inline void
 rte_ism_sw_sba_clear(struct rte_ism_sw_sba *sba, uint32_t idx)
 {
-	__atomic_store_n(&sba->mask[idx], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&sba->mask[ism_sw_sba_slot(idx)], 0,
+			__ATOMIC_RELAXED);
 }
 
 #ifdef __cplusplus

@@ -329,9 +329,8 @@ scribble(struct rogue *r)
 	if (sba != MAP_FAILED) {
 		/* Keep raising for a while: the victim polls meanwhile. */
 		for (end = now_ns() + 300000000ULL; now_ns() < end;) {
-			memset(sba->mask, 0xff, sizeof(sba->mask));
-			memset(sba->bits, 0xff, sizeof(sba->bits));
-			sba->summary = UINT64_MAX;
+			/* The whole SBA: summary and every mask. */
+			memset(sba, 0xff, sizeof(*sba));
 		}
 		munmap(sba, sba_len());
 		say("ATTACK scribbled on the victim's SBA for 300 ms");

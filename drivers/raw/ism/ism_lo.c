@@ -26,6 +26,7 @@
 #include <bus_vdev_driver.h>
 
 #include "ism_pmd.h"
+#include "ism_sw_move.h"
 
 #define LO_DRIVER_NAME	"ism_lo"
 #define LO_MAX_DEVS	32
@@ -123,80 +124,37 @@ lo_lookup(const struct lo_dev *src, uint64_t token, struct lo_dev **dstp,
 	return 0;
 }
 
+/* Resolve a token for the writer ctx (struct lo_dev). */
+static inline int
+lo_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
+{
+	struct lo_dev *dst;
+	struct lo_dmb *dmb;
+	int ret = lo_lookup(ctx, token, &dst, &dmb);
+
+	if (likely(ret == 0)) {
+		t->addr = dmb->addr;
+		t->len = dmb->len;
+		t->dmb_idx = tok_idx(token);
+		t->sba = dst->sba;
+	}
+	return ret;
+}
+
 static int
 lo_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
 {
-	struct lo_dev *src = ctx;
-	unsigned int slot = rte_ism_pmd_lcore_slot();
-	struct lo_dev *dst;
-	struct lo_dmb *dmb;
-	int ret;
-
-	rte_ism_pmd_move_enter(slot);
-	ret = lo_lookup(src, token, &dst, &dmb);
-	if (likely(ret == 0))
-		ret = ism_check_move(idx, offset, len, dmb->len);
-	if (likely(ret == 0)) {
-		void *to = RTE_PTR_ADD(dmb->addr, offset);
-
-		if (!sf) {
-			memcpy(to, data, len);
-		} else {
-			/* The signal's line is fetched during the copy. */
-			rte_ism_sw_sba_prepare(dst->sba, tok_idx(token));
-			memcpy(to, data, len);
-			rte_ism_sw_sba_raise(dst->sba, tok_idx(token),
-					RTE_BIT32(idx));
-		}
-	}
-	rte_ism_pmd_move_exit(slot);
-	if (unlikely(ret != 0))
-		return ism_count_error(&src->common, slot, ret);
-	ism_count_move(&src->common, slot, len, 1, sf);
-	return 0;
+	return ism_sw_move_data(ctx, lo_target, token, idx, sf, offset, data,
+			len);
 }
 
 static int
 lo_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		const struct rte_ism_move_seg *segs, uint16_t nb_segs)
 {
-	struct lo_dev *src = ctx;
-	unsigned int slot = rte_ism_pmd_lcore_slot();
-	struct lo_dev *dst;
-	struct lo_dmb *dmb;
-	uint32_t bytes = 0;
-	uint16_t i;
-	int ret;
-
-	rte_ism_pmd_move_enter(slot);
-	ret = lo_lookup(src, token, &dst, &dmb);
-	if (unlikely(nb_segs == 0 && ret == 0))
-		ret = -EINVAL;
-	/* Check every segment first: a failed burst writes nothing. */
-	for (i = 0; ret == 0 && i < nb_segs; i++) {
-		ret = ism_check_move(idx, segs[i].offset, segs[i].len,
-				dmb->len);
-		bytes += segs[i].len;
-	}
-	if (likely(ret == 0)) {
-		if (sf)
-			rte_ism_sw_sba_prepare(dst->sba, tok_idx(token));
-		for (i = 0; i < nb_segs; i++) {
-			memcpy(RTE_PTR_ADD(dmb->addr, segs[i].offset),
-			       segs[i].data, segs[i].len);
-			/* Segments become visible in order. */
-			rte_atomic_thread_fence(__ATOMIC_RELEASE);
-		}
-		if (sf)
-			rte_ism_sw_sba_raise(dst->sba, tok_idx(token),
-					RTE_BIT32(idx));
-	}
-	rte_ism_pmd_move_exit(slot);
-	if (unlikely(ret != 0))
-		return ism_count_error(&src->common, slot, ret);
-	ism_count_move(&src->common, slot, bytes, nb_segs, sf);
-	return 0;
+	return ism_sw_move_burst(ctx, lo_target, token, idx, sf, segs,
+			nb_segs);
 }
 
 static int

@@ -25,6 +25,7 @@
 #include <bus_vdev_driver.h>
 
 #include "ism_shm.h"
+#include "ism_sw_move.h"
 
 static inline int
 shm_lookup(const struct shm_dev *d, uint64_t token,
@@ -47,70 +48,37 @@ shm_lookup(const struct shm_dev *d, uint64_t token,
 	return 0;
 }
 
+/* Resolve a token for the writer ctx (struct shm_dev). */
+static inline int
+shm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
+{
+	const struct shm_view_ent *e;
+	const struct shm_view *v;
+	int ret = shm_lookup(ctx, token, &v, &e);
+
+	if (likely(ret == 0)) {
+		t->addr = e->addr;
+		t->len = e->len;
+		t->dmb_idx = shm_tok_idx(token);
+		t->sba = v->sba;
+	}
+	return ret;
+}
+
 static int
 shm_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
 {
-	struct shm_dev *d = ctx;
-	unsigned int slot = rte_ism_pmd_lcore_slot();
-	const struct shm_view_ent *e;
-	const struct shm_view *v;
-	int ret;
-
-	rte_ism_pmd_move_enter(slot);
-	ret = shm_lookup(d, token, &v, &e);
-	if (likely(ret == 0))
-		ret = ism_check_move(idx, offset, len, e->len);
-	if (likely(ret == 0)) {
-		memcpy(RTE_PTR_ADD(e->addr, offset), data, len);
-		if (sf)
-			rte_ism_sw_sba_raise(v->sba, shm_tok_idx(token),
-					RTE_BIT32(idx));
-	}
-	rte_ism_pmd_move_exit(slot);
-	if (unlikely(ret != 0))
-		return ism_count_error(&d->common, slot, ret);
-	ism_count_move(&d->common, slot, len, 1, sf);
-	return 0;
+	return ism_sw_move_data(ctx, shm_target, token, idx, sf, offset, data,
+			len);
 }
 
 static int
 shm_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		const struct rte_ism_move_seg *segs, uint16_t nb_segs)
 {
-	struct shm_dev *d = ctx;
-	unsigned int slot = rte_ism_pmd_lcore_slot();
-	const struct shm_view_ent *e;
-	const struct shm_view *v;
-	uint32_t bytes = 0;
-	uint16_t i;
-	int ret;
-
-	rte_ism_pmd_move_enter(slot);
-	ret = shm_lookup(d, token, &v, &e);
-	if (unlikely(nb_segs == 0 && ret == 0))
-		ret = -EINVAL;
-	/* Check every segment first: a failed burst writes nothing. */
-	for (i = 0; ret == 0 && i < nb_segs; i++) {
-		ret = ism_check_move(idx, segs[i].offset, segs[i].len, e->len);
-		bytes += segs[i].len;
-	}
-	if (likely(ret == 0)) {
-		for (i = 0; i < nb_segs; i++) {
-			memcpy(RTE_PTR_ADD(e->addr, segs[i].offset),
-			       segs[i].data, segs[i].len);
-			/* Segments become visible in order. */
-			rte_atomic_thread_fence(__ATOMIC_RELEASE);
-		}
-		if (sf)
-			rte_ism_sw_sba_raise(v->sba, shm_tok_idx(token),
-					RTE_BIT32(idx));
-	}
-	rte_ism_pmd_move_exit(slot);
-	if (unlikely(ret != 0))
-		return ism_count_error(&d->common, slot, ret);
-	ism_count_move(&d->common, slot, bytes, nb_segs, sf);
-	return 0;
+	return ism_sw_move_burst(ctx, shm_target, token, idx, sf, segs,
+			nb_segs);
 }
 
 /* Poll one SBA; keep only indices whose DMB that writer may write. */
