@@ -438,18 +438,18 @@ tx_publish(struct ism_ring *r, uint32_t prod, const struct desc_run *runs,
 uint16_t
 ism_ring_send(struct ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
-	const uint32_t mask = r->tx_geom.nb_slots - 1;
-	const uint32_t shift = slot_shift(&r->tx_geom);
 	struct desc_run runs[ISM_RING_MAX_BURST];
 	unsigned int nb_runs = 0;
 	const uint64_t errors_before = r->stats.move_errors;
-	uint32_t prod = r->tx_prod, credits, need, len, off;
+	uint32_t prod = r->tx_prod, credits, need, len, off, mask, shift;
 	uint64_t bytes = 0;
 	struct rte_mbuf *s;
 	uint16_t i, sent = 0;
 
 	if (unlikely(!r->tx_ready))
 		return 0;
+	mask = r->tx_geom.nb_slots - 1;
+	shift = slot_shift(&r->tx_geom);
 	nb_pkts = RTE_MIN(nb_pkts, ISM_RING_MAX_BURST);
 	credits = r->tx_geom.nb_slots - (prod - r->tx_cons);
 	for (i = 0; i < nb_pkts; i++) {

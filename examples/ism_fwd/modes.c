@@ -60,8 +60,9 @@ tmpl_init(struct fwd_ctx *c)
 	h->ip.version_ihl = RTE_IPV4_VHL_DEF;
 	h->ip.time_to_live = 64;
 	h->ip.next_proto_id = IPPROTO_UDP;
-	h->ip.src_addr = rte_cpu_to_be_32(RTE_IPV4(198, 18, 0, 1));
-	h->ip.dst_addr = rte_cpu_to_be_32(RTE_IPV4(198, 18, 0, 2));
+	/* 198.18.0.1 -> 198.18.0.2 (benchmarking range, RFC 2544) */
+	h->ip.src_addr = rte_cpu_to_be_32(0xc6120001);
+	h->ip.dst_addr = rte_cpu_to_be_32(0xc6120002);
 	h->udp.src_port = rte_cpu_to_be_16(9);
 	h->udp.dst_port = rte_cpu_to_be_16(9);
 	/* Lengths and checksum for the most common size. */
@@ -98,13 +99,29 @@ pkt_size(const struct fwd_ctx *c, uint64_t seq)
 	return c->conf->pkt_min + (seq * 2654435761u) % span;
 }
 
+/* CRC32C of len bytes at any alignment (rte_hash_crc() loads words
+ * straight from the buffer, which must then be aligned). */
+static uint32_t
+crc_add(const uint8_t *p, uint32_t len, uint32_t crc)
+{
+	uint64_t w;
+
+	for (; len >= sizeof(w); len -= sizeof(w), p += sizeof(w)) {
+		memcpy(&w, p, sizeof(w));
+		crc = rte_hash_crc_8byte(w, crc);
+	}
+	for (; len > 0; len--, p++)
+		crc = rte_hash_crc_1byte(*p, crc);
+	return crc;
+}
+
 static uint32_t
 chk_csum(const uint8_t *pkt, uint32_t size)
 {
 	uint32_t crc;
 
-	crc = rte_hash_crc(pkt, CHK_OFF + sizeof(uint64_t), 0xffffffff);
-	return rte_hash_crc(pkt + CHK_MIN, size - CHK_MIN, crc);
+	crc = crc_add(pkt, CHK_OFF + sizeof(uint64_t), 0xffffffff);
+	return crc_add(pkt + CHK_MIN, size - CHK_MIN, crc);
 }
 
 /* Payload of a loopback-check packet: sequence number, pseudo-random

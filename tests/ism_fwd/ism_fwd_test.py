@@ -1,0 +1,417 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ism authors
+"""End-to-end tests of dpdk-ism_fwd (python3 standard library only).
+
+    ism_fwd_test.py APP TAG SCENARIO
+
+APP is the dpdk-ism_fwd binary, TAG makes the EAL file prefixes unique per
+build. Scenarios:
+
+  pcap-loopback  one process, loopback ISM device writing to itself: a pcap
+                 of mixed sizes through net_pcap -> ISM -> net_pcap comes
+                 out byte-identical and in order (copy and zero-copy)
+  pcap           the same between two processes over ism_shm
+  check          loopback-check of 1,000,000 packets: A generates, B
+                 forwards them back through a net_ring loop port (iofwd);
+                 zero loss, zero corruption
+  kill           kill -9 of one side mid-stream: the survivor reports it
+                 (from its own output: how long after the event, and after
+                 the kill); with --on-peer-loss wait it resumes when the
+                 peer restarts; with --on-peer-loss exit it exits (status 3)
+
+Every process runs under a deadline (timeout), with its own --file-prefix
+and rendezvous directory, without hugepages. Exit status 0 pass, 1 fail,
+77 skip (no ism_shm driver).
+"""
+
+import os
+import random
+import re
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+SKIP = 77
+DEADLINE = 60  # seconds; only stops a hang
+
+PCAP_MAGIC_US = 0xA1B2C3D4
+PCAP_MAGIC_NS = 0xA1B23C4D
+
+
+class Fail(Exception):
+    pass
+
+
+def check(cond, msg):
+    if not cond:
+        raise Fail(msg)
+
+
+# ---------------------------------------------------------------- pcap files
+
+def pcap_write(path, packets):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", PCAP_MAGIC_US, 2, 4, 0, 0, 65535, 1))
+        for i, data in enumerate(packets):
+            f.write(struct.pack("<IIII", i // 1000, i % 1000, len(data),
+                                len(data)))
+            f.write(data)
+
+
+def pcap_read(path):
+    with open(path, "rb") as f:
+        blob = f.read()
+    check(len(blob) >= 24, "%s: no pcap header" % path)
+    for endian in "<>":
+        magic = struct.unpack(endian + "I", blob[:4])[0]
+        if magic in (PCAP_MAGIC_US, PCAP_MAGIC_NS):
+            break
+    else:
+        raise Fail("%s: not a pcap file" % path)
+    packets, off = [], 24
+    while off < len(blob):
+        check(off + 16 <= len(blob), "%s: truncated record header" % path)
+        _, _, incl, orig = struct.unpack(endian + "IIII", blob[off:off + 16])
+        check(incl == orig, "%s: record %d cut (%d of %d bytes)"
+              % (path, len(packets), incl, orig))
+        packets.append(blob[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return packets
+
+
+def mixed_packets(n, seed=1):
+    """Sizes 64..9000: edges around the mbuf and slot sizes, then random."""
+    rnd = random.Random(seed)
+    edges = [64, 65, 127, 128, 129, 1500, 1514, 2047, 2048, 2049, 2176,
+             4095, 4096, 4097, 8191, 8192, 9000]
+    sizes = edges + [rnd.randint(64, 9000) for _ in range(n - len(edges))]
+    packets = []
+    for i, size in enumerate(sizes):
+        eth = bytes([0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1, 0x88, 0xb5])
+        body = struct.pack(">I", i) + rnd.randbytes(size - len(eth) - 4)
+        packets.append(eth + body)
+    return packets
+
+
+def compare(sent, got):
+    check(len(got) == len(sent), "%d packets out, %d in"
+          % (len(got), len(sent)))
+    for i, (a, b) in enumerate(zip(sent, got)):
+        if a != b:
+            where = next((j for j in range(min(len(a), len(b)))
+                          if a[j] != b[j]), min(len(a), len(b)))
+            raise Fail("packet %d differs (%d vs %d bytes, first at byte %d)"
+                       % (i, len(a), len(b), where))
+
+
+# ----------------------------------------------------------------- processes
+
+class App:
+    """One dpdk-ism_fwd process; its output is collected line by line with
+    the CLOCK_MONOTONIC time each line arrived."""
+
+    def __init__(self, name, app, core, vdevs, args, tag, deadline=DEADLINE):
+        self.name = name
+        self.lines = []
+        self.lock = threading.Lock()
+        cmd = ["timeout", "-k", "5", "-s", "INT", str(deadline), app,
+               "-l", str(core), "--no-huge", "-m", "512", "--no-shconf",
+               "--no-pci", "--file-prefix", "ism-fwd-%s-%s-%d"
+               % (tag, name, os.getpid())]
+        for v in vdevs:
+            cmd += ["--vdev", v]
+        cmd += ["--"] + args
+        print("+ " + " ".join(cmd), flush=True)
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True,
+                                     bufsize=1, start_new_session=True)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            with self.lock:
+                self.lines.append((time.monotonic_ns(), line.rstrip("\n")))
+
+    def wait_for(self, pattern, timeout=DEADLINE, start=0):
+        """Index of the first line from `start` matching pattern."""
+        rx = re.compile(pattern)
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self.lock:
+                for i in range(start, len(self.lines)):
+                    if rx.search(self.lines[i][1]):
+                        return i
+            if self.proc.poll() is not None and not self.reader.is_alive():
+                break
+            time.sleep(0.01)
+        raise Fail("%s: no line matching %r" % (self.name, pattern))
+
+    def line(self, i):
+        with self.lock:
+            return self.lines[i][1]
+
+    def count(self):
+        with self.lock:
+            return len(self.lines)
+
+    def wait(self, timeout=DEADLINE):
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise Fail("%s did not exit" % self.name)
+        self.reader.join(5)
+        return rc
+
+    def stop(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGINT)
+
+    def kill(self):
+        """SIGKILL the application itself (not its timeout wrapper)."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+    def dump(self):
+        with self.lock:
+            for _, line in self.lines:
+                print("  %s| %s" % (self.name, line))
+
+
+def run_all(apps, body):
+    """Run body(); on failure print every process' output. Always reap."""
+    try:
+        body()
+    finally:
+        for a in apps:
+            a.stop()
+        for a in apps:
+            try:
+                a.wait(15)
+            except Fail:
+                pass
+        if sys.exc_info()[0] is not None:
+            for a in apps:
+                a.dump()
+
+
+class Shm:
+    """Two GIDs on one fabric in a fresh rendezvous directory."""
+
+    GID_A, GID_B = "0xa1", "0xb2"
+
+    def __init__(self, tmp):
+        self.dir = tempfile.mkdtemp(prefix="rv.", dir=tmp)
+
+    def vdev(self, gid):
+        return "ism_shm0,dir=%s,gid=%s" % (self.dir, gid)
+
+
+def shm_available(app, tag, tmp):
+    """Does this build have the ism_shm driver? EAL init fails if not."""
+    shm = Shm(tmp)
+    r = subprocess.run(["timeout", "30", app, "-l", "0", "--no-huge", "-m",
+                        "256", "--no-shconf", "--no-pci", "--file-prefix",
+                        "ism-fwd-probe-%s-%d" % (tag, os.getpid()),
+                        "--vdev", shm.vdev(Shm.GID_A), "--", "--help"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    if r.returncode != 0:
+        print(r.stdout)
+    return r.returncode == 0
+
+
+# ----------------------------------------------------------------- scenarios
+
+def totals(app, key):
+    """(pkts, bytes) from a totals line like '  ism rx   N pkts B bytes'."""
+    i = app.wait_for(r"^\s+%s\s+\d+ pkts" % key)
+    m = re.search(r"(\d+) pkts (\d+) bytes", app.line(i))
+    return int(m.group(1)), int(m.group(2))
+
+
+def pcap_loopback(app, tag, tmp):
+    packets = mixed_packets(3000)
+    src = os.path.join(tmp, "in.pcap")
+    pcap_write(src, packets)
+    for zc in ([], ["--zero-copy"]):
+        dst = os.path.join(tmp, "out%s.pcap" % ("-zc" if zc else ""))
+        a = App("lo", app, 0,
+                ["ism_lo0,gid=0x1",
+                 "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (src, dst)],
+                ["--peer-gid", "0x1", "--stats-period", "0",
+                 "--stop-after-rx", str(len(packets))] + zc, tag)
+
+        def body():
+            check(a.wait() == 0, "exit status %s" % a.proc.returncode)
+            compare(packets, pcap_read(dst))
+        run_all([a], body)
+        print("PASS pcap through a loopback device%s: %d packets"
+              % (" (zero copy)" if zc else "", len(packets)))
+
+
+def pcap_shm(app, tag, tmp):
+    packets = mixed_packets(3000)
+    src = os.path.join(tmp, "in.pcap")
+    pcap_write(src, packets)
+    for zc in ([], ["--zero-copy"]):
+        shm = Shm(tmp)
+        dst = os.path.join(tmp, "out%s.pcap" % ("-zc" if zc else ""))
+        # A: pcap -> ISM; B: ISM -> pcap, exits after all, says BYE.
+        a = App("A", app, 0,
+                [shm.vdev(Shm.GID_A), "net_pcap0,rx_pcap=%s" % src],
+                ["--peer-gid", Shm.GID_B, "--stats-period", "0",
+                 "--on-peer-loss", "exit"] + zc, tag)
+        b = App("B", app, 1,
+                [shm.vdev(Shm.GID_B), "net_pcap0,tx_pcap=%s" % dst],
+                ["--peer-gid", Shm.GID_A, "--stats-period", "0",
+                 "--stop-after-rx", str(len(packets))] + zc, tag)
+
+        def body():
+            check(b.wait() == 0, "B: exit status %s" % b.proc.returncode)
+            check(a.wait() == 0, "A: exit status %s" % a.proc.returncode)
+            compare(packets, pcap_read(dst))
+        run_all([a, b], body)
+        print("PASS pcap between two processes%s: %d packets"
+              % (" (zero copy)" if zc else "", len(packets)))
+
+
+def loopback_check(app, tag, tmp):
+    n = 1000000
+    for zc in ([], ["--zero-copy"]):
+        shm = Shm(tmp)
+        a = App("A", app, 0, [shm.vdev(Shm.GID_A)],
+                ["--peer-gid", Shm.GID_B, "--fwd-mode", "loopback-check",
+                 "--nb-pkts", str(n), "--pkt-size", "60-200",
+                 "--stats-period", "0", "--on-peer-loss", "exit"] + zc,
+                tag, deadline=120)
+        b = App("B", app, 1, [shm.vdev(Shm.GID_B), "net_ring0"],
+                ["--peer-gid", Shm.GID_A, "--fwd-mode", "iofwd",
+                 "--stats-period", "0", "--on-peer-loss", "exit"] + zc,
+                tag, deadline=120)
+
+        def body():
+            i = a.wait_for(r"loopback-check ok", timeout=120)
+            check(a.wait() == 0, "A: exit status %s" % a.proc.returncode)
+            m = re.search(r"ok (\d+) lost (\d+) corrupt (\d+) reordered (\d+)",
+                          a.line(i))
+            ok, lost, bad, late = map(int, m.groups())
+            check(ok == n and lost == 0 and bad == 0 and late == 0,
+                  "A: %s" % a.line(i))
+            check(b.wait() == 0, "B: exit status %s" % b.proc.returncode)
+        run_all([a, b], body)
+        print("PASS loopback-check%s: %d packets, no loss, no corruption"
+              % (" (zero copy)" if zc else "", n))
+
+
+def lost_report(app, start):
+    """(mono_ns of the report, ms after the event) of a 'peer lost' line."""
+    i = app.wait_for(r"peer lost: .*mono_ns=", start=start)
+    line = app.line(i)
+    m = re.search(r"mono_ns=(\d+)(?:, ([\d.]+) ms after the event)?", line)
+    check(m.group(2) is not None, "loss not reported from an event: " + line)
+    return i, int(m.group(1)), float(m.group(2))
+
+
+def kill_peer(app, tag, tmp):
+    shm = Shm(tmp)
+    # A sends; B receives. Kill B mid-stream, restart it; A resumes.
+    a = App("A", app, 0, [shm.vdev(Shm.GID_A)],
+            ["--peer-gid", Shm.GID_B, "--fwd-mode", "txonly",
+             "--stats-period", "0.2", "--on-peer-loss", "wait"], tag)
+    b = App("B", app, 1, [shm.vdev(Shm.GID_B)],
+            ["--peer-gid", Shm.GID_A, "--fwd-mode", "rxonly",
+             "--stats-period", "0.2"], tag)
+    apps = [a, b]
+
+    def moving(p, start):
+        """Wait for a stats line with traffic."""
+        return p.wait_for(r"ism-rx [1-9][\d.]* Mpps|ism-rx 0\.[0-9]*[1-9]",
+                          start=start)
+
+    def body():
+        nonlocal b
+        a.wait_for(r"link up")
+        moving(b, 0)
+        mark = a.count()
+        killed = time.monotonic_ns()
+        b.kill()
+        _, reported, after_event = lost_report(a, mark)
+        print("A reported the loss %.3f ms after the kill, %.3f ms after "
+              "the event" % ((reported - killed) / 1e6, after_event))
+        check(after_event < 1000, "A took %.0f ms to report the event"
+              % after_event)
+        b.wait()
+        b = App("B2", app, 1, [shm.vdev(Shm.GID_B)],
+                ["--peer-gid", Shm.GID_A, "--fwd-mode", "rxonly",
+                 "--stats-period", "0.2"], tag)
+        apps.append(b)
+        a.wait_for(r"link up", start=mark)
+        moving(b, 0)
+        # Clean exit of both: status 0, nothing left behind.
+        b.stop()
+        check(b.wait() == 0, "B2: exit status %s" % b.proc.returncode)
+        a.wait_for(r"peer left: it said goodbye", start=mark)
+        a.stop()
+        check(a.wait() == 0, "A: exit status %s" % a.proc.returncode)
+    run_all(apps, body)
+    print("PASS kill -9 of the receiver: reported, resumed after restart")
+
+    # The other way round, and the survivor exits.
+    shm = Shm(tmp)
+    a = App("A", app, 0, [shm.vdev(Shm.GID_A)],
+            ["--peer-gid", Shm.GID_B, "--fwd-mode", "txonly",
+             "--stats-period", "0.2"], tag)
+    b = App("B", app, 1, [shm.vdev(Shm.GID_B)],
+            ["--peer-gid", Shm.GID_A, "--fwd-mode", "rxonly",
+             "--stats-period", "0.2", "--on-peer-loss", "exit"], tag)
+
+    def body2():
+        moving(b, 0)
+        killed = time.monotonic_ns()
+        a.kill()
+        _, reported, after_event = lost_report(b, 0)
+        print("B reported the loss %.3f ms after the kill, %.3f ms after "
+              "the event" % ((reported - killed) / 1e6, after_event))
+        check(after_event < 1000, "B took %.0f ms to report the event"
+              % after_event)
+        check(b.wait() == 3, "B: exit status %s, want 3" % b.proc.returncode)
+        b.wait_for(r"ism_fwd totals")
+    run_all([a, b], body2)
+    print("PASS kill -9 of the sender: reported, survivor exited cleanly")
+
+
+SCENARIOS = {
+    "pcap-loopback": (pcap_loopback, False),
+    "pcap": (pcap_shm, True),
+    "check": (loopback_check, True),
+    "kill": (kill_peer, True),
+}
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[3] not in SCENARIOS:
+        print(__doc__)
+        return 2
+    app, tag, name = sys.argv[1:]
+    fn, needs_shm = SCENARIOS[name]
+    with tempfile.TemporaryDirectory(prefix="ism-fwd-test.") as tmp:
+        if needs_shm and not shm_available(app, tag, tmp):
+            print("SKIP: this build has no ism_shm driver")
+            return SKIP
+        try:
+            fn(app, tag, tmp)
+        except Fail as e:
+            print("FAIL %s: %s" % (name, e))
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
