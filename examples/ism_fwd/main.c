@@ -167,7 +167,7 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Returns 0, or -EINVAL after printing what was wrong. */
+/* Returns 0, 1 after --help, or -EINVAL after printing what was wrong. */
 static int
 parse_args(int argc, char **argv, struct fwd_conf *conf, bool *has_port)
 {
@@ -265,7 +265,7 @@ parse_args(int argc, char **argv, struct fwd_conf *conf, bool *has_port)
 			break;
 		case 'h':
 			usage(argv[0]);
-			exit(EXIT_SUCCESS);
+			return 1;
 		default:
 			usage(argv[0]);
 			return -EINVAL;
@@ -494,8 +494,12 @@ main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
-	if (parse_args(argc, argv, &conf, &has_port) < 0)
+	ret = parse_args(argc, argv, &conf, &has_port);
+	if (ret != 0) {
+		if (ret > 0)
+			status = EXIT_SUCCESS;
 		goto out_eal;
+	}
 	dev_id = ism_dev_find(&conf, &info);
 	if (dev_id < 0)
 		goto out_eal;
