@@ -16,6 +16,7 @@
 #include <rte_malloc.h>
 #include <rte_memcpy.h>
 #include <rte_memory.h>
+#include <rte_prefetch.h>
 
 #include "ism_ring.h"
 
@@ -61,17 +62,11 @@ ism_ring_geom_check(const struct ism_ring_geom *g)
 	return 0;
 }
 
-static inline uint32_t
-slot_shift(const struct ism_ring_geom *g)
-{
-	return rte_bsf32(g->slot_size);
-}
-
 /* Slots a packet of len bytes takes. */
 static inline uint32_t
-pkt_slots(const struct ism_ring_geom *g, uint32_t len)
+pkt_slots(uint32_t len, uint32_t shift)
 {
-	return (len + g->slot_size - 1) >> slot_shift(g);
+	return (len + (1u << shift) - 1) >> shift;
 }
 
 /* glibc's memcpy (AVX, ERMS) beats the SSE rte_memcpy that pkg-config's
@@ -102,7 +97,7 @@ static void
 zc_free_cb(void *addr, void *opaque)
 {
 	struct ism_ring *r = opaque;
-	uint32_t i = RTE_PTR_DIFF(addr, r->rx_slots) >> slot_shift(&r->rx_geom);
+	uint32_t i = RTE_PTR_DIFF(addr, r->rx_slots) >> r->rx_shift;
 
 	/* May run on any lcore that frees the mbuf. */
 	__atomic_store_n(&r->freed[i], 1, __ATOMIC_RELEASE);
@@ -148,8 +143,7 @@ zc_arrays_alloc(struct ism_ring *r)
 	for (i = 0; i < n; i++) {
 		r->shinfo[i].free_cb = zc_free_cb;
 		r->shinfo[i].fcb_opaque = r;
-		r->iova[i] = slot_iova(r->rx_slots +
-				(i << slot_shift(&r->rx_geom)));
+		r->iova[i] = slot_iova(r->rx_slots + (i << r->rx_shift));
 	}
 	return 0;
 }
@@ -172,6 +166,8 @@ ism_ring_init(struct ism_ring *r, const struct ism_ring_conf *conf)
 	r->pool = conf->pool;
 	r->room = mbuf_room - RTE_PKTMBUF_HEADROOM;
 	r->rx_geom = conf->geom;
+	r->rx_shift = rte_bsf32(conf->geom.slot_size);
+	r->rx_idx_mask = conf->geom.nb_slots - 1;
 	r->rx_ring_mask = conf->geom.nb_slots * conf->geom.slot_size - 1;
 
 	r->dmb.len = ism_ring_dmb_len(&conf->geom);
@@ -195,10 +191,10 @@ ism_ring_init(struct ism_ring *r, const struct ism_ring_conf *conf)
 static void
 zc_reclaim(struct ism_ring *r)
 {
-	uint32_t mask = r->rx_geom.nb_slots - 1, i;
+	uint32_t i;
 
 	while (r->rx_cons != r->rx_next) {
-		i = r->rx_cons & mask;
+		i = r->rx_cons & r->rx_idx_mask;
 		if (!__atomic_load_n(&r->freed[i], __ATOMIC_ACQUIRE))
 			break;
 		r->freed[i] = 0;
@@ -270,6 +266,8 @@ ism_ring_peer_set(struct ism_ring *r, uint64_t token,
 	}
 	r->peer_token = token;
 	r->tx_geom = *geom;
+	r->tx_shift = rte_bsf32(geom->slot_size);
+	r->tx_idx_mask = geom->nb_slots - 1;
 	r->tx_ring_mask = geom->nb_slots * geom->slot_size - 1;
 	r->tx_slots_off = ism_ring_slots_off(geom);
 	return 0;
@@ -374,21 +372,25 @@ tx_put_linear(struct ism_ring *r, uint32_t off, const void *src, uint32_t len)
 		seg_add(r, src, off, len);
 }
 
+/* Put len bytes at off in the peer's slot area, wrapping at its end. */
 static inline void
 tx_put(struct ism_ring *r, uint32_t off, const void *src, uint32_t len)
 {
-	uint32_t n = RTE_MIN(len, r->tx_ring_mask + 1 - off);
+	uint32_t room = r->tx_ring_mask + 1 - off;
 
-	tx_put_linear(r, off, src, n);
-	if (n < len)
-		tx_put_linear(r, 0, RTE_PTR_ADD(src, n), len - n);
+	if (likely(len <= room)) {
+		tx_put_linear(r, off, src, len);
+		return;
+	}
+	tx_put_linear(r, off, src, room);
+	tx_put_linear(r, 0, RTE_PTR_ADD(src, room), len - room);
 }
 
 static inline void
 desc_put(struct ism_ring *r, uint32_t prod, uint32_t len,
 		struct desc_run *runs, unsigned int *nb_runs)
 {
-	uint32_t i = prod & (r->tx_geom.nb_slots - 1);
+	uint32_t i = prod & r->tx_idx_mask;
 	struct ism_ring_desc *d;
 
 	if (r->tx_map != NULL) {
@@ -453,20 +455,19 @@ ism_ring_send(struct ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	struct desc_run runs[ISM_RING_MAX_BURST];
 	unsigned int nb_runs = 0;
 	const uint64_t errors_before = r->stats.move_errors;
-	uint32_t prod = r->tx_prod, credits, need, len, off, mask, shift;
+	uint32_t prod = r->tx_prod, credits, need, len, off;
 	uint64_t bytes = 0;
 	struct rte_mbuf *s;
 	uint16_t i, sent = 0;
 
 	if (unlikely(!r->tx_ready))
 		return 0;
-	mask = r->tx_geom.nb_slots - 1;
-	shift = slot_shift(&r->tx_geom);
 	nb_pkts = RTE_MIN(nb_pkts, ISM_RING_MAX_BURST);
 	credits = r->tx_geom.nb_slots - (prod - r->tx_cons);
 	for (i = 0; i < nb_pkts; i++) {
-		len = rte_pktmbuf_pkt_len(pkts[i]);
-		need = pkt_slots(&r->tx_geom, len);
+		s = pkts[i];
+		len = rte_pktmbuf_pkt_len(s);
+		need = pkt_slots(len, r->tx_shift);
 		if (unlikely(len == 0 || need > r->tx_geom.nb_slots)) {
 			if (len == 0)
 				r->stats.tx_empty++;
@@ -481,11 +482,15 @@ ism_ring_send(struct ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 				break;
 			}
 		}
-		off = (prod & mask) << shift;
-		for (s = pkts[i]; s != NULL; s = s->next) {
-			tx_put(r, off, rte_pktmbuf_mtod(s, void *),
-			       s->data_len);
-			off = (off + s->data_len) & r->tx_ring_mask;
+		off = (prod & r->tx_idx_mask) << r->tx_shift;
+		if (likely(s->next == NULL)) {
+			tx_put(r, off, rte_pktmbuf_mtod(s, void *), len);
+		} else {
+			for (; s != NULL; s = s->next) {
+				tx_put(r, off, rte_pktmbuf_mtod(s, void *),
+				       s->data_len);
+				off = (off + s->data_len) & r->tx_ring_mask;
+			}
 		}
 		desc_put(r, prod, len, runs, &nb_runs);
 		prod += need;
@@ -507,14 +512,18 @@ ism_ring_send(struct ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 
 /* Receive side. */
 
+/* Copy len bytes at off in our slot area, wrapping at its end. */
 static inline void
 rx_read(const struct ism_ring *r, uint32_t off, void *dst, uint32_t len)
 {
-	uint32_t n = RTE_MIN(len, r->rx_ring_mask + 1 - off);
+	uint32_t room = r->rx_ring_mask + 1 - off;
 
-	copy(dst, r->rx_slots + off, n);
-	if (n < len)
-		copy(RTE_PTR_ADD(dst, n), r->rx_slots, len - n);
+	if (likely(len <= room)) {
+		copy(dst, r->rx_slots + off, len);
+		return;
+	}
+	copy(dst, r->rx_slots + off, room);
+	copy(RTE_PTR_ADD(dst, room), r->rx_slots, len - room);
 }
 
 /* Copy mode: the packet into a chain of freshly allocated mbufs. */
@@ -522,8 +531,7 @@ static void
 rx_copy(const struct ism_ring *r, const struct rx_pkt *p,
 		struct rte_mbuf **segs)
 {
-	uint32_t off = (p->slot & (r->rx_geom.nb_slots - 1)) <<
-			slot_shift(&r->rx_geom);
+	uint32_t off = (p->slot & r->rx_idx_mask) << r->rx_shift;
 	uint32_t left = p->len, chunk;
 	struct rte_mbuf *m, *prev = NULL;
 	uint16_t n;
@@ -548,7 +556,7 @@ rx_copy(const struct ism_ring *r, const struct rx_pkt *p,
 static inline uint32_t
 zc_run(const struct ism_ring *r, uint32_t i, uint32_t slots)
 {
-	uint32_t max = UINT16_MAX >> slot_shift(&r->rx_geom);
+	uint32_t max = UINT16_MAX >> r->rx_shift;
 
 	return RTE_MIN(RTE_MIN(slots, r->rx_geom.nb_slots - i), max);
 }
@@ -556,13 +564,13 @@ zc_run(const struct ism_ring *r, uint32_t i, uint32_t slots)
 static uint16_t
 zc_mbufs(const struct ism_ring *r, uint32_t slot, uint32_t slots)
 {
-	uint32_t i = slot & (r->rx_geom.nb_slots - 1), run;
+	uint32_t i = slot & r->rx_idx_mask, run;
 	uint16_t n = 0;
 
 	while (slots > 0) {
 		run = zc_run(r, i, slots);
 		slots -= run;
-		i = (i + run) & (r->rx_geom.nb_slots - 1);
+		i = (i + run) & r->rx_idx_mask;
 		n++;
 	}
 	return n;
@@ -572,9 +580,8 @@ zc_mbufs(const struct ism_ring *r, uint32_t slot, uint32_t slots)
 static void
 rx_attach(struct ism_ring *r, const struct rx_pkt *p, struct rte_mbuf **segs)
 {
-	const uint32_t shift = slot_shift(&r->rx_geom);
-	uint32_t i = p->slot & (r->rx_geom.nb_slots - 1);
-	uint32_t slots = pkt_slots(&r->rx_geom, p->len), left = p->len, run;
+	uint32_t i = p->slot & r->rx_idx_mask, left = p->len, run;
+	uint32_t slots = pkt_slots(p->len, r->rx_shift);
 	struct rte_mbuf *m, *prev = NULL;
 	uint16_t n;
 
@@ -582,13 +589,14 @@ rx_attach(struct ism_ring *r, const struct rx_pkt *p, struct rte_mbuf **segs)
 		m = segs[n];
 		run = zc_run(r, i, slots);
 		rte_mbuf_ext_refcnt_set(&r->shinfo[i], 1);
-		rte_pktmbuf_attach_extbuf(m, r->rx_slots + (i << shift),
-				r->iova[i], run << shift, &r->shinfo[i]);
-		m->data_len = RTE_MIN(left, run << shift);
+		rte_pktmbuf_attach_extbuf(m, r->rx_slots + (i << r->rx_shift),
+				r->iova[i], run << r->rx_shift,
+				&r->shinfo[i]);
+		m->data_len = RTE_MIN(left, run << r->rx_shift);
 		left -= m->data_len;
 		r->run[i] = run;
 		slots -= run;
-		i = (i + run) & (r->rx_geom.nb_slots - 1);
+		i = (i + run) & r->rx_idx_mask;
 		if (prev != NULL)
 			prev->next = m;
 		prev = m;
@@ -601,7 +609,7 @@ rx_attach(struct ism_ring *r, const struct rx_pkt *p, struct rte_mbuf **segs)
 static void
 rx_skip(struct ism_ring *r, uint32_t n)
 {
-	uint32_t i = r->rx_next & (r->rx_geom.nb_slots - 1);
+	uint32_t i = r->rx_next & r->rx_idx_mask;
 
 	r->stats.rx_bad++;
 	r->stats.rx_bad_slots += n;
@@ -659,10 +667,19 @@ rx_credit(struct ism_ring *r)
 	r->stats.credit_moves++;
 }
 
+/* Mbufs a packet needs. */
+static inline uint16_t
+rx_nb_mbufs(const struct ism_ring *r, uint32_t slot, uint32_t len,
+		uint32_t need)
+{
+	if (r->zero_copy)
+		return zc_mbufs(r, slot, need);
+	return likely(len <= r->room) ? 1 : (len + r->room - 1) / r->room;
+}
+
 uint16_t
 ism_ring_recv(struct ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
-	const uint32_t mask = r->rx_geom.nb_slots - 1;
 	struct rx_pkt p[ISM_RING_MAX_BURST];
 	struct rte_mbuf *mbufs[RX_MAX_MBUFS];
 	uint32_t avail, next, len, need, skip = 0;
@@ -677,26 +694,26 @@ ism_ring_recv(struct ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	avail = rx_avail(r);
 	nb_pkts = RTE_MIN(nb_pkts, ISM_RING_MAX_BURST);
 	next = r->rx_next;
+	/* Pass 1: descriptors (each read once), and the data on its way. */
 	for (k = 0; k < nb_pkts && avail > 0; k++) {
-		len = __atomic_load_n(&r->rx_desc[next & mask].len,
+		len = __atomic_load_n(&r->rx_desc[next & r->rx_idx_mask].len,
 				__ATOMIC_RELAXED);
-		need = pkt_slots(&r->rx_geom, len);
+		need = pkt_slots(len, r->rx_shift);
 		if (unlikely(len == 0 || need > avail)) {
 			skip = avail;	/* lost track: drop all we have */
 			break;
 		}
 		p[k].slot = next;
 		p[k].len = len;
-		if (r->zero_copy)
-			p[k].nb_mbufs = zc_mbufs(r, next, need);
-		else
-			p[k].nb_mbufs = likely(len <= r->room) ? 1 :
-				(len + r->room - 1) / r->room;
-		if (nb_mbufs + p[k].nb_mbufs > RX_MAX_MBUFS) {
+		p[k].nb_mbufs = rx_nb_mbufs(r, next, len, need);
+		if (unlikely(nb_mbufs + p[k].nb_mbufs > RX_MAX_MBUFS)) {
 			if (k == 0)
 				skip = need;	/* absurdly large: drop it */
 			break;
 		}
+		if (!r->zero_copy)
+			rte_prefetch0(r->rx_slots +
+				((next & r->rx_idx_mask) << r->rx_shift));
 		nb_mbufs += p[k].nb_mbufs;
 		next += need;
 		avail -= need;
@@ -707,6 +724,7 @@ ism_ring_recv(struct ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		skip = 0;	/* try again next time, same state */
 		next = r->rx_next;
 	}
+	/* Pass 2: build the mbufs. */
 	for (j = 0; j < k; j++) {
 		if (r->zero_copy)
 			rx_attach(r, &p[j], &mbufs[mi]);

@@ -101,6 +101,8 @@ struct ism_ring {
 	/* Our DMB: the ring the peer sends into. */
 	struct rte_ism_dmb dmb;
 	struct ism_ring_geom rx_geom;
+	uint32_t rx_shift;		/* log2(slot_size) */
+	uint32_t rx_idx_mask;		/* nb_slots - 1 */
 	uint32_t rx_ring_mask;		/* bytes of the slot area - 1 */
 	uint8_t *rx_slots;
 	const struct ism_ring_desc *rx_desc;
@@ -119,6 +121,8 @@ struct ism_ring {
 	uint64_t peer_token;		/* 0: no peer */
 	bool tx_ready;			/* handshake done */
 	struct ism_ring_geom tx_geom;
+	uint32_t tx_shift;		/* log2(slot_size) */
+	uint32_t tx_idx_mask;		/* nb_slots - 1 */
 	uint32_t tx_ring_mask;		/* bytes of its slot area - 1 */
 	uint32_t tx_slots_off;
 	uint32_t tx_prod;		/* published cursor */
