@@ -14,9 +14,10 @@ both sides, and memif zero-copy=yes on the client (the transmitter; the
 memif server always copies). Both run without hugepages (--no-huge -m 512).
 The figure is the receiver's rate: the median of its 1-s samples (leading
 idle seconds, 2 warm-up seconds and the last second dropped), then the
-median over reps. Before each rep a 1-s probe measures how much of the
-time both vCPUs really ran: figures taken below ~97 % are noise.
-Prints one RESULT line per size/mode with the ratio ISM/memif.
+median over reps; p90 is the 90th percentile of all samples, roughly the
+rate while both vCPUs really run. Before each rep a 1-s probe measures how
+much of the time both vCPUs ran: figures taken below ~97 % are noise.
+Prints one RESULT line per size/mode with the ratios ISM/memif.
 """
 
 import argparse
@@ -145,6 +146,13 @@ def med(values):
     return statistics.median(values) if values else float("nan")
 
 
+def p90(values):
+    if not values:
+        return float("nan")
+    v = sorted(values)
+    return v[min(len(v) - 1, int(0.9 * len(v) + 0.999999) - 1)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -162,6 +170,7 @@ def main():
     sizes = [int(s) for s in args.sizes.split(",")]
     modes = args.modes.split(",")
     res = {}       # (size, mode, "ism"|"memif") -> [rep medians]
+    every = {}     # (size, mode, "ism"|"memif") -> [all 1-s samples]
     probes = []
     with tempfile.TemporaryDirectory(prefix="bench-fwd.") as tmp:
         for rep in range(args.reps):
@@ -175,6 +184,7 @@ def main():
                                                   os.getpid())
                         s = fn(args, size, zc, tmp, tag)
                         res.setdefault((size, mode, kind), []).append(med(s))
+                        every.setdefault((size, mode, kind), []).extend(s)
                         print("rep %d size %d %s %s: median %.2f Mpps of %d "
                               "1-s samples %s; host probe before: CPU0 %.1f%% "
                               "CPU1 %.1f%%" % (rep + 1, size, mode, kind,
@@ -189,10 +199,14 @@ def main():
         for mode in modes:
             i = med(res[(size, mode, "ism")])
             m = med(res[(size, mode, "memif")])
+            ip = p90(every[(size, mode, "ism")])
+            mp = p90(every[(size, mode, "memif")])
             print("RESULT size=%dB mode=%s: ISM %.2f Mpps (%.2f Gbit/s), "
-                  "memif %.2f Mpps (%.2f Gbit/s), ISM/memif %.2f"
+                  "memif %.2f Mpps (%.2f Gbit/s), ISM/memif %.2f; "
+                  "p90 ISM %.2f memif %.2f Mpps, ISM/memif %.2f"
                   % (size, mode, i, i * size * 8 / 1e3, m,
-                     m * size * 8 / 1e3, i / m if m else float("nan")))
+                     m * size * 8 / 1e3, i / m if m else float("nan"),
+                     ip, mp, ip / mp if mp else float("nan")))
     return 0
 
 

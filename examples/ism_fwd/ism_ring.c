@@ -72,7 +72,7 @@ pkt_slots(uint32_t len, uint32_t shift)
 /* glibc's memcpy (AVX, ERMS) beats the SSE rte_memcpy that pkg-config's
  * -march=corei7 selects once copies reach a few hundred bytes; below that
  * the inline copy saves a call. */
-static inline void
+static __rte_always_inline void
 copy(void *dst, const void *src, uint32_t len)
 {
 	if (len <= 256)
@@ -345,7 +345,7 @@ seg_flush(struct ism_ring *r, uint32_t sf)
 	return ret < 0 ? move_error(r, ret) : 0;
 }
 
-static inline void
+static __rte_always_inline void
 seg_add(struct ism_ring *r, const void *data, uint32_t offset, uint32_t len)
 {
 	struct rte_ism_move_seg *s;
@@ -360,7 +360,7 @@ seg_add(struct ism_ring *r, const void *data, uint32_t offset, uint32_t len)
 }
 
 /* Put len bytes at off in the peer's slot area (no wrap). */
-static inline void
+static __rte_always_inline void
 tx_put_linear(struct ism_ring *r, uint32_t off, const void *src, uint32_t len)
 {
 	if (len == 0)
@@ -373,7 +373,7 @@ tx_put_linear(struct ism_ring *r, uint32_t off, const void *src, uint32_t len)
 }
 
 /* Put len bytes at off in the peer's slot area, wrapping at its end. */
-static inline void
+static __rte_always_inline void
 tx_put(struct ism_ring *r, uint32_t off, const void *src, uint32_t len)
 {
 	uint32_t room = r->tx_ring_mask + 1 - off;
@@ -386,7 +386,7 @@ tx_put(struct ism_ring *r, uint32_t off, const void *src, uint32_t len)
 	tx_put_linear(r, 0, RTE_PTR_ADD(src, room), len - room);
 }
 
-static inline void
+static __rte_always_inline void
 desc_put(struct ism_ring *r, uint32_t prod, uint32_t len,
 		struct desc_run *runs, unsigned int *nb_runs)
 {
@@ -513,7 +513,7 @@ ism_ring_send(struct ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 /* Receive side. */
 
 /* Copy len bytes at off in our slot area, wrapping at its end. */
-static inline void
+static __rte_always_inline void
 rx_read(const struct ism_ring *r, uint32_t off, void *dst, uint32_t len)
 {
 	uint32_t room = r->rx_ring_mask + 1 - off;
@@ -561,12 +561,14 @@ zc_run(const struct ism_ring *r, uint32_t i, uint32_t slots)
 	return RTE_MIN(RTE_MIN(slots, r->rx_geom.nb_slots - i), max);
 }
 
-static uint16_t
+static inline uint16_t
 zc_mbufs(const struct ism_ring *r, uint32_t slot, uint32_t slots)
 {
 	uint32_t i = slot & r->rx_idx_mask, run;
 	uint16_t n = 0;
 
+	if (likely(zc_run(r, i, slots) == slots))
+		return 1;
 	while (slots > 0) {
 		run = zc_run(r, i, slots);
 		slots -= run;
@@ -574,6 +576,18 @@ zc_mbufs(const struct ism_ring *r, uint32_t slot, uint32_t slots)
 		n++;
 	}
 	return n;
+}
+
+/* Zero copy: one mbuf attached to run slots from index i. */
+static __rte_always_inline void
+zc_attach(struct ism_ring *r, struct rte_mbuf *m, uint32_t i, uint32_t run,
+		uint32_t data_len)
+{
+	rte_mbuf_ext_refcnt_set(&r->shinfo[i], 1);
+	rte_pktmbuf_attach_extbuf(m, r->rx_slots + (i << r->rx_shift),
+			r->iova[i], run << r->rx_shift, &r->shinfo[i]);
+	m->data_len = data_len;
+	r->run[i] = run;
 }
 
 /* Zero copy: mbufs attached to the packet's slots, freed out of order. */
@@ -588,13 +602,8 @@ rx_attach(struct ism_ring *r, const struct rx_pkt *p, struct rte_mbuf **segs)
 	for (n = 0; n < p->nb_mbufs; n++) {
 		m = segs[n];
 		run = zc_run(r, i, slots);
-		rte_mbuf_ext_refcnt_set(&r->shinfo[i], 1);
-		rte_pktmbuf_attach_extbuf(m, r->rx_slots + (i << r->rx_shift),
-				r->iova[i], run << r->rx_shift,
-				&r->shinfo[i]);
-		m->data_len = RTE_MIN(left, run << r->rx_shift);
+		zc_attach(r, m, i, run, RTE_MIN(left, run << r->rx_shift));
 		left -= m->data_len;
-		r->run[i] = run;
 		slots -= run;
 		i = (i + run) & r->rx_idx_mask;
 		if (prev != NULL)
@@ -681,7 +690,7 @@ uint16_t
 ism_ring_recv(struct ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct rx_pkt p[ISM_RING_MAX_BURST];
-	struct rte_mbuf *mbufs[RX_MAX_MBUFS];
+	struct rte_mbuf *mbufs[RX_MAX_MBUFS], *m;
 	uint32_t avail, next, len, need, skip = 0;
 	unsigned int nb_mbufs = 0, mi = 0;
 	uint64_t bytes = 0;
@@ -726,11 +735,22 @@ ism_ring_recv(struct ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	}
 	/* Pass 2: build the mbufs. */
 	for (j = 0; j < k; j++) {
-		if (r->zero_copy)
+		m = mbufs[mi];
+		if (r->zero_copy && likely(p[j].nb_mbufs == 1)) {
+			zc_attach(r, m, p[j].slot & r->rx_idx_mask,
+				  pkt_slots(p[j].len, r->rx_shift), p[j].len);
+			m->pkt_len = p[j].len;
+		} else if (r->zero_copy) {
 			rx_attach(r, &p[j], &mbufs[mi]);
-		else
+		} else if (likely(p[j].nb_mbufs == 1)) {
+			rx_read(r, (p[j].slot & r->rx_idx_mask) << r->rx_shift,
+				rte_pktmbuf_mtod(m, void *), p[j].len);
+			m->data_len = p[j].len;
+			m->pkt_len = p[j].len;
+		} else {
 			rx_copy(r, &p[j], &mbufs[mi]);
-		pkts[j] = mbufs[mi];
+		}
+		pkts[j] = m;
 		mi += p[j].nb_mbufs;
 		bytes += p[j].len;
 	}
