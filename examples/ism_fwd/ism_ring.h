@@ -26,7 +26,8 @@
  * rte_ism_move_burst() with sf=1: one signal per burst. The receiver polls
  * its signals, reads its own DMB, and moves its consumer cursor into the
  * sender's DMB (sf=0: the sender reads it from its own memory only when it
- * runs out of credits, so a signal would cost a poll for nothing).
+ * runs out of credits, so a signal would cost a poll for nothing), every
+ * sixteenth of the ring or whenever it finds nothing new.
  *
  * The layout is the same in copy and zero-copy mode, so the two sides may
  * choose their modes independently.
@@ -111,6 +112,7 @@ struct ism_ring {
 	uint32_t rx_cons;		/* slots given back (credited) */
 	uint32_t rx_start;		/* rx_next when the peer connected */
 	uint32_t credit_sent;		/* rx_cons last moved to the peer */
+	uint32_t credit_batch;		/* slots worth a credit update */
 	/* Zero copy: an mbuf per packet run, freed out of order. */
 	struct rte_mbuf_ext_shared_info *shinfo;	/* [nb_slots] */
 	uint32_t *run;			/* slots held by the run at a slot */

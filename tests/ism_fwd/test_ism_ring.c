@@ -318,6 +318,39 @@ test_ring_full(void)
 	return 0;
 }
 
+/* Credits go back every sixteenth of the ring, or at once when the
+ * receiver finds nothing new. */
+static int
+test_credit_batching(void)
+{
+	const struct ism_ring_geom g = { 256, 64 };
+	struct rte_mbuf *m[20], *rx[20];
+	uint16_t i;
+
+	if (pair_init(&g, &g, false, false) < 0)
+		return -1;
+	for (i = 0; i < 20; i++) {
+		m[i] = pkt_make(64, 2048, i);
+		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
+	}
+	TEST_ASSERT_EQUAL(ism_ring_send(&ra, m, 20), 20, "sent");
+	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 10), 10, "received");
+	TEST_ASSERT_EQUAL(rb.credit_sent, 0, "10 < 16 slots: no credit yet");
+	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx + 10, 10), 10, "received");
+	TEST_ASSERT_EQUAL(rb.credit_sent, 20, "batch reached");
+	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 1), 0, "nothing left");
+	rte_pktmbuf_free_bulk(rx, 20);
+	m[0] = pkt_make(64, 2048, 0);
+	TEST_ASSERT_EQUAL(ism_ring_send(&ra, m, 1), 1, "sent");
+	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 1), 1, "received");
+	TEST_ASSERT_EQUAL(rb.credit_sent, 20, "held back");
+	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx + 1, 1), 0, "idle");
+	TEST_ASSERT_EQUAL(rb.credit_sent, 21, "given back when idle");
+	rte_pktmbuf_free(rx[0]);
+	pair_fini();
+	return 0;
+}
+
 static int
 test_drops(void)
 {
@@ -551,6 +584,7 @@ static const struct {
 	{ "stream_copy", test_stream_copy },
 	{ "stream_zero_copy", test_stream_zero_copy },
 	{ "ring_full", test_ring_full },
+	{ "credit_batching", test_credit_batching },
 	{ "drops", test_drops },
 	{ "zero_copy_free_order", test_zero_copy_free_order },
 	{ "bad_peer", test_bad_peer },
