@@ -735,6 +735,9 @@ ism_ring_recv(struct ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		next += need;
 		avail -= need;
 	}
+	/* Published descriptors of the next burst: on their way meanwhile. */
+	for (j = 0; j < RTE_MIN(avail, (uint32_t)ISM_RING_MAX_BURST); j += 8)
+		rte_prefetch0(&r->rx_desc[(next + j) & r->rx_idx_mask]);
 	if (k > 0 && rte_pktmbuf_alloc_bulk(r->pool, mbufs, nb_mbufs) != 0) {
 		r->stats.rx_no_mbuf++;
 		k = 0;
