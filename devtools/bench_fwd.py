@@ -15,8 +15,10 @@ memif server always copies). Both run without hugepages (--no-huge -m 512).
 The figure is the receiver's rate: the median of its 1-s samples (leading
 idle seconds, 2 warm-up seconds and the last second dropped), then the
 median over reps; p90 is the 90th percentile of all samples, roughly the
-rate while both vCPUs really run. Before each rep a 1-s probe measures how
-much of the time both vCPUs ran: figures taken below ~97 % are noise.
+rate while both vCPUs really run. A 1-s probe measures how much of the time
+both vCPUs ran, before and after each ISM/memif pair of runs: on a shared
+host a pair is run again (--retries) unless both probes reach --min-probe
+percent, after waiting up to --wait seconds for the host to calm down.
 Prints one RESULT line per size/mode with the ratios ISM/memif.
 """
 
@@ -142,6 +144,34 @@ def memif_run(args, size, zc, tmp, tag):
     return samples([p / 1e6 for p in pps])
 
 
+def quiet(args, tmp):
+    """Wait (up to --wait s) for a probe at or above --min-probe."""
+    end = time.monotonic() + args.wait
+    while True:
+        probe = noise_probe(tmp)
+        if min(probe) >= args.min_probe or time.monotonic() > end:
+            return probe
+        time.sleep(5)
+
+
+def run_probed_pair(args, size, mode, rep, tmp):
+    """ISM then memif, again while a probe around them says the host was
+    busy (at most --retries times). [(kind, samples, before, after)]"""
+    for attempt in range(args.retries + 1):
+        out = []
+        for kind, fn in (("ism", ism_run), ("memif", memif_run)):
+            before = quiet(args, tmp)
+            tag = "%d-%d-%s-%s-%d-%d" % (rep, size, mode, kind, attempt,
+                                         os.getpid())
+            s = fn(args, size, mode == "zc", tmp, tag)
+            out.append((kind, s, before, noise_probe(tmp)))
+        if all(min(b + a) >= args.min_probe for _, _, b, a in out):
+            break
+        print("rep %d size %d %s: host busy during the runs, again"
+              % (rep + 1, size, mode), flush=True)
+    return out
+
+
 def med(values):
     return statistics.median(values) if values else float("nan")
 
@@ -162,6 +192,11 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--dur", type=int, default=10,
                     help="seconds of traffic per run")
+    ap.add_argument("--min-probe", type=float, default=95,
+                    help="percent of time both vCPUs must run")
+    ap.add_argument("--retries", type=int, default=3)
+    ap.add_argument("--wait", type=int, default=120,
+                    help="seconds to wait for a quiet host per try")
     args = ap.parse_args()
     if not os.path.exists(os.path.join(args.build, "build.ninja")):
         subprocess.run(["meson", "setup", args.build], cwd=ROOT, check=True)
@@ -176,24 +211,19 @@ def main():
         for rep in range(args.reps):
             for size in sizes:
                 for mode in modes:
-                    zc = mode == "zc"
-                    probe = noise_probe(tmp)
-                    probes += probe
-                    for kind, fn in (("ism", ism_run), ("memif", memif_run)):
-                        tag = "%d-%d-%s-%s-%d" % (rep, size, mode, kind,
-                                                  os.getpid())
-                        s = fn(args, size, zc, tmp, tag)
+                    pair = run_probed_pair(args, size, mode, rep, tmp)
+                    for kind, s, before, after in pair:
                         res.setdefault((size, mode, kind), []).append(med(s))
                         every.setdefault((size, mode, kind), []).extend(s)
+                        probes += before + after
                         print("rep %d size %d %s %s: median %.2f Mpps of %d "
-                              "1-s samples %s; host probe before: CPU0 %.1f%% "
-                              "CPU1 %.1f%%" % (rep + 1, size, mode, kind,
-                                               med(s), len(s),
-                                               ["%.2f" % x for x in s],
-                                               probe[0], probe[1]),
-                              flush=True)
+                              "1-s samples %s; host probes (CPU0/CPU1) "
+                              "before %.1f/%.1f%% after %.1f/%.1f%%"
+                              % (rep + 1, size, mode, kind, med(s), len(s),
+                                 ["%.2f" % x for x in s], before[0],
+                                 before[1], after[0], after[1]), flush=True)
     print("host: both vCPUs ran %.1f%% of the time (median of probes, "
-          "min %.1f%%); below ~97%% the figures are noise"
+          "min %.1f%%); below ~95%% the figures are noise"
           % (med(probes), min(probes)))
     for size in sizes:
         for mode in modes:
