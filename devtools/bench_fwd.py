@@ -64,6 +64,14 @@ def noise_probe(tmp):
     return [float(p.communicate()[0]) for p in procs]
 
 
+def eal_runtime_dir(cmd):
+    """The EAL runtime directory of a command line's --file-prefix."""
+    prefix = cmd[cmd.index("--file-prefix") + 1]
+    base = "/var/run" if os.getuid() == 0 else \
+        os.environ.get("XDG_RUNTIME_DIR", "/tmp")
+    return os.path.join(base, "dpdk", prefix)
+
+
 def run_pair(rx_cmd, tx_cmd, dur, log_prefix):
     """Start the receiver, then the transmitter; SIGINT both after dur+3 s.
     Returns the receiver's output."""
@@ -90,6 +98,8 @@ def run_pair(rx_cmd, tx_cmd, dur, log_prefix):
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
+    for cmd in (rx_cmd, tx_cmd):
+        shutil.rmtree(eal_runtime_dir(cmd), ignore_errors=True)
     logs[0].seek(0)
     out = logs[0].read()
     for log in logs:

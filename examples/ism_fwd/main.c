@@ -15,10 +15,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -41,6 +43,7 @@
 #define MBUF_CACHE		256
 
 static volatile bool force_quit;
+static char rundir[PATH_MAX];
 
 static const char *const mode_names[] = {
 	[FWD_IOFWD] = "iofwd",
@@ -570,6 +573,15 @@ out_port:
 out_pool:
 	rte_mempool_free(pool);
 out_eal:
+	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
 	return status;
+}
+
+/* With --no-shconf EAL leaves its runtime directory, emptied by the
+ * telemetry exit handler: remove it after that has run. */
+RTE_FINI(remove_runtime_dir)
+{
+	if (rundir[0] != '\0')
+		rmdir(rundir);
 }

@@ -28,6 +28,7 @@ and rendezvous directory, without hugepages. Exit status 0 pass, 1 fail,
 import os
 import random
 import re
+import shutil
 import signal
 import struct
 import subprocess
@@ -111,6 +112,15 @@ def compare(sent, got):
 
 # ----------------------------------------------------------------- processes
 
+def eal_runtime_dir(prefix):
+    """Where EAL keeps the runtime files of --file-prefix prefix."""
+    if os.getuid() == 0:
+        base = "/var/run"
+    else:
+        base = os.environ.get("XDG_RUNTIME_DIR", "/tmp")
+    return os.path.join(base, "dpdk", prefix)
+
+
 class App:
     """One dpdk-ism_fwd process; its output is collected line by line with
     the CLOCK_MONOTONIC time each line arrived."""
@@ -119,10 +129,10 @@ class App:
         self.name = name
         self.lines = []
         self.lock = threading.Lock()
+        self.prefix = "ism-fwd-%s-%s-%d" % (tag, name, os.getpid())
         cmd = ["timeout", "-k", "5", "-s", "INT", str(deadline), app,
                "-l", str(core), "--no-huge", "-m", "512", "--no-shconf",
-               "--no-pci", "--file-prefix", "ism-fwd-%s-%s-%d"
-               % (tag, name, os.getpid())]
+               "--no-pci", "--file-prefix", self.prefix]
         for v in vdevs:
             cmd += ["--vdev", v]
         cmd += ["--"] + args
@@ -167,6 +177,8 @@ class App:
             self.kill()
             raise Fail("%s did not exit" % self.name)
         self.reader.join(5)
+        # A killed process leaves its EAL runtime directory behind.
+        shutil.rmtree(eal_runtime_dir(self.prefix), ignore_errors=True)
         return rc
 
     def stop(self):
@@ -217,12 +229,14 @@ def shm_available(app, tag, tmp):
     """Does this build have the ism_shm driver? EAL cannot parse the
     device name if not; any other failure is one."""
     shm = Shm(tmp)
+    prefix = "ism-fwd-probe-%s-%d" % (tag, os.getpid())
     r = subprocess.run(["timeout", "30", app, "-l", "0", "--no-huge", "-m",
                         "256", "--no-shconf", "--no-pci", "--file-prefix",
-                        "ism-fwd-probe-%s-%d" % (tag, os.getpid()),
-                        "--vdev", shm.vdev(Shm.GID_A), "--", "--help"],
+                        prefix, "--vdev", shm.vdev(Shm.GID_A), "--",
+                        "--help"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)
+    shutil.rmtree(eal_runtime_dir(prefix), ignore_errors=True)
     if r.returncode == 0:
         return True
     print(r.stdout)

@@ -11,9 +11,11 @@
  * Exit status 0 if all pass.
  */
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -575,6 +577,15 @@ test_handshake(void)
 	return 0;
 }
 
+static char rundir[PATH_MAX];
+
+/* EAL leaves its (empty, with --no-shconf) runtime directory. */
+RTE_FINI(remove_runtime_dir)
+{
+	if (rundir[0] != '\0')
+		rmdir(rundir);
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -608,6 +619,8 @@ main(int argc, char **argv)
 	if (rte_ism_get_dev_id("ism_lo0") < 0 ||
 	    rte_ism_get_dev_id("ism_lo1") < 0) {
 		printf("SKIP: needs --vdev ism_lo0 --vdev ism_lo1\n");
+		snprintf(rundir, sizeof(rundir), "%s",
+			 rte_eal_get_runtime_dir());
 		rte_eal_cleanup();
 		return 77;
 	}
@@ -621,7 +634,8 @@ main(int argc, char **argv)
 			RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
 	if (pool == NULL) {
 		printf("no mbuf pool\n");
-		return 1;
+		failed = 1;
+		goto out;
 	}
 	for (i = 0; i < RTE_DIM(tests); i++) {
 		ret = tests[i].fn();
@@ -635,6 +649,8 @@ main(int argc, char **argv)
 		}
 	}
 	rte_mempool_free(pool);
+out:
+	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
 	printf("%u of %zu tests failed\n", failed, RTE_DIM(tests));
 	return failed == 0 ? 0 : 1;
