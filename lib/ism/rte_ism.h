@@ -312,7 +312,8 @@ int rte_ism_dmb_unregister(uint16_t dev_id, uint64_t token);
  * @param[out] dmb addr, len, idx, token and rgid of the remote DMB
  * @return 0, -ENODEV, -EINVAL (NULL dmb), -ENOTSUP (no
  *   RTE_ISM_CAPA_NOCOPY), -ENOENT (unknown token), -EACCES (this device is
- *   not the DMB's writer).
+ *   not the DMB's writer), -ETIMEDOUT (the DMB's owner is in another process
+ *   and did not answer in time; nothing is attached).
  */
 __rte_experimental
 int rte_ism_dmb_attach(uint16_t dev_id, uint64_t token,
@@ -430,7 +431,9 @@ rte_ism_signal_poll(uint16_t dev_id, struct rte_ism_signal *sigs,
  *
  * @param trigger_irq non-zero: deliver at once (polled backends always do)
  * @return 0, -ENODEV, -EINVAL (NULL or zero rgid), -ENOTSUP,
- *   -ENETUNREACH (no such device in the fabric).
+ *   -ENETUNREACH (no such device in the fabric), -ETIMEDOUT (the receiver
+ *   is in another process and did not confirm in time; it may still get
+ *   the event).
  */
 __rte_experimental
 int rte_ism_signal_event(uint16_t dev_id, const struct rte_ism_gid *rgid,
