@@ -42,6 +42,7 @@ static const struct test_suite *const all_suites[] = {
 	&suite_twolcore,
 #ifdef RTE_ISM_PCI_MODEL
 	&suite_pci_protocol,
+	&suite_pmd_api,
 #endif
 };
 

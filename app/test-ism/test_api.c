@@ -158,6 +158,7 @@ test_gid_text(void)
 	for (i = 0; i < RTE_DIM(bad); i++)
 		TEST_ASSERT(rte_ism_gid_parse(bad[i], &g) == -EINVAL,
 			    "\"%s\" accepted", bad[i]);
+	TEST_ASSERT(rte_ism_gid_equal(&g, &h), "a refused GID changed the output");
 	TEST_RET(rte_ism_gid_parse(NULL, &g), -EINVAL);
 	TEST_RET(rte_ism_gid_parse("0x1", NULL), -EINVAL);
 	TEST_RET(rte_ism_gid_format(&g, buf, RTE_ISM_GID_STRLEN - 1), -EINVAL);

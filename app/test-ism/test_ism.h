@@ -109,8 +109,9 @@ extern const struct test_suite suite_fp;
 extern const struct test_suite suite_twolcore;
 extern const struct test_suite suite_rawdev;
 extern const struct test_suite suite_devargs;
-/* Built with the ISM PCI device model only (RTE_ISM_PCI_MODEL). */
+/* Driver code, built with the ISM PCI device model (RTE_ISM_PCI_MODEL). */
 extern const struct test_suite suite_pci_protocol;
+extern const struct test_suite suite_pmd_api;
 
 /* Is name in the comma-separated list (NULL: every name)? (main.c) */
 bool suite_selected(const char *list, const char *name);

@@ -127,7 +127,7 @@ int rte_ism_pmd_probing_finish(struct rte_ism_dev *dev);
  * Stop the device (reset its fp entry to the dummies and wait until no
  * move can be running in it) and free the slot. The driver frees its own
  * state afterwards.
- * @return 0, -EINVAL.
+ * @return 0, -EINVAL (not an allocated device, e.g. released twice).
  */
 __rte_internal
 int rte_ism_pmd_release(struct rte_ism_dev *dev);
@@ -141,12 +141,6 @@ int rte_ism_pmd_release(struct rte_ism_dev *dev);
 __rte_internal
 int rte_ism_pmd_event_post(struct rte_ism_dev *dev,
 		const struct rte_ism_event *ev);
-
-/**
- * @return the device with this id if allocated, else NULL.
- */
-__rte_internal
-struct rte_ism_dev *rte_ism_pmd_get_dev(uint16_t dev_id);
 
 #ifdef __cplusplus
 }

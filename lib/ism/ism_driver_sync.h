@@ -21,7 +21,11 @@
  * thread's counter store is visible, and waits until every lcore that was
  * inside a move has left it. Then the memory can be freed.
  *
- * Threads without an EAL lcore id share one slot with an atomic counter.
+ * Threads without an EAL lcore id share one slot with an atomic counter;
+ * synchronize waits until it is zero at one instant, so such threads that
+ * move without pause can delay it indefinitely (it logs a warning after
+ * a second). Threads that move data should have an lcore id (EAL lcores,
+ * or rte_thread_register()).
  */
 
 #include <stdint.h>

@@ -59,6 +59,7 @@ hex_to_u64(const char *s, size_t n)
 int
 rte_ism_gid_parse(const char *str, struct rte_ism_gid *gid)
 {
+	struct rte_ism_gid g;
 	char hex[40];
 	int n;
 
@@ -70,19 +71,20 @@ rte_ism_gid_parse(const char *str, struct rte_ism_gid *gid)
 		n = collect_hex(str + 2, hex, sizeof(hex));
 		if (n < 1 || n > 16)
 			goto bad;
-		gid->gid = hex_to_u64(hex, n);
-		gid->gid_ext = 0;
+		g.gid = hex_to_u64(hex, n);
+		g.gid_ext = 0;
 	} else {
 		n = collect_hex(str, hex, sizeof(hex));
 		if (n != 32)
 			goto bad;
-		gid->gid = hex_to_u64(hex, 16);
-		gid->gid_ext = hex_to_u64(hex + 16, 16);
+		g.gid = hex_to_u64(hex, 16);
+		g.gid_ext = hex_to_u64(hex + 16, 16);
 	}
-	if (gid->gid == 0 && gid->gid_ext == 0) {
+	if (g.gid == 0 && g.gid_ext == 0) {
 		ISM_LOG(ERR, "GID \"%s\" is zero, which no device has", str);
 		return -EINVAL;
 	}
+	*gid = g;	/* only on success: no partial result */
 	return 0;
 bad:
 	ISM_LOG(ERR, "bad GID \"%s\": want 0x<1-16 hex digits>, 32 hex digits "

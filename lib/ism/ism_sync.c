@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_pause.h>
 
 #include "ism_private.h"
@@ -51,7 +52,8 @@ void
 rte_ism_pmd_synchronize(void)
 {
 	struct rte_ism_pmd_inflight *f;
-	uint64_t seq;
+	uint64_t seq, start;
+	bool warned = false;
 	unsigned int i;
 
 	if (membarrier_ok)
@@ -67,7 +69,19 @@ rte_ism_pmd_synchronize(void)
 		while (__atomic_load_n(&f->seq, __ATOMIC_ACQUIRE) == seq)
 			rte_pause();
 	}
+	/* Threads without an lcore id share one counter: wait until it is
+	 * zero at one instant, which moves of such threads that never pause
+	 * can put off. Say so rather than hang silently. */
 	f = &rte_ism_pmd_inflight[RTE_MAX_LCORE];
-	while (__atomic_load_n(&f->count, __ATOMIC_ACQUIRE) != 0)
+	start = rte_get_timer_cycles();
+	while (__atomic_load_n(&f->count, __ATOMIC_ACQUIRE) != 0) {
+		if (!warned && rte_get_timer_cycles() - start >
+		    rte_get_timer_hz()) {
+			warned = true;
+			ISM_LOG(WARNING, "waiting for moves of threads without "
+				"an lcore id for more than 1 s; give them one "
+				"(rte_thread_register())");
+		}
 		rte_pause();
+	}
 }

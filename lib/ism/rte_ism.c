@@ -28,12 +28,20 @@ static pthread_mutex_t ism_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Set once a dummy has complained about a slot, so the log is not flooded. */
 static bool fp_dummy_warned[RTE_ISM_MAX_DEVS];
 
-/* Fast-path dummies: dev_private holds the slot number. */
+/*
+ * Fast-path dummies. dev_private holds the slot number, or, after a stop,
+ * still the driver's context (so that a racing caller that read the old
+ * function and the new context, or the reverse, never hands a driver a
+ * slot number): find the slot by its context.
+ */
 static int
 dummy_warn(void *ctx)
 {
-	uintptr_t id = (uintptr_t)ctx;
+	uint16_t id;
 
+	for (id = 0; id < RTE_ISM_MAX_DEVS; id++)
+		if (rte_ism_fp_ops[id].dev_private == ctx)
+			break;
 	if (id < RTE_ISM_MAX_DEVS && !fp_dummy_warned[id]) {
 		fp_dummy_warned[id] = true;
 		ISM_LOG(ERR, "ISM device %u is not started or does not exist",
@@ -67,14 +75,23 @@ dummy_signal_poll(void *ctx, struct rte_ism_signal *sigs __rte_unused,
 	return dummy_warn(ctx);
 }
 
+/* Point the functions of entry id at the dummies; the context stays. */
 static void
-fp_reset(uint16_t id)
+fp_stop(uint16_t id)
 {
 	struct rte_ism_fp_ops *fp = &rte_ism_fp_ops[id];
 
 	fp->move_data = dummy_move_data;
 	fp->move_burst = dummy_move_burst;
 	fp->signal_poll = dummy_signal_poll;
+}
+
+static void
+fp_reset(uint16_t id)
+{
+	struct rte_ism_fp_ops *fp = &rte_ism_fp_ops[id];
+
+	fp_stop(id);
 	fp->dev_private = (void *)(uintptr_t)id;
 	memset(fp->reserved, 0, sizeof(fp->reserved));
 }
@@ -123,12 +140,6 @@ gid_is_zero(const struct rte_ism_gid *g)
 /* Driver side. */
 
 struct rte_ism_dev *
-rte_ism_pmd_get_dev(uint16_t dev_id)
-{
-	return ism_dev_lookup(dev_id);
-}
-
-struct rte_ism_dev *
 rte_ism_pmd_allocate(const char *name, int socket_id)
 {
 	struct rte_ism_dev *dev = NULL;
@@ -151,8 +162,10 @@ rte_ism_pmd_allocate(const char *name, int socket_id)
 
 	pthread_mutex_lock(&ism_registry_lock);
 	ism_sync_init();
+	/* A slot is taken from allocation on (evq set), not only once the
+	 * device is attached: a driver may probe in between. */
 	for (i = 0; i < RTE_ISM_MAX_DEVS; i++) {
-		if (!ism_devs[i].attached) {
+		if (ism_devs[i].evq == NULL) {
 			if (free_id == RTE_ISM_MAX_DEVS)
 				free_id = i;
 		} else if (strcmp(ism_devs[i].name, name) == 0) {
@@ -238,7 +251,7 @@ dev_stop_locked(struct rte_ism_dev *dev)
 {
 	if (!dev->started)
 		return;
-	fp_reset(dev->dev_id);
+	fp_stop(dev->dev_id);
 	dev->started = false;
 	/* No move may still be inside the driver when stop returns. */
 	rte_ism_pmd_synchronize();
@@ -257,10 +270,16 @@ rte_ism_pmd_release(struct rte_ism_dev *dev)
 		return -EINVAL;
 	}
 	pthread_mutex_lock(&ism_registry_lock);
+	if (dev->evq == NULL) {
+		pthread_mutex_unlock(&ism_registry_lock);
+		ISM_LOG(ERR, "ISM device slot %u is not allocated (released "
+			"twice?)", (unsigned int)(dev - ism_devs));
+		return -EINVAL;
+	}
 	if (dev->attached)
 		dev_stop_locked(dev);
 	evq = dev->evq;
-	id = dev->dev_id;
+	id = dev - ism_devs;
 	memset(dev, 0, sizeof(*dev));
 	fp_reset(id);
 	fp_dummy_warned[id] = false;
@@ -615,8 +634,12 @@ rte_ism_vlan_add(uint16_t dev_id, uint16_t vlan_id)
 
 	DEV_OR_RET(dev, dev_id);
 	ret = vlan_check(dev, vlan_id, __func__);
-	if (ret == 0)
-		ret = dev->dev_ops->vlan_add(dev, vlan_id);
+	if (ret != 0)
+		return ret;
+	ret = dev->dev_ops->vlan_add(dev, vlan_id);
+	if (ret < 0)
+		ISM_LOG(ERR, "%s: cannot join VLAN %u: %s", dev->name,
+			vlan_id, strerror(-ret));
 	return ret;
 }
 
@@ -628,8 +651,9 @@ rte_ism_vlan_del(uint16_t dev_id, uint16_t vlan_id)
 
 	DEV_OR_RET(dev, dev_id);
 	ret = vlan_check(dev, vlan_id, __func__);
-	if (ret == 0)
-		ret = dev->dev_ops->vlan_del(dev, vlan_id);
+	if (ret != 0)
+		return ret;
+	ret = dev->dev_ops->vlan_del(dev, vlan_id);
 	if (ret < 0)
 		ISM_LOG(ERR, "%s: cannot leave VLAN %u: %s", dev->name,
 			vlan_id, strerror(-ret));

@@ -340,7 +340,8 @@ int rte_ism_dmb_detach(uint16_t dev_id, uint64_t token);
  *
  * @param dev_id sending device (must be the DMB's rgid)
  * @param token DMB token from the receiver
- * @param idx signal element, 0..15 (ignored unless sf)
+ * @param idx signal element, 0..15 (checked also when sf is 0, as the
+ *   ISM request encodes it either way)
  * @param sf non-zero: signal the receiver
  * @param offset destination offset in the DMB
  * @param data source bytes
@@ -374,8 +375,8 @@ rte_ism_move_data(uint16_t dev_id, uint64_t token, uint32_t idx, uint32_t sf,
  *
  * @param segs array of nb_segs segments
  * @param nb_segs 1 or more
- * @return 0, or the errors of rte_ism_move_data() (-EINVAL also for NULL
- *   segs or nb_segs 0).
+ * @return 0, or the errors of rte_ism_move_data() (-EINVAL also for
+ *   nb_segs 0, and for NULL segs when built with RTE_ISM_DEBUG).
  */
 __rte_experimental
 static inline int
