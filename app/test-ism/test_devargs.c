@@ -97,10 +97,49 @@ test_good_devargs(void)
 	return TEST_SUCCESS;
 }
 
+/* With every ISM device slot taken, a probe fails with -ENOSPC (the
+ * reason, not a blanket -ENOMEM) and leaves no rawdev. Loopback only: the
+ * other backends' devices are heavier (threads, sockets, a model). */
+static int
+test_slots_full(void)
+{
+	char names[RTE_ISM_MAX_DEVS][RTE_ISM_NAME_LEN];
+	char last[RTE_ISM_NAME_LEN];
+	unsigned int n = 0, i;
+	int ret = TEST_SUCCESS, id;
+
+	if (strcmp(fx.spawn_drv, "ism_lo") != 0)
+		return TEST_SKIPPED;
+	while (rte_ism_dev_count() < RTE_ISM_MAX_DEVS) {
+		id = fx_spawn("max_dmbs=1", names[n], sizeof(names[n]));
+		if (id < 0) {
+			printf("    FAIL: spawn %u: %d\n", n, id);
+			ret = TEST_FAILED;
+			goto out;
+		}
+		n++;
+	}
+	snprintf(last, sizeof(last), "ism_lo_full");
+	id = rte_vdev_init(last, "max_dmbs=1");
+	if (id == 0)
+		rte_vdev_uninit(last);
+	if (id != -ENOSPC || fx_rawdev_id(last) >= 0) {
+		printf("    FAIL: probe with all slots taken returned %d, "
+		       "want %d (-ENOSPC), no rawdev left\n", id, -ENOSPC);
+		ret = TEST_FAILED;
+	}
+out:
+	for (i = 0; i < n; i++)
+		if (fx_unspawn(names[i]) != 0)
+			ret = TEST_FAILED;
+	return ret;
+}
+
 static const struct test_case devargs_cases[] = {
 	{ "bad_devargs", test_bad_devargs },
 	{ "duplicate_gid", test_duplicate_gid },
 	{ "good_devargs", test_good_devargs },
+	{ "slots_full", test_slots_full },
 	{ NULL, NULL },
 };
 

@@ -109,11 +109,46 @@ test_owner_gone_while_attached(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * GIDs are unique only within a CHID (fabric): a device of another fabric
+ * with the writer's GID can neither detach the writer's attachment nor,
+ * when it closes, free a DMB that the writer still maps (loopback: the
+ * fixture's devices are on the default CHID).
+ */
+static int
+test_same_gid_other_fabric(void)
+{
+	char name[RTE_ISM_NAME_LEN], args[64], gid[RTE_ISM_GID_STRLEN];
+	struct rte_ism_dmb d, m;
+	int y;
+
+	if (strcmp(fx.spawn_drv, "ism_lo") != 0 || fx.spawn_args[0] != '\0')
+		return TEST_SKIPPED;
+	TEST_RET(rte_ism_gid_format(&fx.ib.gid, gid, sizeof(gid)), 0);
+	snprintf(args, sizeof(args), "gid=%s,chid=0x1234", gid);
+	y = fx_spawn(args, name, sizeof(name));
+	TEST_ASSERT(y >= 0, "spawn %s: %d", args, y);
+	TEST_RUN(fx_register(fx.a, 4096, &fx.ib.gid, &d));
+	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &m), 0);
+	TEST_RET(rte_ism_dmb_attach(y, d.token, &m), -ENOENT);
+	TEST_RET(rte_ism_dmb_detach(y, d.token), -ENOENT);
+	/* Now an orphan that only B maps. */
+	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_RET(rte_ism_dmb_detach(y, d.token), -ENOENT);
+	TEST_RET(fx_unspawn(name), 0);
+	memset(m.addr, 0x22, m.len);	/* still B's */
+	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), 0);
+	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), -ENOENT);
+	fx_drain();
+	return TEST_SUCCESS;
+}
+
 static const struct test_case nocopy_cases[] = {
 	{ "attach_write", test_attach_write },
 	{ "attach_errors", test_attach_errors },
 	{ "unregister_while_attached", test_unregister_while_attached },
 	{ "owner_gone_while_attached", test_owner_gone_while_attached },
+	{ "same_gid_other_fabric", test_same_gid_other_fabric },
 	{ NULL, NULL },
 };
 

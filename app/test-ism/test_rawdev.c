@@ -118,6 +118,22 @@ test_selftest(void)
 	return TEST_SUCCESS;
 }
 
+/* The selftest fits its DMB into a device with small DMBs. */
+static int
+test_selftest_small_dmbs(void)
+{
+	char name[RTE_ISM_NAME_LEN];
+	int c, raw, ret;
+
+	c = fx_spawn("max_dmb_len=1024", name, sizeof(name));
+	TEST_ASSERT(c >= 0, "spawn: %d", c);
+	raw = fx_rawdev_id(name);
+	ret = raw < 0 ? raw : rte_rawdev_selftest(raw);
+	TEST_RET(fx_unspawn(name), 0);
+	TEST_RET(ret, 0);
+	return TEST_SUCCESS;
+}
+
 static int
 test_dump(void)
 {
@@ -138,6 +154,7 @@ static const struct test_case rawdev_cases[] = {
 	{ "info", test_info },
 	{ "xstats", test_xstats },
 	{ "selftest", test_selftest },
+	{ "selftest_small_dmbs", test_selftest_small_dmbs },
 	{ "dump", test_dump },
 	{ NULL, NULL },
 };

@@ -67,7 +67,8 @@ struct lo_dev {
 struct lo_orphan {
 	struct lo_orphan *next;
 	uint64_t token;
-	struct rte_ism_gid rgid;
+	struct rte_ism_gid rgid;	/* the writer: its GID and fabric */
+	uint16_t chid;
 	uint32_t attach_cnt;
 	void *addr;
 };
@@ -313,15 +314,12 @@ lo_dmb_attach(struct rte_ism_dev *idev, uint64_t token, struct rte_ism_dmb *out)
 {
 	struct lo_dev *d = lo_dev_of(idev), *owner;
 	struct lo_dmb *dmb;
-	unsigned int slot;
 	int ret;
 
+	/* The same checks as a move; every change to devices and tokens
+	 * is made under this lock, so nothing changes meanwhile. */
 	pthread_mutex_lock(&lo_fabric.lock);
-	/* The same checks as a move, under the lock so nothing changes. */
-	slot = rte_ism_pmd_lcore_slot();
-	rte_ism_pmd_move_enter(slot);
 	ret = lo_lookup(d, token, &owner, &dmb);
-	rte_ism_pmd_move_exit(slot);
 	if (ret == 0) {
 		dmb->attach_cnt++;
 		out->token = token;
@@ -336,14 +334,21 @@ lo_dmb_attach(struct rte_ism_dev *idev, uint64_t token, struct rte_ism_dmb *out)
 	return ret;
 }
 
-/* Drop an attachment of an orphan; true if found. */
+/* Is o a DMB that w attached? GIDs are unique only within a CHID. */
 static bool
-lo_orphan_detach(const struct rte_ism_gid *writer, uint64_t token)
+lo_orphan_of(const struct lo_orphan *o, const struct lo_dev *w)
+{
+	return o->chid == w->chid && rte_ism_gid_equal(&o->rgid, &w->gid);
+}
+
+/* Drop an attachment of an orphan of writer w; true if found. */
+static bool
+lo_orphan_detach(const struct lo_dev *w, uint64_t token)
 {
 	struct lo_orphan **pp, *o;
 
 	for (pp = &lo_fabric.orphans; (o = *pp) != NULL; pp = &o->next) {
-		if (o->token != token || !rte_ism_gid_equal(&o->rgid, writer))
+		if (o->token != token || !lo_orphan_of(o, w))
 			continue;
 		if (--o->attach_cnt == 0) {
 			*pp = o->next;
@@ -365,7 +370,7 @@ lo_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
 
 	pthread_mutex_lock(&lo_fabric.lock);
 	owner = lo_fabric.devs[tok_slot(token)];
-	if (token != 0 && owner != NULL &&
+	if (token != 0 && owner != NULL && owner->chid == d->chid &&
 	    idx - RTE_ISM_DMB_IDX_FIRST < owner->max_dmbs) {
 		dmb = &owner->dmbs[idx];
 		if (dmb->id_token == token && dmb->attach_cnt > 0 &&
@@ -375,7 +380,7 @@ lo_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
 			ret = 0;
 		}
 	}
-	if (ret != 0 && lo_orphan_detach(&d->gid, token))
+	if (ret != 0 && lo_orphan_detach(d, token))
 		ret = 0;
 	pthread_mutex_unlock(&lo_fabric.lock);
 	return ret;
@@ -507,6 +512,7 @@ lo_leave_fabric(struct lo_dev *d)
 			/* The writer still maps it: keep it until detach. */
 			orph->token = dmb->id_token;
 			orph->rgid = dmb->rgid;
+			orph->chid = d->chid;
 			orph->attach_cnt = dmb->attach_cnt;
 			orph->addr = dmb->addr;
 			orph->next = lo_fabric.orphans;
@@ -560,7 +566,7 @@ lo_close(struct ism_pmd_dev *common)
 	lo_leave_fabric(d);
 	/* Orphans that only d had attached are d's to free. */
 	for (pp = &lo_fabric.orphans; (o = *pp) != NULL;) {
-		if (rte_ism_gid_equal(&o->rgid, &d->gid)) {
+		if (lo_orphan_of(o, d)) {
 			*pp = o->next;
 			rte_free(o->addr);
 			free(o);
@@ -656,7 +662,7 @@ lo_probe(struct rte_vdev_device *vdev)
 	d = (struct lo_dev *)ism_pmd_create(name, socket, &vdev->device,
 			LO_DRIVER_NAME, &lo_backend, sizeof(*d));
 	if (d == NULL)
-		return -ENOMEM;
+		return -rte_errno;
 	d->gid = a.gid;
 	d->chid = a.chid;
 	d->max_dmbs = a.max_dmbs;

@@ -464,7 +464,7 @@ ism_pci_dev_create(const char *name, struct rte_device *device, int socket_id,
 	d = (struct ism_pci_dev *)ism_pmd_create(name, socket_id, device,
 			cfg->driver_name, &pci_backend, sizeof(*d));
 	if (d == NULL)
-		return -ENOMEM;
+		return -rte_errno;
 	d->plat = *platform;
 	d->max_dmbs = cfg->max_dmbs != 0 ? cfg->max_dmbs : ISM_PCI_MAX_DMBS;
 	d->max_dmb_len = cfg->max_dmb_len != 0 ? cfg->max_dmb_len :

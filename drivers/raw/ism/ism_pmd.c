@@ -297,6 +297,18 @@ ism_pmd_stats_reset(struct rte_ism_dev *idev)
 	return 0;
 }
 
+/* A rawdev that never got its ISM device: rte_rawdev_pmd_release() goes
+ * through dev_close, which must exist and has nothing to do here. */
+static int
+ism_raw_unborn_close(struct rte_rawdev *raw __rte_unused)
+{
+	return 0;
+}
+
+static const struct rte_rawdev_ops ism_rawdev_unborn_ops = {
+	.dev_close = ism_raw_unborn_close,
+};
+
 struct ism_pmd_dev *
 ism_pmd_create(const char *name, int socket_id, struct rte_device *device,
 		const char *driver_name, const struct ism_backend *be,
@@ -305,18 +317,27 @@ ism_pmd_create(const char *name, int socket_id, struct rte_device *device,
 	struct rte_rawdev *raw;
 	struct ism_pmd_dev *dev;
 	struct rte_ism_dev *ism;
+	int err;
 
 	RTE_ASSERT(priv_size >= sizeof(struct ism_pmd_dev));
 	raw = rte_rawdev_pmd_allocate(name, priv_size, socket_id);
 	if (raw == NULL) {
-		ISM_PMD_LOG(ERR, "%s: cannot allocate a rawdev", name);
+		/* rawdev sets no rte_errno: a taken name or no room. */
+		err = rte_rawdev_pmd_get_named_dev(name) != NULL ? EEXIST :
+			ENOMEM;
+		ISM_PMD_LOG(ERR, "%s: cannot allocate a rawdev: %s", name,
+			    rte_strerror(err));
+		rte_errno = err;
 		return NULL;
 	}
 	ism = rte_ism_pmd_allocate(name, socket_id);
 	if (ism == NULL) {
+		err = rte_errno;
 		ISM_PMD_LOG(ERR, "%s: cannot allocate an ISM device: %s", name,
-			    rte_strerror(rte_errno));
+			    rte_strerror(err));
+		raw->dev_ops = &ism_rawdev_unborn_ops;
 		rte_rawdev_pmd_release(raw);
+		rte_errno = err;
 		return NULL;
 	}
 	raw->dev_ops = &ism_rawdev_ops;

@@ -16,6 +16,7 @@
 
 #include <rte_common.h>
 #include <rte_compat.h>
+#include <rte_errno.h>
 #include <rte_kvargs.h>
 #include <rte_log.h>
 #include <rte_rawdev.h>
@@ -137,7 +138,8 @@ ism_check_move(uint32_t idx, uint32_t offset, uint32_t len, uint32_t dmb_len)
 /*
  * Allocate the rawdev (with priv_size bytes of backend state, whose first
  * member is struct ism_pmd_dev) and the ISM device, both named name.
- * Returns the zeroed backend state or NULL (logged).
+ * Returns the zeroed backend state, or NULL (logged) with rte_errno set:
+ * EEXIST (name taken), ENOSPC (no ISM device slot), ENOMEM, EINVAL.
  */
 struct ism_pmd_dev *ism_pmd_create(const char *name, int socket_id,
 		struct rte_device *device, const char *driver_name,

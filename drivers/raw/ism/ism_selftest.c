@@ -5,7 +5,8 @@
 /*
  * rte_rawdev_selftest() of an ISM device: the device writes a DMB of its
  * own (it is its own rgid) through the client API and checks data, signal,
- * bounds and stale-token handling. Works for every backend.
+ * bounds and stale-token handling. Works for every backend. Meant for a
+ * device no client uses: it polls the device's signals, all of them.
  */
 
 #include <string.h>
@@ -26,7 +27,7 @@ ism_pmd_selftest(uint16_t rawdev_id)
 {
 	struct rte_ism_dev_info info;
 	struct rte_rawdev_info ri = { .dev_private = &info };
-	struct rte_ism_dmb dmb = { .len = 4096 };
+	struct rte_ism_dmb dmb = { 0 };
 	struct rte_ism_signal sig[4];
 	uint8_t pattern[100];
 	bool registered = false;
@@ -41,6 +42,10 @@ ism_pmd_selftest(uint16_t rawdev_id)
 	id = rte_ism_get_dev_id(name);
 	ST_CHECK(id >= 0, "no ISM device behind rawdev %u", rawdev_id);
 	ST_CHECK(info.started, "device not started");
+	dmb.len = RTE_MIN(4096u, info.max_dmb_len);
+	ST_CHECK(dmb.len >= 10 + sizeof(pattern),
+		 "max_dmb_len %u is below the %zu bytes the test moves",
+		 info.max_dmb_len, 10 + sizeof(pattern));
 
 	dmb.rgid = info.gid;
 	ret = rte_ism_dmb_register(id, &dmb);

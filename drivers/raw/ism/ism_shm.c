@@ -748,7 +748,7 @@ shm_probe(struct rte_vdev_device *vdev)
 	d = (struct shm_dev *)ism_pmd_create(name, socket, &vdev->device,
 			SHM_DRIVER_NAME, &shm_backend, sizeof(*d));
 	if (d == NULL)
-		return -ENOMEM;
+		return -rte_errno;
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->gid = a.gid;
 	d->chid = a.chid;
