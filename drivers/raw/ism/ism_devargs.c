@@ -121,12 +121,9 @@ ism_common_args_get(const char *devname, struct rte_kvargs *kvlist,
 void
 ism_random_gid(struct rte_ism_gid *gid)
 {
-	do {
-		gid->gid = rte_rand();
-		gid->gid_ext = rte_rand();
-		/* Version 4, RFC 4122 variant, as uuid_gen() would make. */
-		gid->gid = (gid->gid & ~UINT64_C(0xf000)) | 0x4000;
-		gid->gid_ext = (gid->gid_ext & ~(UINT64_C(3) << 62)) |
-			(UINT64_C(2) << 62);
-	} while (gid->gid == 0);
+	/* Version 4, RFC 4122 variant, as uuid_gen() would make; the version
+	 * bits also make it non-zero. */
+	gid->gid = (rte_rand() & ~UINT64_C(0xf000)) | 0x4000;
+	gid->gid_ext = (rte_rand() & ~(UINT64_C(3) << 62)) |
+		(UINT64_C(2) << 62);
 }
