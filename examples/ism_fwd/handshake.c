@@ -106,18 +106,20 @@ peer_lost(struct fwd_peer *p, const char *why, const struct rte_ism_event *ev,
 static unsigned int
 on_hello(struct fwd_peer *p, const struct rte_ism_event *ev)
 {
-	struct ism_ring_geom g = {
-		.nb_slots = 1u << ((ev->code >> 8) & 0xff),
-		.slot_size = 1u << (ev->code & 0xff),
-	};
+	uint32_t slots_log2 = (ev->code >> 8) & 0xff;
+	uint32_t size_log2 = ev->code & 0xff;
+	struct ism_ring_geom g;
 	unsigned int what = 0;
 	int ret;
 
-	if (((ev->code >> 8) & 0xff) >= 32 || (ev->code & 0xff) >= 32 ||
-	    ev->info == 0) {
+	/* The peer chose the shifts: check them before shifting, a shift by
+	 * 32 or more is undefined. */
+	if (slots_log2 >= 32 || size_log2 >= 32 || ev->info == 0) {
 		fprintf(stderr, "ism_fwd: ignoring a malformed HELLO\n");
 		return 0;
 	}
+	g.nb_slots = 1u << slots_log2;
+	g.slot_size = 1u << size_log2;
 	if (ev->info != p->token) {
 		if (p->token != 0)
 			what = peer_lost(p, "it restarted (new token)", ev,
@@ -161,7 +163,6 @@ on_ready(struct fwd_peer *p, const struct rte_ism_event *ev)
 		return 0;
 	}
 	p->confirmed = true;
-	p->nb_up++;
 	printf("ism_fwd: link up (start at slot %u, %u credits)\n",
 	       p->ring->tx_prod,
 	       p->ring->tx_geom.nb_slots - (p->ring->tx_prod -

@@ -44,7 +44,6 @@ struct fwd_peer {
 	bool confirmed;			/* it echoed our token */
 	uint64_t next_hello;		/* TSC */
 	uint64_t hello_period;		/* TSC ticks */
-	uint64_t nb_up;			/* handshakes completed */
 	uint64_t nb_lost;		/* losses and clean exits seen */
 	int last_send_error;		/* to log each new error once */
 };

@@ -42,7 +42,8 @@
 #define PORT_DESC		1024
 #define MBUF_CACHE		256
 
-static volatile bool force_quit;
+/* The signal that asked us to stop, 0 if none. */
+static volatile sig_atomic_t quit_signal;
 static char rundir[PATH_MAX];
 
 static const char *const mode_names[] = {
@@ -395,11 +396,11 @@ port_fini(uint16_t port)
 	rte_eth_dev_close(port);
 }
 
+/* Only async-signal-safe work here: the loop prints the message. */
 static void
 on_signal(int sig)
 {
-	printf("\nism_fwd: signal %d, stopping\n", sig);
-	force_quit = true;
+	quit_signal = sig;
 }
 
 /* The forwarding loop; control work (events, stats) about once per ms. */
@@ -417,7 +418,8 @@ fwd_loop(struct fwd_ctx *c, struct fwd_peer *peer)
 
 	stats_snap(&first, c, now);
 	prev = first;
-	while (!force_quit) {
+	/* A signal during the set-up stops us before the first iteration. */
+	while (quit_signal == 0) {
 		fwd_iteration(c);
 		if ((++iter & 15) != 0)
 			continue;
@@ -443,6 +445,10 @@ fwd_loop(struct fwd_ctx *c, struct fwd_peer *peer)
 		}
 		if (fwd_done(c, now))
 			break;
+	}
+	if (quit_signal != 0) {
+		printf("\nism_fwd: signal %d, stopping\n", (int)quit_signal);
+		fflush(stdout);
 	}
 	fwd_flush(c);
 	stats_snap(&cur, c, rte_rdtsc());
@@ -486,6 +492,11 @@ main(int argc, char **argv)
 	bool has_port;
 	int ret, dev_id, status = EXIT_FAILURE;
 
+	/* Before EAL init: a Ctrl-C during the set-up then does not kill us
+	 * half set up (leaving the runtime directory behind) but stops the
+	 * loop before its first iteration, through the normal exit path. */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ism_fwd: EAL init failed: %s\n",
@@ -494,8 +505,6 @@ main(int argc, char **argv)
 	}
 	argc -= ret;
 	argv += ret;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 
 	ret = parse_args(argc, argv, &conf, &has_port);
 	if (ret != 0) {

@@ -69,10 +69,12 @@ stats_print_final(const struct stats_snap *prev, const struct stats_snap *cur,
 	       " bursts (%.3f Mpps, %.3f Gbit/s)\n", r->tx_pkts, r->tx_bytes,
 	       r->tx_bursts, mpps(D(ring.tx_pkts), secs),
 	       gbps(D(ring.tx_bytes), secs));
+	/* Credit moves are the receiver's writes back to the sender: with
+	 * the bursts they show how much the batching saves. */
 	printf("  ism rx   %" PRIu64 " pkts %" PRIu64 " bytes in %" PRIu64
-	       " bursts (%.3f Mpps, %.3f Gbit/s)\n", r->rx_pkts, r->rx_bytes,
-	       r->rx_bursts, mpps(D(ring.rx_pkts), secs),
-	       gbps(D(ring.rx_bytes), secs));
+	       " bursts, %" PRIu64 " credit moves (%.3f Mpps, %.3f Gbit/s)\n",
+	       r->rx_pkts, r->rx_bytes, r->rx_bursts, r->credit_moves,
+	       mpps(D(ring.rx_pkts), secs), gbps(D(ring.rx_bytes), secs));
 	if (c->has_port)
 		printf("  port     rx %" PRIu64 " tx %" PRIu64 "\n",
 		       f->port_rx, f->port_tx);

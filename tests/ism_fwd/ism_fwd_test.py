@@ -17,12 +17,12 @@ build. Scenarios:
                  zero loss, zero corruption
   kill           kill -9 of one side mid-stream: the survivor reports it
                  (from its own output: how long after the event, and after
-                 the kill); with --on-peer-loss wait it resumes when the
-                 peer restarts; with --on-peer-loss exit it exits (status 3)
+                 the kill, printed for information); with --on-peer-loss
+                 wait it resumes when the peer restarts; with --on-peer-loss
+                 exit it exits (status 3)
 
 Every process runs under a deadline (timeout), with its own --file-prefix
-and rendezvous directory, without hugepages. Exit status 0 pass, 1 fail,
-77 skip (no ism_shm driver).
+and rendezvous directory, without hugepages. Exit status 0 pass, 1 fail.
 """
 
 import os
@@ -37,7 +37,6 @@ import tempfile
 import threading
 import time
 
-SKIP = 77
 DEADLINE = 60  # seconds; only stops a hang
 
 PCAP_MAGIC_US = 0xA1B2C3D4
@@ -174,19 +173,26 @@ class App:
         try:
             rc = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
+            # Reap it (no zombie) and clean up as below before failing.
             self.kill()
+            self.proc.wait()
+            self._reap()
             raise Fail("%s did not exit" % self.name)
+        self._reap()
+        return rc
+
+    def _reap(self):
         self.reader.join(5)
         # A killed process leaves its EAL runtime directory behind.
         shutil.rmtree(eal_runtime_dir(self.prefix), ignore_errors=True)
-        return rc
 
     def stop(self):
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGINT)
 
     def kill(self):
-        """SIGKILL the application itself (not its timeout wrapper)."""
+        """SIGKILL its whole process group: the timeout wrapper and the
+        application (it runs in its own session)."""
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)
 
@@ -225,9 +231,10 @@ class Shm:
         return "ism_shm0,dir=%s,gid=%s" % (self.dir, gid)
 
 
-def shm_available(app, tag, tmp):
-    """Does this build have the ism_shm driver? EAL cannot parse the
-    device name if not; any other failure is one."""
+def shm_probe(app, tag, tmp):
+    """Can the application start with an ism_shm device? The driver is
+    always built, so a failure here (a driver registration regression,
+    say) fails the scenario with the output that says why."""
     shm = Shm(tmp)
     prefix = "ism-fwd-probe-%s-%d" % (tag, os.getpid())
     r = subprocess.run(["timeout", "30", app, "-l", "0", "--no-huge", "-m",
@@ -238,10 +245,8 @@ def shm_available(app, tag, tmp):
                        text=True)
     shutil.rmtree(eal_runtime_dir(prefix), ignore_errors=True)
     if r.returncode == 0:
-        return True
+        return
     print(r.stdout)
-    if 'failed to parse device "ism_shm0"' in r.stdout:
-        return False
     raise Fail("dpdk-ism_fwd --help with an ism_shm device: status %d"
                % r.returncode)
 
@@ -362,10 +367,11 @@ def kill_peer(app, tag, tmp):
         killed = time.monotonic_ns()
         b.kill()
         _, reported, after_event = lost_report(a, mark)
+        # Delays for information only: a threshold would fail on slow
+        # (or sanitized) builds.
         print("A reported the loss %.3f ms after the kill, %.3f ms after "
-              "the event" % ((reported - killed) / 1e6, after_event))
-        check(after_event < 1000, "A took %.0f ms to report the event"
-              % after_event)
+              "the event (informational)"
+              % ((reported - killed) / 1e6, after_event))
         b.wait()
         b = App("B2", app, 1, [shm.vdev(Shm.GID_B)],
                 ["--peer-gid", Shm.GID_A, "--fwd-mode", "rxonly",
@@ -397,9 +403,8 @@ def kill_peer(app, tag, tmp):
         a.kill()
         _, reported, after_event = lost_report(b, 0)
         print("B reported the loss %.3f ms after the kill, %.3f ms after "
-              "the event" % ((reported - killed) / 1e6, after_event))
-        check(after_event < 1000, "B took %.0f ms to report the event"
-              % after_event)
+              "the event (informational)"
+              % ((reported - killed) / 1e6, after_event))
         check(b.wait() == 3, "B: exit status %s, want 3" % b.proc.returncode)
         b.wait_for(r"ism_fwd totals")
     run_all([a, b], body2)
@@ -422,9 +427,8 @@ def main():
     fn, needs_shm = SCENARIOS[name]
     with tempfile.TemporaryDirectory(prefix="ism-fwd-test.") as tmp:
         try:
-            if needs_shm and not shm_available(app, tag, tmp):
-                print("SKIP: this build has no ism_shm driver")
-                return SKIP
+            if needs_shm:
+                shm_probe(app, tag, tmp)
             fn(app, tag, tmp)
         except Fail as e:
             print("FAIL %s: %s" % (name, e))

@@ -39,6 +39,9 @@ import threading
 import time
 
 PROC_TIMEOUT_S = 170
+# After a peer exited, its output ends once its watchdog has exited too
+# (it shares stdout); only a hang takes this long.
+READER_TIMEOUT_S = 30
 GID = {'a': '0x15a', 'b': '0x15b', 'c': '0x15c', 'r': '0x15f'}
 
 
@@ -63,9 +66,12 @@ class Peer:
                '-l', str(cpu), '--no-huge', '-m', '128', '--no-pci',
                '--no-shconf', '--no-telemetry', '--file-prefix',
                self.prefix, '--', '--dir', test.dir] + args
+        # Its own session, so that the clean-up can kill timeout(1) and
+        # the peer under it together (killpg); killing the wrapper alone
+        # leaves the peer running.
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True,
-                                     bufsize=1)
+                                     bufsize=1, start_new_session=True)
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
         test.peers.append(self)
@@ -108,8 +114,20 @@ class Peer:
 
     def finish(self, timeout=PROC_TIMEOUT_S):
         rc = self.proc.wait(timeout)
-        self.reader.join()
+        self.reader.join(READER_TIMEOUT_S)
+        if self.reader.is_alive():
+            raise Failure('%s: its output did not end' % self.name)
         return rc
+
+    def kill_session(self):
+        """SIGKILL timeout(1) and the peer (not the watchdogs: they have
+        sessions of their own and exit with the peer), and reap them."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+        self.reader.join(READER_TIMEOUT_S)
 
     def expect_pass(self):
         rc = self.finish()
@@ -235,8 +253,7 @@ class Test:
         finally:
             for p in self.peers:
                 if p.proc.poll() is None:
-                    p.proc.kill()
-                    p.finish()
+                    p.kill_session()
                 remove_runtime_dir(p.prefix)
             shutil.rmtree(self.dir, ignore_errors=True)
 
