@@ -18,6 +18,7 @@
 #include <rte_cycles.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_memory.h>
 #include <rte_rawdev.h>
 
@@ -55,6 +56,8 @@ struct recorder {
 	uint32_t fake_cmd;
 	int store_errno;	/* fail store blocks with this errno */
 	int read_errno;		/* fail command window reads */
+	bool bad_token;		/* next REG_DMB token has bit 0 set */
+	uint32_t last_cmd;	/* of the last command header written */
 	volatile bool stall;	/* hold command headers until cleared */
 	volatile bool stalled;
 	volatile bool stall_expired;
@@ -120,6 +123,12 @@ rec_read(void *ctx, unsigned int bar, uint64_t off, void *buf, size_t len)
 		b[7] = 8;
 	} else {
 		ret = ism_pci_model_io_ops.read(r->fn, bar, off, buf, len);
+		/* The token (u64 at 8) as no device should issue it. */
+		if (ret == 0 && r->bad_token && r->last_cmd == 0x0a &&
+		    bar == 2 && off == 8 && len >= 8) {
+			r->bad_token = false;
+			b[7] |= 1;
+		}
 	}
 	rec_log(r, false, bar, off, buf, len);
 	return ret;
@@ -138,6 +147,7 @@ rec_write(void *ctx, unsigned int bar, uint64_t off, const void *buf,
 		return -r->store_errno;
 	if (bar == 2 && off == 0 && len >= 8) {
 		cmd = be32_at(buf);
+		r->last_cmd = cmd;
 		if (r->stall) {
 			r->stalled = true;
 			deadline = rte_get_timer_cycles() +
@@ -800,6 +810,90 @@ out:
 	return ret;
 }
 
+/* Blocks allocated from DPDK's heaps, all sockets. */
+static uint64_t
+heap_allocs(void)
+{
+	struct rte_malloc_socket_stats st;
+	unsigned int i;
+	uint64_t n = 0;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
+						&st) == 0)
+			n += st.alloc_count;
+	return n;
+}
+
+/*
+ * Memory the device may still write is never freed: a DMB whose token had
+ * to be given back but was not taken back, and the IEQ and SBA when
+ * UNREG_IEQ or UNREG_SBA fail at teardown. Each case is measured against
+ * a clean create/destroy cycle in DPDK heap blocks left allocated.
+ */
+static int
+test_unreg_failure_keeps_memory(void)
+{
+	static struct pdev p;
+	static const struct {
+		uint32_t cmd;		/* failing at teardown, or 0 */
+		bool bad_token;		/* REG_DMB issues a bad token */
+		bool taken_back;	/* ... and UNREG_DMB succeeds */
+		uint64_t kept;		/* heap blocks left behind */
+	} cases[] = {
+		{ 0, false, false, 0 },
+		{ 0, true, true, 0 },
+		{ 0, true, false, 1 },		/* the DMB */
+		{ 0x12, false, false, 1 },	/* UNREG_IEQ: the IEQ */
+		{ 0x11, false, false, 1 },	/* UNREG_SBA: the SBA */
+	};
+	struct rte_ism_dmb d;
+	uint64_t base = 0, c0, c1;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		c0 = heap_allocs();
+		TEST_RET(pdev_create(&p, "ism_pciproto_unreg", 0x0e1, true),
+			 0);
+		memset(&d, 0, sizeof(d));
+		d.len = 4096;
+		d.rgid = p.info.gid;
+		if (cases[i].bad_token) {
+			p.rec.bad_token = true;
+			if (cases[i].taken_back)
+				p.rec.fault = (struct rec_fault){ 0x0b, 0,
+								  false, 1 };
+			c1 = heap_allocs();
+			TEST_RET(rte_ism_dmb_register(p.id, &d), -EIO);
+			TEST_ASSERT(heap_allocs() - c1 == cases[i].kept,
+				    "case %u: %" PRIu64 " blocks kept after a "
+				    "bad token", i, heap_allocs() - c1);
+		}
+		/*
+		 * The device holds the index of a DMB it kept. (The faked
+		 * UNREG_DMB did not reach the model, which still holds
+		 * index 32: no second DMB there.)
+		 */
+		if (!cases[i].taken_back) {
+			TEST_RET(rte_ism_dmb_register(p.id, &d), 0);
+			TEST_ASSERT(d.idx == (cases[i].bad_token ? 33 : 32),
+				    "case %u: DMB index %u", i, d.idx);
+		}
+		if (cases[i].cmd != 0)
+			p.rec.fault = (struct rec_fault){ cases[i].cmd, 0x0101,
+							  false, 1 };
+		pdev_destroy(&p);
+		TEST_ASSERT(p.rec.fault.count == 0, "case %u: no command 0x%x",
+			    i, cases[i].cmd);
+		if (i == 0)
+			base = heap_allocs() - c0;
+		TEST_ASSERT(heap_allocs() - c0 - base == cases[i].kept,
+			    "case %u: %" PRIu64 " blocks left, want %" PRIu64,
+			    i, heap_allocs() - c0 - base, cases[i].kept);
+	}
+	return TEST_SUCCESS;
+}
+
 /*
  * Without an interrupt, events wait in the 15-entry ring until a signal
  * poll drains them. Several rounds wrap the ring; every event arrives
@@ -996,6 +1090,7 @@ static const struct test_case pci_protocol_cases[] = {
 	{ "zero_length_and_refusals", test_zero_length_and_refusals },
 	{ "burst_order", test_burst_order },
 	{ "device_errors", test_device_errors },
+	{ "unreg_failure_keeps_memory", test_unreg_failure_keeps_memory },
 	{ "ieq_wrap", test_ieq_wrap },
 	{ "sba_order", test_sba_order },
 	{ "fast_path_lock_free", test_fast_path_lock_free },

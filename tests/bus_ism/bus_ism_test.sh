@@ -147,6 +147,8 @@ expect_clean_exit() {
 case_scan() {
 	root=$tmp/sys
 	mk_basic_tree "$root"
+	# As s390's zPCI writes it; the driver's CHID.
+	printf '0x0123\n' > "$root/0000:00:02.0/pchid"
 	run scan ISM_BUS_SYSFS_ROOT="$root" -- --no-pci -- \
 		list bus=ism list bus=ism,addr=0000:00:02.1 \
 		list bus=ism,addr=00:02.1 list bus=ism,bogus=1 \
@@ -157,6 +159,10 @@ case_scan() {
 	expect scan '^PROBE 0000:00:02.1 driver=ism_bus_test numa=-1 kdrv=none group=-1 vfio=no args=-$'
 	expect scan '^PROBE 0001:00:05.0 driver=ism_bus_test numa=1 kdrv=ism group=987651 vfio=no args=-$'
 	expect scan 'ISM_BUS: 0000:00:02.0: ISM function, NUMA node 0, kernel driver vfio-pci, IOMMU group 987650'
+	# The PCHID is optional: without one it is 0, and nothing is said.
+	expect scan '^PCHID 0000:00:02.0 0x0123$'
+	expect scan '^PCHID 0000:00:02.1 0x0000$'
+	expect_none scan 'sysfs pchid'
 	expect_seq scan '^LIST bus=ism ism 0000:00:02.0$' \
 		'^LIST bus=ism ism 0000:00:02.1$' \
 		'^LIST bus=ism ism 0001:00:05.0$' '^LIST_END bus=ism rte_errno=0$'
@@ -379,6 +385,10 @@ case_malformed() {
 	printf '0x1014' > "$root/0000:00:04.6/vendor"
 	# A regular file where a function directory should be.
 	echo junk > "$root/0000:00:05.0"
+	# Bad PCHIDs (a FIFO must not hang the scan): PCHID 0, still probed.
+	mkfifo "$root/0000:00:03.6/pchid"
+	printf 'garbage\n' > "$root/0000:00:03.7/pchid"
+	printf '0x10000\n' > "$root/0000:00:04.4/pchid"
 
 	run malformed ISM_BUS_SYSFS_ROOT="$root" -- --no-pci
 	expect_clean_exit malformed
@@ -400,6 +410,12 @@ case_malformed() {
 	expect malformed '0000:00:04.4: sysfs numa_node: out of range: "99999"'
 	expect malformed '0000:00:04.5: sysfs vendor: not a number'
 	expect malformed '0000:00:05.0: sysfs vendor: Not a directory; skipped'
+	expect malformed '0000:00:03.6: sysfs pchid: empty; PCHID 0'
+	expect malformed '0000:00:03.7: sysfs pchid: not a number: "garbage"; PCHID 0'
+	expect malformed '0000:00:04.4: sysfs pchid: out of range: "0x10000"; PCHID 0'
+	for f in 0000:00:03.6 0000:00:03.7 0000:00:04.4; do
+		expect malformed "^PCHID $f 0x0000\$"
+	done
 
 	run noroot ISM_BUS_SYSFS_ROOT="$tmp/nonexistent" -- --no-pci
 	expect_clean_exit noroot

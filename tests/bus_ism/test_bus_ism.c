@@ -66,6 +66,7 @@ test_probe(struct rte_ism_bus_driver *drv, struct rte_ism_bus_device *dev)
 		dev->kdriver[0] != '\0' ? dev->kdriver : "none",
 		dev->iommu_group, dev->vfio_dev_fd >= 0 ? "yes" : "no",
 		devargs_args(&dev->device));
+	printf("PCHID %s 0x%04x\n", dev->name, dev->pchid);
 	return 0;
 }
 

@@ -54,6 +54,7 @@ struct rte_ism_bus_device {
 	char name[PCI_PRI_STR_SIZE];	/**< "0000:00:02.0" */
 	uint16_t vendor_id;		/**< from sysfs */
 	uint16_t device_id;		/**< from sysfs */
+	uint16_t pchid;			/**< zPCI PCHID from sysfs, 0 if none */
 	char kdriver[32];		/**< bound kernel driver, "" if none */
 	int iommu_group;		/**< -1 if none */
 	int vfio_dev_fd;		/**< -1 until set up */

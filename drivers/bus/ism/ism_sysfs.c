@@ -219,7 +219,10 @@ ism_find_by_addr(const struct rte_pci_addr *addr)
 	return NULL;
 }
 
-/* NUMA node, kernel driver and IOMMU group: all optional. */
+/*
+ * NUMA node, kernel driver, IOMMU group and PCHID: all optional, so a
+ * missing one is silent; one that is there but unusable is logged.
+ */
 static void
 ism_read_placement(struct rte_ism_bus_device *dev, const char *dir)
 {
@@ -256,6 +259,19 @@ ism_read_placement(struct rte_ism_bus_device *dev, const char *dir)
 	else if (ret != -ENOENT)
 		sysfs_log_bad(RTE_LOG_WARNING, dev->name, "iommu_group", ret,
 			text, "no IOMMU group");
+
+	/*
+	 * Only s390 zPCI functions have one ("0x%04x"); the ISM driver takes
+	 * it as the CHID. Read here so that drivers get it through this
+	 * reader, which neither blocks on a FIFO nor trusts the contents.
+	 */
+	dev->pchid = 0;
+	ret = sysfs_read_num(dir, "pchid", 16, 0, UINT16_MAX, &v, text);
+	if (ret == 0)
+		dev->pchid = v;
+	else if (ret != -ENOENT)
+		sysfs_log_bad(RTE_LOG_WARNING, dev->name, "pchid", ret, text,
+			"PCHID 0");
 }
 
 static void

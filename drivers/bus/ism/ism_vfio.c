@@ -20,6 +20,7 @@
 #include <linux/pci_regs.h>
 #include <linux/vfio.h>
 
+#include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_eal.h>
 #include <rte_io.h>
@@ -75,7 +76,10 @@ ism_vfio_bus_master(struct rte_ism_bus_device *dev, bool on)
 		ret = ism_vfio_pio(dev->vfio_dev_fd, &cmd, sizeof(cmd),
 				cfg.offset + PCI_COMMAND, false);
 	if (ret == 0) {
+		/* Config space is little-endian, also on s390x (big-endian). */
+		cmd = rte_le_to_cpu_16(cmd);
 		cmd = on ? cmd | PCI_COMMAND_MASTER : cmd & ~PCI_COMMAND_MASTER;
+		cmd = rte_cpu_to_le_16(cmd);
 		ret = ism_vfio_pio(dev->vfio_dev_fd, &cmd, sizeof(cmd),
 				cfg.offset + PCI_COMMAND, true);
 	}

@@ -138,10 +138,28 @@ pci_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	r.rgid = req->rgid.gid;
 	ret = ism_pci_cmd_reg_dmb(&d->cmd, &r, &token);
 	if (ret == 0 && (token == 0 || (token & ISM_PCI_TOKEN_LOW_MASK))) {
+		bool released;
+
 		/* move_data could not encode it: give it back. */
 		ISM_PMD_LOG(ERR, "%s: device issued token 0x%016" PRIx64
 			    " with bits 0-27 set", idev->name, token);
-		ism_pci_cmd_unreg_dmb(&d->cmd, token, NULL);
+		ism_pci_cmd_unreg_dmb(&d->cmd, token, &released);
+		if (!released) {
+			/*
+			 * The device may still write the memory: keep it, and
+			 * the index, which the device holds too. Teardown
+			 * tries the unregister again.
+			 */
+			ISM_PMD_LOG(ERR, "%s: DMB at index %u not "
+				    "unregistered; its memory is left to the "
+				    "device", idev->name, idx);
+			dmb->token = token;
+			dmb->addr = mem;
+			dmb->iova = r.iova;
+			dmb->len = req->len;
+			ret = -EIO;
+			goto out;
+		}
 		ret = -EIO;
 	}
 	if (ret < 0) {
@@ -341,7 +359,8 @@ pci_xstat_get(struct ism_pmd_dev *common, unsigned int i)
  * Teardown in Linux's order: what the client left registered, UNREG_IEQ,
  * UNREG_SBA (the device raises interrupts only while those are
  * registered), interrupts off (waits for a running handler), then the
- * memory the device wrote. The fast path is already off.
+ * memory the device wrote. Memory the device was not seen to let go of is
+ * never freed: it may still write it. The fast path is already off.
  */
 static void
 pci_close(struct ism_pmd_dev *common)
@@ -356,18 +375,28 @@ pci_close(struct ism_pmd_dev *common)
 			ISM_PMD_LOG(ERR, "%s: DMB at index %u not unregistered; "
 				    "its memory is left to the device",
 				    dev_name(d), idx);
-	if (d->ieq_registered)
-		ism_pci_cmd_unreg(&d->cmd, ISM_CMD_UNREG_IEQ);
-	if (d->sba_registered)
-		ism_pci_cmd_unreg(&d->cmd, ISM_CMD_UNREG_SBA);
-	d->ieq_registered = false;
-	d->sba_registered = false;
+	if (d->ieq_registered &&
+	    ism_pci_cmd_unreg(&d->cmd, ISM_CMD_UNREG_IEQ) == 0)
+		d->ieq_registered = false;
+	if (d->sba_registered &&
+	    ism_pci_cmd_unreg(&d->cmd, ISM_CMD_UNREG_SBA) == 0)
+		d->sba_registered = false;
 	pthread_mutex_unlock(&d->ctl_lock);
 	if (d->irq_enabled)
 		d->plat.irq_disable(d->plat.io.ctx);
 	d->irq_enabled = false;
-	rte_free(d->ieq);
-	rte_free(d->sba);
+	if (d->ieq_registered)
+		ISM_PMD_LOG(ERR, "%s: IEQ not unregistered; its memory is left "
+			    "to the device", dev_name(d));
+	else
+		rte_free(d->ieq);
+	if (d->sba_registered)
+		ISM_PMD_LOG(ERR, "%s: SBA not unregistered; its memory is left "
+			    "to the device", dev_name(d));
+	else
+		rte_free(d->sba);
+	d->ieq_registered = false;
+	d->sba_registered = false;
 	rte_free(d->dmbs);
 	d->ieq = NULL;
 	d->sba = NULL;

@@ -104,8 +104,6 @@ ism_pci_cmd_exec(struct ism_pci_cmd_chan *ch, uint32_t cmd, uint8_t *req,
 	ret = ism_pci_io_write(io, ISM_PCI_BAR_CMD, 0, req, ISM_CMD_HDR_LEN);
 	if (ret < 0)
 		goto io_err_write;
-	/* As Linux does: a header that cannot be read reads as ISM_ERROR. */
-	ism_put_be16(hdr, ISM_CMD_OFF_RET, ISM_PCI_RC_ERROR);
 	ret = ism_pci_io_read(io, ISM_PCI_BAR_CMD, 0, hdr, sizeof(hdr));
 	if (ret < 0)
 		goto io_err_read;

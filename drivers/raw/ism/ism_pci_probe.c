@@ -14,9 +14,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -26,8 +24,8 @@
 #include <linux/vfio.h>
 
 #include <rte_devargs.h>
+#include <rte_eal.h>
 #include <rte_interrupts.h>
-#include <bus_pci_driver.h>
 
 #include "bus_ism_driver.h"
 #include "ism_pmd.h"
@@ -119,9 +117,12 @@ glue_irq_enable(void *ctx, void (*handler)(void *arg), void *arg)
 	g->handler = handler;
 	g->arg = arg;
 	g->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	/* Saved now: the allocation below may overwrite errno. */
+	ret = g->efd < 0 ? -errno : 0;
 	g->intr = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
 	if (g->efd < 0 || g->intr == NULL) {
-		ret = g->efd < 0 ? -errno : -ENOMEM;
+		if (ret == 0)
+			ret = -ENOMEM;
 		goto err;
 	}
 	if (rte_intr_fd_set(g->intr, g->efd) != 0 ||
@@ -154,25 +155,6 @@ glue_irq_disable(void *ctx)
 	glue_irq_free(g);
 }
 
-/* The PCHID of a zPCI function from sysfs (s390), else 0. */
-static uint16_t
-read_pchid(const struct rte_ism_bus_device *bdev)
-{
-	char path[PATH_MAX];
-	unsigned int v = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s/pchid", rte_pci_get_sysfs_path(),
-		 bdev->name);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return 0;
-	if (fscanf(f, "%x", &v) != 1 || v > UINT16_MAX)
-		v = 0;
-	fclose(f);
-	return v;
-}
-
 static const char *const pci_valid_args[] = {
 	"max_dmbs", "max_dmb_len", NULL
 };
@@ -197,6 +179,16 @@ pci_probe(struct rte_ism_bus_driver *drv __rte_unused,
 	if (bdev->vendor_id != ISM_PCI_VENDOR_IBM ||
 	    bdev->device_id != ISM_PCI_DEVICE_ISM)
 		return 1;
+	/*
+	 * Bring-up reroutes the function's MSI to an eventfd of this process
+	 * and registers an SBA and IEQ in its memory: in a secondary that
+	 * would take the device away from the primary.
+	 */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		ISM_PMD_LOG(ERR, "%s: the PCI backend runs in the primary "
+			    "process only", bdev->name);
+		return -ENOTSUP;
+	}
 	if (bdev->vfio_dev_fd < 0) {
 		ISM_PMD_LOG(ERR, "%s: not set up through vfio-pci", bdev->name);
 		return -ENODEV;
@@ -218,7 +210,8 @@ pci_probe(struct rte_ism_bus_driver *drv __rte_unused,
 	g->bdev = bdev;
 	g->efd = -1;
 	p.io.ctx = g;
-	p.chid = read_pchid(bdev);
+	/* The zPCI PCHID, read by the bus's scan; 0 off s390. */
+	p.chid = bdev->pchid;
 	ret = ism_pci_dev_create(bdev->name, &bdev->device,
 			bdev->device.numa_node, &p, &cfg);
 	if (ret < 0) {
