@@ -42,8 +42,10 @@ int ism_pci_model_fn_create(const char *name, uint64_t gid, uint16_t chid,
 		struct ism_pci_model_fn **out);
 
 /*
- * The function is disabled and leaves the fabric: the owners of DMBs it
- * could write get BUF 0x08, every other function in the fabric DEV 0x07.
+ * The function is disabled and leaves the fabric: the writers of DMBs it
+ * still had registered get BUF 0x04 (as after UNREG_DMB), the owners of
+ * DMBs it could write get BUF 0x08, and every function left in the
+ * fabric DEV 0x07.
  */
 void ism_pci_model_fn_destroy(struct ism_pci_model_fn *fn);
 
