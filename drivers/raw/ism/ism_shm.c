@@ -94,9 +94,10 @@ shm_poll_sba(struct shm_dev *d, unsigned int wslot, struct rte_ism_sw_sba *sba,
 	got = rte_ism_sw_sba_poll(sba, sigs, nb);
 	for (i = 0; i < got; i++) {
 		idx = sigs[i].dmb_idx;
-		/* A peer may scribble over its SBA: it is dropped here. */
-		if (idx < SHM_NB_IDX && __atomic_load_n(&d->writer_slot[idx],
-				__ATOMIC_RELAXED) == wslot)
+		/* A peer may scribble over its SBA: it is dropped here. The
+		 * poll reports indices below SHM_NB_IDX only. */
+		if (__atomic_load_n(&d->writer_slot[idx], __ATOMIC_RELAXED) ==
+		    wslot)
 			sigs[n++] = sigs[i];
 	}
 	return n;
@@ -160,12 +161,36 @@ op_unlock(struct shm_dev *d)
 	pthread_mutex_unlock(&d->op_lock);
 }
 
+/* The answer of the DMB's writer (rgid) among n answers: an error means
+ * it could not map the DMB (out of memory or fds there). Not answering in
+ * time is logged and not held against the registration; the answers of
+ * other peers do not count. */
+static int
+writer_status(struct shm_dev *d, const struct rte_ism_gid *rgid,
+		const uint64_t *ids, const int *status, unsigned int n)
+{
+	struct shm_peer *p;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (status[i] >= 0 || status[i] == -ETIMEDOUT)
+			continue;
+		p = shm_conn_find(d, ids[i]);
+		if (p != NULL && rte_ism_gid_equal(&p->gid, rgid))
+			return status[i];
+	}
+	return 0;
+}
+
+static int dmb_unregister(struct shm_dev *d, uint64_t token);
+
 static int
 shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 {
 	struct shm_dev *d = shm_dev_of(idev);
 	uint32_t idx, end = SHM_IDX_FIRST + d->max_dmbs;
 	uint64_t ids[2 * SHM_MAX_SLOTS];
+	int status[2 * SHM_MAX_SLOTS];
 	struct shm_view_ent *e;
 	struct shm_own_dmb *o;
 	char mname[32];
@@ -229,7 +254,17 @@ shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	m.u.dmb.rgid.gid = o->rgid.gid;
 	m.u.dmb.rgid.gid_ext = o->rgid.gid_ext;
 	seq = shm_announce(d, &m, ids, &n, true);
-	wait_all(d, seq, ids, n);
+	shm_wait_answers(d, seq, ids, status, n);
+	ret = writer_status(d, &req->rgid, ids, status, n);
+	if (ret < 0) {
+		/* Its token would not work for the writer: undo. */
+		ISM_PMD_LOG(ERR, "%s: the writer cannot map DMB %u (%s): "
+			    "registration undone", d->name, idx,
+			    strerror(-ret));
+		dmb_unregister(d, o->token);
+		ret = -ENOMEM;
+		goto out;
+	}
 
 	req->token = o->token;
 	req->addr = o->addr;
@@ -240,24 +275,20 @@ out:
 	return ret;
 }
 
+/* Unregister own DMB token; op_lock() held. */
 static int
-shm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
+dmb_unregister(struct shm_dev *d, uint64_t token)
 {
-	struct shm_dev *d = shm_dev_of(idev);
 	uint64_t ids[2 * SHM_MAX_SLOTS];
 	uint32_t idx = shm_tok_idx(token), seq;
 	struct shm_own_dmb *o;
 	struct shm_msg m;
 	unsigned int n;
 	uint8_t ws;
-	int ret = 0;
 
-	op_lock(d);
 	o = shm_own_find(d, token);
-	if (o == NULL || !o->registered) {
-		ret = -ENOENT;
-		goto out;
-	}
+	if (o == NULL || !o->registered)
+		return -ENOENT;
 	o->registered = false;
 	__atomic_store_n(&d->own_view->ent[idx].token, 0, __ATOMIC_RELEASE);
 	ws = d->writer_slot[idx];
@@ -278,7 +309,17 @@ shm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 	 * have happened while we waited: then it is freed already). */
 	if (o->token == token && o->attach_cnt == 0)
 		shm_own_free(d, idx);
-out:
+	return 0;
+}
+
+static int
+shm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
+{
+	struct shm_dev *d = shm_dev_of(idev);
+	int ret;
+
+	op_lock(d);
+	ret = dmb_unregister(d, token);
 	op_unlock(d);
 	return ret;
 }
@@ -591,7 +632,9 @@ shm_close(struct ism_pmd_dev *common)
 	uint32_t idx, seq;
 
 	if (d->attached) {
-		pthread_mutex_lock(&shm_ctl.lock);
+		/* op_lock: d->wait is for one op at a time (the control
+		 * thread takes only shm_ctl.lock, so it cannot deadlock). */
+		op_lock(d);
 		/* Peers drop our DMBs and post their events before they
 		 * answer, so they are done when we go. */
 		seq = shm_next_seq(d);
@@ -607,7 +650,7 @@ shm_close(struct ism_pmd_dev *common)
 			shm_peer_down(p, SHM_DOWN_CLOSE);
 		shm_watch_del(d->lw);
 		d->lw = NULL;
-		pthread_mutex_unlock(&shm_ctl.lock);
+		op_unlock(d);
 	}
 	shm_fabric_leave(d);
 	if (d->dirfd >= 0)
@@ -636,6 +679,9 @@ static const struct ism_backend shm_backend = {
 	.xstat_names = shm_xstat_names,
 	.xstat_get = shm_xstat_get,
 };
+
+/* The devargs cap max_dmb_len at what the wire format takes. */
+_Static_assert(ISM_SW_MAX_DMB_LEN <= SHM_MAX_DMB_LEN, "max_dmb_len cap");
 
 static const char *const shm_valid_args[] = {
 	"dir", "gid", "chid", "max_dmbs", "max_dmb_len", NULL
@@ -739,8 +785,6 @@ shm_probe(struct rte_vdev_device *vdev)
 	rte_kvargs_free(kv);
 	if (ret < 0)
 		return ret;
-	if (a.max_dmb_len > SHM_MAX_DMB_LEN)
-		a.max_dmb_len = SHM_MAX_DMB_LEN;
 	if (a.gid.gid == 0 && a.gid.gid_ext == 0)
 		ism_random_gid(&a.gid);
 	raise_fd_limit(name, a.max_dmbs);

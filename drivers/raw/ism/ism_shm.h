@@ -55,6 +55,9 @@
 /* Connections that have not finished their handshake, per device. */
 #define SHM_MAX_PENDING		16
 #define SHM_NO_SLOT		0xff
+/* Passed as the fd of a message that carried one we could not receive
+ * (out of file descriptors here): our failure, not the peer's. */
+#define SHM_FD_LOST		(-2)
 
 _Static_assert(SHM_NB_IDX == RTE_ISM_SW_SBA_NB_IDX, "SBA covers all indices");
 _Static_assert(SHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
@@ -158,6 +161,8 @@ struct shm_peer {
 	/* Sending. */
 	struct shm_out_list outq;	/* requests, HELLO, READY, in order */
 	struct shm_out_list ackq;	/* ACKs that found the socket full */
+	uint32_t ackq_len;		/* at most SHM_WINDOW */
+	uint32_t bye_seq;		/* its BYE, answered once it is down */
 	uint32_t inflight;		/* requests sent, not answered */
 	uint32_t sent_seq[SHM_WINDOW];	/* their seqs, oldest first */
 	uint32_t sent_head;
@@ -209,12 +214,14 @@ struct shm_dev {
 	int wd_rfd;		/* the pipe's end in the watchdog */
 	void *wd_stack;
 	pid_t wd_tid;		/* non-zero while the watchdog runs */
+	unsigned int wd_fd_max;	/* fd limit when it was cloned */
 
 	/* Control (under shm_ctl.lock). */
 	pthread_mutex_t op_lock;	/* one waiting control op at a time */
 	struct shm_wait *wait;		/* that op, while it waits */
 	struct shm_peer_list conns;	/* every connection */
 	struct shm_peer *peers[SHM_MAX_SLOTS];	/* verified, by slot */
+	uint64_t accept_retry_ns;	/* accept paused (no fds) until then */
 	uint32_t seq;
 	uint64_t protocol_errors;
 	TAILQ_ENTRY(shm_dev) ctl_next;	/* devices the thread serves */
@@ -250,8 +257,9 @@ struct shm_peer *shm_conn_new(struct shm_dev *d, int fd, bool initiator);
 int shm_send(struct shm_peer *p, struct shm_msg *m, int fd);
 /* Queue a DMB_ADD that carries the memfd of own DMB m->u.dmb.token. */
 int shm_send_grant(struct shm_peer *p, struct shm_msg *m);
-/* Answer request seq of p now. */
-void shm_send_ack(struct shm_peer *p, uint32_t seq, int32_t status);
+/* Answer request seq of p now (or queue the answer); -EPROTO if p has more
+ * answers queued than it may have requests unanswered (SHM_WINDOW). */
+int shm_send_ack(struct shm_peer *p, uint32_t seq, int32_t status);
 /* Close the connection, free p; the peer must be down already. */
 void shm_conn_free(struct shm_peer *p);
 /* Handle what p has received; false if the connection is gone. */
@@ -273,9 +281,11 @@ void shm_wait_up(struct shm_dev *d, const uint64_t *ids, unsigned int n);
 int shm_listen_start(struct shm_dev *d, int fd);
 
 /* ism_shm_peer.c: the protocol. */
-/* Handle a parsed message; fd (or -1) becomes the callee's. Returns 0,
- * 1 if the handler ended the connection (BYE), or a negative errno after
- * which the caller drops it as a protocol error (*why says why). */
+/* Handle a parsed message; fd (or -1, or SHM_FD_LOST) becomes the
+ * callee's. Returns 0, 1 if the handler ended the connection (BYE),
+ * -EPROTO after which the caller drops it as a protocol error, or another
+ * negative errno (a failure of ours) after which the caller drops it
+ * without blaming the peer; *why says why. */
 int shm_peer_handle(struct shm_peer *p, const struct shm_msg *m, int fd,
 		const char **why);
 /* Send HELLO and our DMB list (initiator at join, acceptor on READY). */
@@ -324,7 +334,8 @@ bool shm_fabric_verify(struct shm_dev *d, uint8_t slot,
 size_t shm_map_len(size_t len);
 /* New sealed memfd of len bytes, mapped; 0 or -errno (logged). */
 int shm_memfd_new(const char *name, size_t len, int *fd, void **addr);
-/* Map a received memfd after checking seals and size; 0 or -errno. */
+/* Map a received memfd after checking seals and size; 0, -EPROTO (not a
+ * memfd as announced: the sender's fault) or -errno (a failure here). */
 int shm_memfd_map(int fd, size_t len, void **addr, const char **why);
 void shm_unmap(void *addr, size_t len);
 

@@ -43,6 +43,8 @@
 #define SHM_RX_FDS	4
 /* Messages handled per wake-up of one connection, for fairness. */
 #define SHM_RX_BURST	64
+/* How long a device stops accepting when it has no fd to refuse with. */
+#define SHM_ACCEPT_RETRY_MS	100
 
 struct shm_ctl shm_ctl = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -52,6 +54,7 @@ static struct {
 	bool cond_ready;
 	int epfd;
 	int spare_fd;			/* given up to accept at EMFILE */
+	uint64_t paused_log_ns;		/* last "not accepting" log */
 	struct shm_watch *evw;		/* wakes the thread */
 	pthread_t thread;
 	bool stop;
@@ -182,6 +185,22 @@ outq_free(struct shm_out_list *q)
 	}
 }
 
+/* Send the queued answers the socket takes; false if some are left. */
+static bool
+ackq_flush(struct shm_peer *p)
+{
+	struct shm_out *o;
+
+	while ((o = STAILQ_FIRST(&p->ackq)) != NULL) {
+		if (send_raw(p->fd, &o->msg, -1) == -EAGAIN)
+			return false;
+		STAILQ_REMOVE_HEAD(&p->ackq, next);
+		p->ackq_len--;
+		out_free(o);
+	}
+	return true;
+}
+
 /* Send what the window and the socket allow. A message that fails for
  * another reason than a full socket is dropped: the connection is broken
  * and its end will be seen as EOF. */
@@ -193,12 +212,8 @@ flush(struct shm_peer *p)
 	bool req;
 	int r;
 
-	while ((o = STAILQ_FIRST(&p->ackq)) != NULL) {
-		if (send_raw(p->fd, &o->msg, -1) == -EAGAIN)
-			return;
-		STAILQ_REMOVE_HEAD(&p->ackq, next);
-		out_free(o);
-	}
+	if (!ackq_flush(p))
+		return;
 	while ((o = STAILQ_FIRST(&p->outq)) != NULL) {
 		req = o->msg.hdr.seq != 0;
 		if (req && p->inflight >= SHM_WINDOW)
@@ -265,7 +280,7 @@ shm_send_grant(struct shm_peer *p, struct shm_msg *m)
 	return enqueue(p, m, -1, m->u.dmb.token);
 }
 
-void
+int
 shm_send_ack(struct shm_peer *p, uint32_t seq, int32_t status)
 {
 	struct shm_out *o;
@@ -275,17 +290,25 @@ shm_send_ack(struct shm_peer *p, uint32_t seq, int32_t status)
 	m.u.ack.seq = seq;
 	m.u.ack.status = status;
 	if (STAILQ_EMPTY(&p->ackq) && send_raw(p->fd, &m, -1) != -EAGAIN)
-		return;
+		return 0;
+	/* Each queued answer is a request the peer still counts as
+	 * unanswered, and an honest peer has at most SHM_WINDOW of those.
+	 * One that sends more and never reads its socket would make us
+	 * queue without bound. */
+	if (p->ackq_len >= SHM_WINDOW)
+		return -EPROTO;
 	o = malloc(sizeof(*o));
 	if (o == NULL) {
 		ISM_PMD_LOG(ERR, "%s: no memory to queue an answer",
 			    p->dev->name);
-		return;
+		return 0;
 	}
 	o->msg = m;
 	o->fd = -1;
 	o->grant_token = 0;
 	STAILQ_INSERT_TAIL(&p->ackq, o, next);
+	p->ackq_len++;
+	return 0;
 }
 
 /* An answer: it must answer the oldest request sent. */
@@ -353,6 +376,9 @@ shm_conn_new(struct shm_dev *d, int fd, bool initiator)
 void
 shm_conn_free(struct shm_peer *p)
 {
+	/* A last try for queued answers: a peer that said good-bye waits
+	 * for ours (on a broken connection they fail and are dropped). */
+	ackq_flush(p);
 	TAILQ_REMOVE(&p->dev->conns, p, next);
 	shm_watch_del(p->w);
 	outq_free(&p->outq);
@@ -371,18 +397,27 @@ shm_conn_find(struct shm_dev *d, uint64_t id)
 	return NULL;
 }
 
+/* Drop a connection: the peer's fault (counted) or ours (err < 0). */
 static void
-protocol_error(struct shm_peer *p, const char *what, const char *why)
+conn_drop(struct shm_peer *p, const char *what, const char *why, int err)
 {
 	char gid[RTE_ISM_GID_STRLEN] = "unknown";
 
 	if (p->hello_rcvd || p->initiator)
 		rte_ism_gid_format(&p->gid, gid, sizeof(gid));
-	ISM_PMD_LOG(ERR, "%s: dropping connection (pid %d, GID %s): %s: %s",
+	ISM_PMD_LOG(ERR, "%s: dropping connection (pid %d, GID %s): %s: %s%s%s",
 		    p->dev->name, (int)p->pid, gid, what,
-		    why != NULL ? why : "invalid");
-	p->dev->protocol_errors++;
+		    why != NULL ? why : "invalid", err < 0 ? ": " : "",
+		    err < 0 ? strerror(-err) : "");
+	if (err == 0)
+		p->dev->protocol_errors++;
 	shm_peer_down(p, SHM_DOWN_LOST);
+}
+
+static void
+protocol_error(struct shm_peer *p, const char *what, const char *why)
+{
+	conn_drop(p, what, why, 0);
 }
 
 /*
@@ -409,6 +444,7 @@ conn_recv_one(struct shm_peer *p)
 	const char *why = NULL;
 	struct cmsghdr *c;
 	struct shm_msg m;
+	bool lost;
 	ssize_t n;
 
 	n = recvmsg(p->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
@@ -436,14 +472,18 @@ conn_recv_one(struct shm_peer *p)
 		shm_peer_down(p, SHM_DOWN_LOST);
 		return -1;
 	}
-	if (mh.msg_flags & MSG_CTRUNC) {
+	/* The kernel truncates the fds when they do not fit in cbuf (the
+	 * peer sent too many) or when it cannot install one here (EMFILE):
+	 * then there is room left, and at least one fd was lost. */
+	lost = (mh.msg_flags & MSG_CTRUNC) && nfds < SHM_RX_FDS;
+	if ((mh.msg_flags & MSG_CTRUNC) && !lost) {
 		why = "more file descriptors than a message may carry";
 		ret = -EBADMSG;
 	} else if (mh.msg_flags & MSG_TRUNC) {
 		why = "oversized message";
 		ret = -EBADMSG;
 	} else {
-		ret = shm_msg_parse(&buf, n, nfds, &m, &why);
+		ret = shm_msg_parse(&buf, n, nfds + lost, &m, &why);
 	}
 	if (ret < 0) {
 		for (i = 0; i < nfds; i++)
@@ -455,10 +495,13 @@ conn_recv_one(struct shm_peer *p)
 		ret = on_ack(p, &m);
 		why = "answer to no request";
 	} else {
-		ret = shm_peer_handle(p, &m, nfds > 0 ? fds[0] : -1, &why);
+		/* Parsed: an fd lost is the only one the message had. */
+		ret = shm_peer_handle(p, &m, nfds > 0 ? fds[0] :
+				lost ? SHM_FD_LOST : -1, &why);
 	}
 	if (ret < 0) {
-		protocol_error(p, shm_msg_type_name(m.hdr.type), why);
+		conn_drop(p, shm_msg_type_name(m.hdr.type), why,
+			  ret == -EPROTO ? 0 : ret);
 		return -1;
 	}
 	return ret == 0 ? 1 : -1;	/* 1: the handler closed it (BYE) */
@@ -481,6 +524,40 @@ conn_fn(struct shm_watch *w, uint32_t events __rte_unused)
 }
 
 /* Listening. */
+
+/*
+ * Out of fds and no spare one to accept and refuse a connection with: the
+ * level-triggered epoll would call us again at once, so take the socket
+ * out of it for a while (tick() puts it back). Connections wait in the
+ * backlog meanwhile.
+ */
+static void
+accept_pause(struct shm_dev *d)
+{
+	uint64_t now = shm_now_ns();
+
+	epoll_ctl(ctl.epfd, EPOLL_CTL_DEL, d->lw->fd, NULL);
+	d->accept_retry_ns = now + SHM_ACCEPT_RETRY_MS * 1000000ULL;
+	/* Once a second at most while it lasts. */
+	if (now - ctl.paused_log_ns >= 1000000000ULL) {
+		ctl.paused_log_ns = now;
+		ISM_PMD_LOG(ERR, "%s: out of file descriptors: accepting no "
+			    "connection for a while (retried every %d ms)",
+			    d->name, SHM_ACCEPT_RETRY_MS);
+	}
+}
+
+static void
+accept_resume(struct shm_dev *d)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = d->lw };
+
+	if (ctl.spare_fd < 0)
+		ctl.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	d->accept_retry_ns = 0;
+	if (epoll_ctl(ctl.epfd, EPOLL_CTL_ADD, d->lw->fd, &ev) < 0)
+		accept_pause(d);
+}
 
 static void
 listen_fn(struct shm_watch *w, uint32_t events __rte_unused)
@@ -506,6 +583,10 @@ listen_fn(struct shm_watch *w, uint32_t events __rte_unused)
 				    "a connection", d->name);
 			continue;
 		}
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+			accept_pause(d);
+			return;
+		}
 		if (fd < 0) {
 			if (errno == EINTR)
 				continue;
@@ -519,6 +600,17 @@ listen_fn(struct shm_watch *w, uint32_t events __rte_unused)
 			ISM_PMD_LOG(ERR, "%s: refused a connection from uid %d "
 				    "(pid %d): not our user", d->name,
 				    (int)cr.uid, (int)cr.pid);
+			close(fd);
+			continue;
+		}
+		/* Its pid is 0 if it is in a PID namespace we cannot see:
+		 * the identity check (its pid against the listener's of the
+		 * socket it claims) would compare 0 with 0. */
+		if (cr.pid == 0) {
+			ISM_PMD_LOG(ERR, "%s: refused a connection: the peer's "
+				    "pid is not visible from here (another PID "
+				    "namespace?); all devices of a fabric must "
+				    "share one PID namespace", d->name);
 			close(fd);
 			continue;
 		}
@@ -639,6 +731,13 @@ tick(void)
 	bool queued = false;
 
 	TAILQ_FOREACH(d, &ctl.devs, ctl_next) {
+		if (d->accept_retry_ns != 0 && d->lw != NULL) {
+			if (now >= d->accept_retry_ns)
+				accept_resume(d);
+			if (d->accept_retry_ns != 0 &&
+			    d->accept_retry_ns < next)
+				next = d->accept_retry_ns;
+		}
 		RTE_TAILQ_FOREACH_SAFE(p, &d->conns, next, tmp) {
 			if (!p->up && now >= p->deadline_ns) {
 				protocol_error(p, "handshake",

@@ -39,6 +39,7 @@
 #include <sched.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -204,15 +205,50 @@ shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
  * the process writes later would be copied. It runs on its own stack, with
  * a copy of the fd table that it closes at once, and makes nothing but
  * system calls: no allocation, no locks, no sanitizer state (which is per
- * thread), and errno of the thread that created it is written only when
- * that whole process is gone.
+ * thread). It also shares the thread pointer of the thread that created
+ * it, so libc's syscall() would store its failures in that thread's errno
+ * at any time: it enters the kernel itself (wd_sys(), -errno on failure).
  */
 #define WD_STACK_SIZE	(64 * 1024)
 #define WD_NO_SANITIZE	__attribute__((no_sanitize_address))
 
-/* Close every fd but a and b (and 0-2). */
+#if defined(__x86_64__)
+static inline __attribute__((always_inline)) long
+wd_sys(long nr, long a, long b, long c, long d)
+{
+	register long r10 __asm__("r10") = d;
+	long ret;
+
+	__asm__ volatile ("syscall"
+			  : "=a" (ret)
+			  : "a" (nr), "D" (a), "S" (b), "d" (c), "r" (r10)
+			  : "rcx", "r11", "memory");
+	return ret;
+}
+#elif defined(__aarch64__)
+static inline __attribute__((always_inline)) long
+wd_sys(long nr, long a, long b, long c, long d)
+{
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+
+	__asm__ volatile ("svc 0"
+			  : "+r" (x0)
+			  : "r" (x8), "r" (x1), "r" (x2), "r" (x3)
+			  : "memory");
+	return x0;
+}
+#else
+/* Elsewhere a failing call may write that errno (-1 on failure). */
+#define wd_sys(nr, a, b, c, d) syscall(nr, a, b, c, d)
+#endif
+
+/* Close every fd but a and b (and 0-2); none is at fd_max or above. */
 static WD_NO_SANITIZE void
-close_except(int a, int b)
+close_except(int a, int b, unsigned int fd_max)
 {
 	unsigned int lo = RTE_MIN(a, b), hi = RTE_MAX(a, b), fd;
 	unsigned int first[3] = { 3, lo + 1, hi + 1 };
@@ -223,11 +259,11 @@ close_except(int a, int b)
 		if (first[i] > last[i] || first[i] < 3)
 			continue;
 #ifdef SYS_close_range
-		if (syscall(SYS_close_range, first[i], last[i], 0) == 0)
+		if (wd_sys(SYS_close_range, first[i], last[i], 0, 0) == 0)
 			continue;
 #endif
-		for (fd = first[i]; fd <= last[i] && fd < 65536; fd++)
-			syscall(SYS_close, fd);
+		for (fd = first[i]; fd <= last[i] && fd < fd_max; fd++)
+			wd_sys(SYS_close, fd, 0, 0, 0);
 	}
 }
 
@@ -241,18 +277,19 @@ watchdog(void *arg)
 
 	/* Own session: not killed with the parent's process group. With
 	 * every signal blocked the read below is never interrupted. */
-	syscall(SYS_setsid);
-	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, sizeof(all));
-	close_except(d->wd_rfd, d->dirfd);
-	if (syscall(SYS_read, d->wd_rfd, &c, 1) != 1) {
+	wd_sys(SYS_setsid, 0, 0, 0, 0);
+	wd_sys(SYS_rt_sigprocmask, SIG_BLOCK, (long)&all, 0, sizeof(all));
+	close_except(d->wd_rfd, d->dirfd, d->wd_fd_max);
+	if (wd_sys(SYS_read, d->wd_rfd, (long)&c, 1, 0) != 1) {
 		/* EOF: the process died without closing the device. */
-		syscall(SYS_flock, d->dirfd, LOCK_EX);
-		if (syscall(SYS_newfstatat, d->dirfd, d->sock_name, &st,
-			    AT_SYMLINK_NOFOLLOW) == 0 &&
+		wd_sys(SYS_flock, d->dirfd, LOCK_EX, 0, 0);
+		if (wd_sys(SYS_newfstatat, d->dirfd, (long)d->sock_name,
+			   (long)&st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    st.st_dev == d->sock_dev && st.st_ino == d->sock_ino)
-			syscall(SYS_unlinkat, d->dirfd, d->sock_name, 0);
+			wd_sys(SYS_unlinkat, d->dirfd, (long)d->sock_name, 0,
+			       0);
 	}
-	syscall(SYS_exit_group, 0);
+	wd_sys(SYS_exit_group, 0, 0, 0, 0);
 	return 0;
 }
 
@@ -260,9 +297,15 @@ static void
 watchdog_start(struct shm_dev *d)
 {
 	const char *what = "pipe";
+	struct rlimit rl;
 	int p[2];
 	pid_t pid;
 
+	/* For the watchdog's fallback close loop: the fds it inherits are
+	 * below the current limit (unless it was lowered after they were
+	 * opened), which raise_fd_limit() may have set far above 65536. */
+	d->wd_fd_max = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+		rl.rlim_cur < INT_MAX ? (unsigned int)rl.rlim_cur : INT_MAX;
 	if (pipe2(p, O_CLOEXEC) < 0)
 		goto err;
 	what = "stack";
@@ -408,6 +451,17 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 		close(fd);
 		return -EEXIST;
 	}
+	/* pid 0: in a PID namespace we cannot see; it could not verify
+	 * our identity either (see listen_fn()). */
+	if (cr.pid == 0) {
+		ISM_PMD_LOG(ERR, "%s: %s/%s is served by a process whose pid "
+			    "is not visible from here (another PID "
+			    "namespace?): ignored; all devices of a fabric "
+			    "must share one PID namespace", d->name, d->dir,
+			    name);
+		close(fd);
+		return 0;
+	}
 	if (*n == SHM_MAX_SLOTS) {
 		close(fd);
 		return 0;
@@ -521,7 +575,9 @@ shm_fabric_verify(struct shm_dev *d, uint8_t slot,
 	fd = sock_connect(d, name);
 	if (fd < 0)
 		return false;
-	ok = peer_cred(fd, &cr) && cr.pid == pid && cr.uid == geteuid();
+	/* pid 0 (not visible here) proves nothing, even against 0. */
+	ok = peer_cred(fd, &cr) && cr.pid != 0 && cr.pid == pid &&
+		cr.uid == geteuid();
 	close(fd);
 	return ok;
 }

@@ -77,20 +77,26 @@ shm_memfd_map(int fd, size_t len, void **addrp, const char **why)
 
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		*why = "fd is not a memfd";
-		return -EBADF;
+		return -EPROTO;
 	}
 	seals = fcntl(fd, F_GET_SEALS);
 	if (seals < 0 || (seals & SHM_SEALS) != SHM_SEALS) {
 		*why = "memfd is not sealed against shrinking and growing";
-		return -EPERM;
+		return -EPROTO;
 	}
 	if ((uint64_t)st.st_size != map_len) {
 		*why = "memfd size does not match the announced length";
-		return -EINVAL;
+		return -EPROTO;
 	}
 	addr = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (addr == MAP_FAILED) {
-		*why = "cannot map the memfd read-write";
+		/* A write seal or a read-only file is the sender's doing;
+		 * anything else (ENOMEM, ...) is a shortage of ours. */
+		if (errno == EACCES || errno == EPERM) {
+			*why = "cannot map the memfd read-write";
+			return -EPROTO;
+		}
+		*why = "cannot map the memfd here";
 		return -errno;
 	}
 	*addrp = addr;

@@ -147,12 +147,8 @@ shm_msg_parse(const void *buf, size_t len, unsigned int nb_fds,
 	struct shm_msg m;
 	int request;
 
-	if (buf == NULL || len < sizeof(m.hdr)) {
-		err = "truncated message";
-		goto bad;
-	}
-	if (len != sizeof(m)) {
-		err = len < sizeof(m) ? "truncated message" :
+	if (buf == NULL || len != sizeof(m)) {
+		err = buf == NULL || len < sizeof(m) ? "truncated message" :
 			"oversized message";
 		goto bad;
 	}

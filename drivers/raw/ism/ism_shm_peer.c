@@ -12,6 +12,8 @@
  * own fabric slot and index range, with an fd exactly when this device is
  * the rgid, and that fd must be a sealed memfd of the announced size.
  * Anything else ends the connection (the caller logs and counts it).
+ * A failure of ours (out of memory or fds) is not the peer's: a DMB we
+ * cannot map is answered with the error, and the connection stays.
  */
 
 #include <errno.h>
@@ -57,6 +59,17 @@ void
 shm_view_free(struct shm_view *v)
 {
 	rte_free(v);
+}
+
+/* Answer request seq of p; a peer that does not read its answers gets
+ * the connection dropped. */
+static int
+answer(struct shm_peer *p, uint32_t seq, int32_t status, const char **why)
+{
+	if (shm_send_ack(p, seq, status) == 0)
+		return 0;
+	*why = "more requests unanswered than the window (answers not read)";
+	return -EPROTO;
 }
 
 /* A connection whose peer has this GID and knows of our DMBs. */
@@ -260,10 +273,14 @@ on_hello(struct shm_peer *p, const struct shm_msg *m, int fd,
 		*why = "HELLO with a slot or GID of a connected peer";
 	else if (!p->initiator && !shm_fabric_verify(d, h->slot, &gid, p->pid))
 		*why = "HELLO claims a socket the sender does not hold";
-	else
+	else if (fd == SHM_FD_LOST) {
+		*why = "cannot receive the peer's SBA";
+		ret = -EMFILE;
+	} else
 		ret = shm_memfd_map(fd, sizeof(struct rte_ism_sw_sba), &addr,
 				why);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	if (ret < 0)
 		return ret;
 	p->view = shm_view_new(h->max_dmbs);
@@ -321,7 +338,7 @@ on_dmb_add(struct shm_peer *p, const struct shm_msg *m, int fd,
 	struct shm_view_ctl *c;
 	struct rte_ism_gid rgid;
 	void *addr = NULL;
-	bool mine;
+	bool mine, has_fd = fd >= 0 || fd == SHM_FD_LOST;
 	int ret = -EPROTO;
 
 	gid_from_wire(&rgid, &a->rgid);
@@ -334,17 +351,28 @@ on_dmb_add(struct shm_peer *p, const struct shm_msg *m, int fd,
 	else if (p->view->ent[a->idx].token != 0 ||
 		 p->view->ctl[a->idx].id_token != 0)
 		*why = "DMB index already in use";
-	else if (mine != (fd >= 0))
+	else if (mine != has_fd)
 		*why = mine ? "DMB granted without its fd" :
 			"fd of a DMB granted to someone else";
 	else if (!mine)
 		ret = 0;
-	else
+	else if (fd == SHM_FD_LOST) {
+		*why = "cannot receive the DMB's memfd";
+		ret = -EMFILE;
+	} else
 		ret = shm_memfd_map(fd, a->len, &addr, why);
 	if (fd >= 0)
 		close(fd);
-	if (ret < 0)
+	if (ret == -EPROTO)
 		return ret;
+	if (ret < 0) {
+		/* Ours, not the peer's fault: the answer tells the owner,
+		 * whose register then fails; the DMB stays unknown here. */
+		ISM_PMD_LOG(ERR, "%s: DMB 0x%" PRIx64 " granted by pid %d: %s: "
+			    "%s", d->name, a->token, (int)p->pid, *why,
+			    strerror(-ret));
+		return answer(p, m->hdr.seq, ret, why);
+	}
 	e = &p->view->ent[a->idx];
 	c = &p->view->ctl[a->idx];
 	if (mine) {
@@ -358,8 +386,7 @@ on_dmb_add(struct shm_peer *p, const struct shm_msg *m, int fd,
 	e->writable = mine;
 	/* Publish last: a move trusts the fields once it sees the token. */
 	__atomic_store_n(&e->token, a->token, __ATOMIC_RELEASE);
-	shm_send_ack(p, m->hdr.seq, 0);
-	return 0;
+	return answer(p, m->hdr.seq, 0, why);
 }
 
 /* Drop a mapping of p's view that no move can use any more. */
@@ -373,7 +400,7 @@ view_unmap(struct shm_view *v, uint32_t idx)
 }
 
 static int
-on_dmb_del(struct shm_peer *p, const struct shm_msg *m)
+on_dmb_del(struct shm_peer *p, const struct shm_msg *m, const char **why)
 {
 	uint64_t token = m->u.tok.token;
 	uint32_t idx = shm_tok_idx(token);
@@ -397,13 +424,13 @@ on_dmb_del(struct shm_peer *p, const struct shm_msg *m)
 		}
 		status = 0;
 	}
-	shm_send_ack(p, m->hdr.seq, status);
-	return 0;
+	return answer(p, m->hdr.seq, status, why);
 }
 
 /* The peer (writer) attaches or detaches one of our DMBs. */
 static int
-on_attach(struct shm_peer *p, const struct shm_msg *m, bool attach)
+on_attach(struct shm_peer *p, const struct shm_msg *m, bool attach,
+		const char **why)
 {
 	struct shm_dev *d = p->dev;
 	struct shm_own_dmb *o = shm_own_find(d, m->u.tok.token);
@@ -418,8 +445,7 @@ on_attach(struct shm_peer *p, const struct shm_msg *m, bool attach)
 		o->attach_cnt++;
 	else if (--o->attach_cnt == 0 && !o->registered)
 		shm_own_free(d, shm_tok_idx(o->token));
-	shm_send_ack(p, m->hdr.seq, status);
-	return 0;
+	return answer(p, m->hdr.seq, status, why);
 }
 
 int
@@ -440,24 +466,23 @@ shm_peer_handle(struct shm_peer *p, const struct shm_msg *m, int fd,
 	case SHM_MSG_DMB_ADD:
 		return on_dmb_add(p, m, fd, why);
 	case SHM_MSG_DMB_DEL:
-		return on_dmb_del(p, m);
+		return on_dmb_del(p, m, why);
 	case SHM_MSG_ATTACH:
 	case SHM_MSG_DETACH:
-		return on_attach(p, m, m->hdr.type == SHM_MSG_ATTACH);
+		return on_attach(p, m, m->hdr.type == SHM_MSG_ATTACH, why);
 	case SHM_MSG_EVENT:
 		ism_pmd_post(&p->dev->common, RTE_ISM_EVENT_SW,
 			     m->u.event.code, &p->gid, 0, m->u.event.info);
-		shm_send_ack(p, m->hdr.seq, 0);
-		return 0;
+		return answer(p, m->hdr.seq, 0, why);
 	case SHM_MSG_BYE:
-		shm_send_ack(p, m->hdr.seq, 0);
+		/* Answered by shm_peer_down(), once our events are posted. */
+		p->bye_seq = m->hdr.seq;
 		shm_peer_down(p, SHM_DOWN_BYE);
 		return 1;
-	default:
-		/* The parser lets only known types through. */
-		*why = "unexpected message type";
-		return -EPROTO;
 	}
+	/* Not reached: the parser passes known types only, ACK is the
+	 * caller's. */
+	return -EPROTO;
 }
 
 /* p's DMBs as we mapped them: unmap, or keep what we attached. */
@@ -557,6 +582,10 @@ shm_peer_down(struct shm_peer *p, enum shm_peer_how how)
 		shm_fabric_reap(d, slot, &gid);
 	if (d->wait != NULL)
 		shm_wait_done(p, d->wait->seq, -ENETUNREACH);
+	/* A closing peer returns when it has this answer: only now are our
+	 * events about it posted. */
+	if (how == SHM_DOWN_BYE)
+		shm_send_ack(p, p->bye_seq, 0);
 	shm_conn_free(p);
 	pthread_cond_broadcast(&shm_ctl.cond);
 }
