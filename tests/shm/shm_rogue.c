@@ -11,10 +11,11 @@
  * types, requests before HELLO, a HELLO that claims another device's GID,
  * HELLOs with a pipe, an unsealed memfd, a memfd of the wrong size or two
  * fds, and after a correct handshake: every signal raised in the SBA the
- * victim gave it, a DMB in another device's slot, a grant with a bogus fd
- * and an answer to nothing. Each must end with the
- * victim closing the connection (an ATTACH of a foreign DMB only gets
- * -EACCES). The victim meanwhile streams with an honest peer and checks
+ * victim gave it, a DMB in another device's slot, a grant with a bogus fd,
+ * an answer to nothing, and requests without end while never reading the
+ * answers (the victim may not queue them without bound). Each must end
+ * with the victim closing the connection (an ATTACH of a foreign DMB only
+ * gets -EACCES). The victim meanwhile streams with an honest peer and checks
  * every message; the driver then checks its protocol error count and that
  * it leaked no fd.
  */
@@ -341,6 +342,39 @@ scribble(struct rogue *r)
 		close(fd);
 }
 
+/*
+ * Requests without end, answers never read: once they fill the socket the
+ * victim may queue SHM_WINDOW answers (an honest peer never has more
+ * requests unanswered), then it must drop the connection, not queue
+ * without bound.
+ */
+static void
+flood(struct rogue *r)
+{
+	struct shm_msg m;
+	int fd = handshake(r, NULL);
+	uint32_t i;
+
+	if (fd < 0) {
+		check(r, false, "flood: handshake failed");
+		return;
+	}
+	/* A token of our own slot that we never announced: -ENOENT. */
+	shm_msg_init(&m, SHM_MSG_DMB_DEL, 0);
+	m.u.tok.token = shm_tok_make(FAKE_SLOT, 40, 1);
+	for (i = 1; i <= 100000; i++) {
+		m.hdr.seq = i;
+		if (raw_send(fd, &m, sizeof(m), NULL, 0) < 0)
+			break;
+	}
+	r->violations++;
+	check(r, i <= 100000, "flood: victim answered %u requests that were "
+	      "never read", i - 1);
+	check(r, closed_by_victim(fd), "flood: victim kept the connection");
+	say("ATTACK requests without reading the answers: refused after %u",
+	    i - 1);
+}
+
 /* The same after a correct handshake as the fake GID. */
 static void
 after_handshake(struct rogue *r, const char *what, struct shm_msg *m,
@@ -507,6 +541,7 @@ raw_attacks(struct rogue *r, uint64_t leak)
 	shm_msg_init(&m, SHM_MSG_ACK, 0);
 	m.u.ack.seq = 99;
 	after_handshake(r, "answer to no request", &m, NULL, 0);
+	flood(r);
 }
 
 int
