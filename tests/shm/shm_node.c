@@ -24,6 +24,9 @@
  * A session is one lifetime of a peer; with --survive K the node accepts
  * K peer deaths: it checks the events and that the dead peer's token
  * fails, and starts a new session when the peer (same GID) comes back.
+ *
+ * With --hold the node streams without end until the driver releases it,
+ * then finishes the current message and says DONE.
  */
 
 #include <stdlib.h>
@@ -388,7 +391,7 @@ static bool
 serve_link(struct node *n, struct link *l)
 {
 	uint8_t filler[4096] = { 0 };
-	uint64_t goal = !n->o->send ? 0 :
+	uint64_t goal = !n->o->send ? 0 : !released() ? UINT64_MAX :
 		l->session == 1 ? n->o->msgs_first : n->o->msgs;
 	int ret;
 
@@ -432,6 +435,8 @@ finished(struct node *n)
 {
 	unsigned int i;
 
+	if (!released())
+		return false;
 	for (i = 0; i < n->nb; i++)
 		if (!n->links[i].done_sent || !n->links[i].done_rcvd)
 			return false;

@@ -10,7 +10,11 @@
  *        --role node|rogue|dup|grant-owner|grant-writer
  *        [--peers G1,G2] [--msgs N] [--msgs-first N] [--send 0|1]
  *        [--survive K] [--fd-mark M] [--nocopy] [--rogue G]
- *        [--victim G] [--honest G] [--seed S]
+ *        [--victim G] [--honest G] [--seed S] [--hold]
+ *
+ * With --hold a node does not finish its streams before the driver closes
+ * its stdin: the driver orders the phases of a scenario (e.g. the honest
+ * peer stays until the rogue is done), not the speed of the processes.
  *
  * The process creates its ism_shm device itself, after counting its open
  * file descriptors, and counts them again after removing it: a leak of any
@@ -19,6 +23,7 @@
 
 #include <dirent.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +78,40 @@ idle(unsigned int *spins)
 		sched_yield();
 	else
 		rte_pause();
+}
+
+static bool release_seen = true;
+
+/* Reads stdin until EOF (the driver's release), then sets the flag. */
+static void *
+release_reader(void *arg __rte_unused)
+{
+	char buf[64];
+
+	while (read(STDIN_FILENO, buf, sizeof(buf)) > 0)
+		;
+	__atomic_store_n(&release_seen, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+bool
+released(void)
+{
+	return __atomic_load_n(&release_seen, __ATOMIC_ACQUIRE);
+}
+
+static int
+hold_start(void)
+{
+	pthread_t t;
+
+	release_seen = false;
+	if (pthread_create(&t, NULL, release_reader, NULL) != 0) {
+		fail("cannot start the release reader");
+		return -1;
+	}
+	pthread_detach(t);
+	return 0;
 }
 
 int
@@ -150,6 +189,7 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 		{ "honest", required_argument, NULL, 'H' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "nocopy", no_argument, NULL, 'C' },
+		{ "hold", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *list, *tok, *save = NULL;
@@ -212,6 +252,9 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 		case 'C':
 			o->nocopy = true;
 			break;
+		case 'h':
+			o->hold = true;
+			break;
 		default:
 			fail("unknown option");
 			return -1;
@@ -241,6 +284,8 @@ main(int argc, char **argv)
 	argc -= ret;
 	argv += ret;
 	if (parse_args(argc, argv, &o) < 0)
+		return 2;
+	if (o.hold && hold_start() < 0)
 		return 2;
 
 	fds0 = count_fds();

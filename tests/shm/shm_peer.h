@@ -74,6 +74,7 @@ struct peer_opts {
 	unsigned int survive;
 	unsigned int fd_mark;
 	uint64_t seed;
+	bool hold;		/* keep streaming until released (stdin EOF) */
 };
 
 #define say(...) do { printf(__VA_ARGS__); printf("\n"); fflush(stdout); } \
@@ -94,6 +95,9 @@ int wait_event(uint16_t dev, uint32_t type, uint32_t code,
 int wait_sw(uint16_t dev, uint32_t code, const struct rte_ism_gid *from,
 		uint64_t *info, uint64_t timeout_ms);
 void idle(unsigned int *spins);
+/* With --hold: false until the driver closed our stdin (its explicit
+ * "you may finish" phase); true without --hold. */
+bool released(void);
 uint64_t xstat(const char *devname, const char *name);
 
 int node_main(uint16_t dev, const struct peer_opts *o);

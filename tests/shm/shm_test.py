@@ -69,7 +69,10 @@ class Peer:
         # Its own session, so that the clean-up can kill timeout(1) and
         # the peer under it together (killpg); killing the wrapper alone
         # leaves the peer running.
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+        # stdin: a peer started with --hold finishes only once the driver
+        # closed it (release()), whatever its speed.
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True,
                                      bufsize=1, start_new_session=True)
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -108,11 +111,18 @@ class Peer:
         self.pid = int(self.wait_line('READY').split()[2])
         return self
 
+    def release(self):
+        """End the hold phase of a --hold peer: it may finish now."""
+        if not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        return self
+
     def kill9(self):
         os.kill(self.pid, signal.SIGKILL)
         return time.monotonic_ns()
 
     def finish(self, timeout=PROC_TIMEOUT_S):
+        self.release()
         rc = self.proc.wait(timeout)
         self.reader.join(READER_TIMEOUT_S)
         if self.reader.is_alive():
@@ -126,6 +136,7 @@ class Peer:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+        self.release()
         self.proc.wait()
         self.reader.join(READER_TIMEOUT_S)
 
@@ -155,14 +166,25 @@ class Test:
 
     # Scenarios.
 
+    # Phases are ordered by the driver, never by how fast a peer runs: a
+    # peer another one needs alive is started with --hold and streams
+    # until release(); release every held peer before waiting for one (each
+    # waits for the DONE of the others).
+
     def pair(self):
-        a = self.node('a', 'b', '--msgs', '2000', '--nocopy').ready()
-        b = self.node('b', 'a', '--msgs', '2000', '--nocopy').ready()
+        a = self.node('a', 'b', '--msgs', '2000', '--nocopy',
+                      '--hold').ready()
+        b = self.node('b', 'a', '--msgs', '2000', '--nocopy',
+                      '--hold').ready()
+        # a is held: its GID is live while dup tries to take it.
         dup = Peer(self, 'dup', ['--gid', GID['a'], '--role', 'dup'])
         if dup.finish(60) != 0:
             raise Failure('a second device with a live GID was not refused')
         if not any('already used by a live device' in l for l in dup.lines):
             raise Failure('the refusal does not say why')
+        # Each waits for the other's DONE: release both, then wait.
+        a.release()
+        b.release()
         a.expect_pass()
         b.expect_pass()
 
@@ -175,13 +197,20 @@ class Test:
             n.expect_pass()
 
     def rogue(self):
+        # Victim and honest peer stream until the rogue has finished all
+        # its attacks (it needs both alive: it looks for their sockets).
         victim = Peer(self, 'a', ['--gid', GID['a'], '--peers', GID['b'],
-                                  '--rogue', GID['r'], '--msgs', '1500'])
+                                  '--rogue', GID['r'], '--msgs', '1500',
+                                  '--hold'])
         victim.ready()
-        honest = self.node('b', 'a', '--msgs', '1500').ready()
+        honest = self.node('b', 'a', '--msgs', '1500', '--hold').ready()
         rogue = Peer(self, 'r', ['--gid', GID['r'], '--role', 'rogue',
                                  '--victim', GID['a'], '--honest', GID['b']])
         rogue.expect_pass()
+        if victim.eof or honest.eof:
+            raise Failure('a held peer ended before its release')
+        victim.release()
+        honest.release()
         victim.expect_pass()
         honest.expect_pass()
         if victim.grep('BYE_RACE') != ['BYE_RACE 0']:
