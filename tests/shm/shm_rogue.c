@@ -32,7 +32,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <ism_driver_sba.h>
+#include "ism_sw_sba.h"
 #include <ism_shm_msg.h>
 
 #include "shm_peer.h"
@@ -217,7 +217,7 @@ sba_len(void)
 {
 	size_t pg = sysconf(_SC_PAGESIZE);
 
-	return (sizeof(struct rte_ism_sw_sba) + pg - 1) / pg * pg;
+	return (sizeof(struct ism_sw_sba) + pg - 1) / pg * pg;
 }
 
 static void
@@ -319,7 +319,7 @@ err:
 static void
 scribble(struct rogue *r)
 {
-	struct rte_ism_sw_sba *sba;
+	struct ism_sw_sba *sba;
 	uint64_t end;
 	int fd, vfd = -1;
 

@@ -22,7 +22,6 @@
 #include <rte_rawdev.h>
 
 #include <ism_driver.h>
-#include <ism_driver_sba.h>
 #include <ism_driver_sync.h>
 
 extern int ism_pmd_logtype;
@@ -179,7 +178,7 @@ struct ism_common_args {
 #define ISM_DEFAULT_MAX_DMBS	1888
 #define ISM_DEFAULT_MAX_DMB_LEN	(1u << 20)
 /* Software SBA covers 4096 indices, 32 of them reserved. */
-#define ISM_SW_MAX_DMBS		(RTE_ISM_SW_SBA_NB_IDX - RTE_ISM_DMB_IDX_FIRST)
+#define ISM_SW_MAX_DMBS		(4096 - RTE_ISM_DMB_IDX_FIRST)
 #define ISM_SW_MAX_DMB_LEN	(1u << 30)
 
 /*

@@ -17,13 +17,17 @@
 #include <rte_prefetch.h>
 
 #include "ism_pmd.h"
+#include "ism_sw_sba.h"
+
+_Static_assert(ISM_SW_MAX_DMBS == ISM_SW_SBA_NB_IDX - RTE_ISM_DMB_IDX_FIRST,
+	       "a software SBA covers every DMB index of a software backend");
 
 /* Where a move lands once its token is resolved. */
 struct ism_sw_target {
 	void *addr;			/* DMB base */
 	uint32_t len;			/* DMB length */
 	uint32_t dmb_idx;		/* the DMB's index in sba */
-	struct rte_ism_sw_sba *sba;	/* where the owner polls this writer */
+	struct ism_sw_sba *sba;	/* where the owner polls this writer */
 };
 
 /*
@@ -71,9 +75,9 @@ ism_sw_move_data(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 	if (likely(ret == 0)) {
 		/* The signal's line is fetched during the copy. */
 		if (sf)
-			rte_ism_sw_sba_prepare(t.sba, t.dmb_idx);
+			ism_sw_sba_prepare(t.sba, t.dmb_idx);
 		memcpy(RTE_PTR_ADD(t.addr, offset), data, len);
-		if (sf && rte_ism_sw_sba_raise(t.sba, t.dmb_idx,
+		if (sf && ism_sw_sba_raise(t.sba, t.dmb_idx,
 					       RTE_BIT32(idx)) &&
 		    len <= ISM_SW_DEMOTE_MAX)
 			ism_sw_demote(t.addr, offset, len);
@@ -108,7 +112,7 @@ ism_sw_move_burst(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 	}
 	if (likely(ret == 0)) {
 		if (sf)
-			rte_ism_sw_sba_prepare(t.sba, t.dmb_idx);
+			ism_sw_sba_prepare(t.sba, t.dmb_idx);
 		for (i = 0; i < nb_segs; i++) {
 			memcpy(RTE_PTR_ADD(t.addr, segs[i].offset),
 			       segs[i].data, segs[i].len);
@@ -116,7 +120,7 @@ ism_sw_move_burst(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 			rte_atomic_thread_fence(__ATOMIC_RELEASE);
 		}
 		if (sf)
-			rte_ism_sw_sba_raise(t.sba, t.dmb_idx, RTE_BIT32(idx));
+			ism_sw_sba_raise(t.sba, t.dmb_idx, RTE_BIT32(idx));
 	}
 	rte_ism_pmd_move_exit(slot);
 	if (unlikely(ret != 0))

@@ -2,8 +2,8 @@
  * Copyright(c) 2026 The dpdk-ism authors
  */
 
-#ifndef ISM_DRIVER_SBA_H
-#define ISM_DRIVER_SBA_H
+#ifndef ISM_SW_SBA_H
+#define ISM_SW_SBA_H
 
 /**
  * @file
@@ -33,7 +33,7 @@
  *
  * The structure is position independent so it can live in shared memory,
  * where a peer may write anything into it: the poll never reports an index
- * outside [RTE_ISM_DMB_IDX_FIRST, RTE_ISM_SW_SBA_NB_IDX).
+ * outside [RTE_ISM_DMB_IDX_FIRST, ISM_SW_SBA_NB_IDX).
  */
 
 #include <stdint.h>
@@ -50,7 +50,7 @@ extern "C" {
 #endif
 
 /** DMB indices a software SBA covers: [RTE_ISM_DMB_IDX_FIRST, this). */
-#define RTE_ISM_SW_SBA_NB_IDX 4096
+#define ISM_SW_SBA_NB_IDX 4096
 
 /** @internal Masks per cache line, and in line 0 after the summary. */
 #define ISM_SW_SBA_LINE_MASKS	32
@@ -59,7 +59,7 @@ extern "C" {
 #define ISM_SW_SBA_NB_GROUPS	128
 
 /** Software signalling bit array: 128 cache lines. */
-struct rte_ism_sw_sba {
+struct ism_sw_sba {
 	/** Bit g: group (line) g may hold a non-zero mask. */
 	uint64_t summary[ISM_SW_SBA_NB_GROUPS / 64];
 	union {
@@ -73,7 +73,7 @@ struct rte_ism_sw_sba {
 	};
 } __rte_cache_aligned;
 
-_Static_assert(sizeof(struct rte_ism_sw_sba) ==
+_Static_assert(sizeof(struct ism_sw_sba) ==
 	       ISM_SW_SBA_NB_GROUPS * RTE_CACHE_LINE_MIN_SIZE,
 	       "one summary bit per cache line of the software SBA");
 
@@ -112,20 +112,20 @@ ism_sw_sba_group(uint32_t k)
  * following it. Only a hint.
  */
 static inline void
-rte_ism_sw_sba_prepare(const struct rte_ism_sw_sba *sba, uint32_t idx)
+ism_sw_sba_prepare(const struct ism_sw_sba *sba, uint32_t idx)
 {
 	ism_sw_sba_prefetchw(&sba->mask[ism_sw_sba_slot(idx)]);
 }
 
 /**
  * Raise elements elem_mask of DMB index idx (writer side). idx must be in
- * [RTE_ISM_DMB_IDX_FIRST, RTE_ISM_SW_SBA_NB_IDX).
+ * [RTE_ISM_DMB_IDX_FIRST, ISM_SW_SBA_NB_IDX).
  * @return true if the poller had cleared the group since the last raise,
  *   i.e. it is probably waiting: then the caller may hand the data over too
  *   (see ism_sw_demote() in the PMD).
  */
 static inline bool
-rte_ism_sw_sba_raise(struct rte_ism_sw_sba *sba, uint32_t idx,
+ism_sw_sba_raise(struct ism_sw_sba *sba, uint32_t idx,
 		uint16_t elem_mask)
 {
 	uint32_t k = ism_sw_sba_slot(idx), g = ism_sw_sba_group(k);
@@ -150,7 +150,7 @@ rte_ism_sw_sba_raise(struct rte_ism_sw_sba *sba, uint32_t idx,
 
 /** @return true if something may be pending (cheap, no write). */
 static inline bool
-rte_ism_sw_sba_pending(const struct rte_ism_sw_sba *sba)
+ism_sw_sba_pending(const struct ism_sw_sba *sba)
 {
 	return (__atomic_load_n(&sba->summary[0], __ATOMIC_RELAXED) |
 		__atomic_load_n(&sba->summary[1], __ATOMIC_RELAXED)) != 0;
@@ -162,7 +162,7 @@ rte_ism_sw_sba_pending(const struct rte_ism_sw_sba *sba)
  * stays raised).
  */
 static inline bool
-ism_sw_sba_poll_group(struct rte_ism_sw_sba *sba, uint32_t g,
+ism_sw_sba_poll_group(struct ism_sw_sba *sba, uint32_t g,
 		struct rte_ism_signal *sigs, uint16_t *n, uint16_t nb)
 {
 	/* The group's masks as 64-bit words: line g minus the summary. */
@@ -180,7 +180,7 @@ ism_sw_sba_poll_group(struct rte_ism_sw_sba *sba, uint32_t g,
 			lane = 3 - lane;
 #endif
 			k = w * 4 + lane;
-			if (k >= RTE_ISM_SW_SBA_NB_IDX - RTE_ISM_DMB_IDX_FIRST)
+			if (k >= ISM_SW_SBA_NB_IDX - RTE_ISM_DMB_IDX_FIRST)
 				continue;	/* written by a stranger */
 			if (*n == nb)
 				return false;
@@ -203,7 +203,7 @@ ism_sw_sba_poll_group(struct rte_ism_sw_sba *sba, uint32_t g,
  * @return number of entries filled.
  */
 static inline uint16_t
-rte_ism_sw_sba_poll(struct rte_ism_sw_sba *sba, struct rte_ism_signal *sigs,
+ism_sw_sba_poll(struct ism_sw_sba *sba, struct rte_ism_signal *sigs,
 		uint16_t nb)
 {
 	uint64_t sum;
@@ -241,7 +241,7 @@ rte_ism_sw_sba_poll(struct rte_ism_sw_sba *sba, struct rte_ism_signal *sigs,
  * late signal is not reported for the next DMB using the index).
  */
 static inline void
-rte_ism_sw_sba_clear(struct rte_ism_sw_sba *sba, uint32_t idx)
+ism_sw_sba_clear(struct ism_sw_sba *sba, uint32_t idx)
 {
 	__atomic_store_n(&sba->mask[ism_sw_sba_slot(idx)], 0,
 			__ATOMIC_RELAXED);
@@ -251,4 +251,4 @@ rte_ism_sw_sba_clear(struct rte_ism_sw_sba *sba, uint32_t idx)
 }
 #endif
 
-#endif /* ISM_DRIVER_SBA_H */
+#endif /* ISM_SW_SBA_H */

@@ -43,6 +43,7 @@
 
 #include "ism_pmd.h"
 #include "ism_shm_msg.h"
+#include "ism_sw_sba.h"
 
 #define SHM_DRIVER_NAME		"ism_shm"
 /* Most requests one peer may have unanswered; keeps every send below the
@@ -59,7 +60,7 @@
  * (out of file descriptors here): our failure, not the peer's. */
 #define SHM_FD_LOST		(-2)
 
-_Static_assert(SHM_NB_IDX == RTE_ISM_SW_SBA_NB_IDX, "SBA covers all indices");
+_Static_assert(SHM_NB_IDX == ISM_SW_SBA_NB_IDX, "SBA covers all indices");
 _Static_assert(SHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
 
 /* What the fast path reads about one DMB index of one owner. */
@@ -80,7 +81,7 @@ struct shm_view_ctl {
 
 /* One owner's DMBs as a device sees them; indexed by DMB index. */
 struct shm_view {
-	struct rte_ism_sw_sba *sba;	/* where to raise the owner's signals */
+	struct ism_sw_sba *sba;	/* where to raise the owner's signals */
 	uint32_t max_dmbs;
 	struct shm_view_ent *ent;	/* [SHM_IDX_FIRST + max_dmbs] */
 	struct shm_view_ctl *ctl;	/* same size */
@@ -156,8 +157,8 @@ struct shm_peer {
 	uint32_t max_dmb_len;
 	/* Memory shared with it. */
 	struct shm_view *view;		/* its DMBs */
-	struct rte_ism_sw_sba *rx_sba;	/* made here, it raises ours */
-	struct rte_ism_sw_sba *tx_sba;	/* made there, we raise its */
+	struct ism_sw_sba *rx_sba;	/* made here, it raises ours */
+	struct ism_sw_sba *tx_sba;	/* made there, we raise its */
 	/* Sending. */
 	struct shm_out_list outq;	/* requests, HELLO, READY, in order */
 	struct shm_out_list ackq;	/* ACKs that found the socket full */
@@ -183,7 +184,7 @@ struct shm_dev {
 
 	/* Fast path: written under shm_ctl.lock, read with atomics. */
 	struct shm_view *views[SHM_MAX_SLOTS];	/* by owner's fabric slot */
-	struct rte_ism_sw_sba *rx_sba[SHM_MAX_SLOTS];	/* by writer slot */
+	struct ism_sw_sba *rx_sba[SHM_MAX_SLOTS];	/* by writer slot */
 	uint64_t rx_active;			/* rx_sba[] entries in use */
 	uint8_t writer_slot[SHM_NB_IDX];	/* own DMB -> writer slot */
 	uint32_t poll_next;			/* fairness between SBAs */
@@ -199,7 +200,7 @@ struct shm_dev {
 	/* Own memory. */
 	struct shm_view *own_view;	/* = views[slot] */
 	struct shm_own_dmb *own;	/* [SHM_IDX_FIRST + max_dmbs] */
-	struct rte_ism_sw_sba *sba;	/* self-writes; = rx_sba[slot] */
+	struct ism_sw_sba *sba;	/* self-writes; = rx_sba[slot] */
 	TAILQ_HEAD(, shm_orphan) orphans;
 
 	/* Rendezvous directory (ism_shm_fabric.c). */

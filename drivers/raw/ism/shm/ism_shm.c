@@ -83,15 +83,15 @@ shm_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 
 /* Poll one SBA; keep only indices whose DMB that writer may write. */
 static uint16_t
-shm_poll_sba(struct shm_dev *d, unsigned int wslot, struct rte_ism_sw_sba *sba,
+shm_poll_sba(struct shm_dev *d, unsigned int wslot, struct ism_sw_sba *sba,
 		struct rte_ism_signal *sigs, uint16_t nb)
 {
 	uint16_t got, i, n = 0;
 	uint32_t idx;
 
-	if (!rte_ism_sw_sba_pending(sba))
+	if (!ism_sw_sba_pending(sba))
 		return 0;
-	got = rte_ism_sw_sba_poll(sba, sigs, nb);
+	got = ism_sw_sba_poll(sba, sigs, nb);
 	for (i = 0; i < got; i++) {
 		idx = sigs[i].dmb_idx;
 		/* A peer may scribble over its SBA: it is dropped here. The
@@ -111,7 +111,7 @@ shm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 	struct shm_dev *d = ctx;
 	unsigned int slot = rte_ism_pmd_lcore_slot();
 	uint64_t act, hi;
-	struct rte_ism_sw_sba *sba;
+	struct ism_sw_sba *sba;
 	unsigned int s, start = d->poll_next % SHM_MAX_SLOTS;
 	uint16_t n = 0;
 
@@ -303,8 +303,8 @@ dmb_unregister(struct shm_dev *d, uint64_t token)
 
 	/* No late signal of this DMB is reported for the next one. */
 	if (ws != SHM_NO_SLOT && d->rx_sba[ws] != NULL)
-		rte_ism_sw_sba_clear(d->rx_sba[ws], idx);
-	rte_ism_sw_sba_clear(d->sba, idx);
+		ism_sw_sba_clear(d->rx_sba[ws], idx);
+	ism_sw_sba_clear(d->sba, idx);
 	/* An attached DMB lives on until the writer detaches (which may
 	 * have happened while we waited: then it is freed already). */
 	if (o->token == token && o->attach_cnt == 0)

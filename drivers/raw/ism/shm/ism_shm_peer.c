@@ -196,7 +196,7 @@ shm_peer_greet(struct shm_peer *p)
 	uint32_t idx;
 	int fd, ret;
 
-	ret = shm_memfd_new("ism_shm_sba", sizeof(struct rte_ism_sw_sba), &fd,
+	ret = shm_memfd_new("ism_shm_sba", sizeof(struct ism_sw_sba), &fd,
 			&addr);
 	if (ret < 0)
 		return ret;
@@ -277,7 +277,7 @@ on_hello(struct shm_peer *p, const struct shm_msg *m, int fd,
 		*why = "cannot receive the peer's SBA";
 		ret = -EMFILE;
 	} else
-		ret = shm_memfd_map(fd, sizeof(struct rte_ism_sw_sba), &addr,
+		ret = shm_memfd_map(fd, sizeof(struct ism_sw_sba), &addr,
 				why);
 	if (fd >= 0)
 		close(fd);
@@ -285,7 +285,7 @@ on_hello(struct shm_peer *p, const struct shm_msg *m, int fd,
 		return ret;
 	p->view = shm_view_new(h->max_dmbs);
 	if (p->view == NULL) {
-		shm_unmap(addr, sizeof(struct rte_ism_sw_sba));
+		shm_unmap(addr, sizeof(struct ism_sw_sba));
 		*why = "no memory for the peer's DMB table";
 		return -ENOMEM;
 	}
@@ -553,8 +553,8 @@ shm_peer_down(struct shm_peer *p, enum shm_peer_how how)
 
 	if (p->view != NULL)
 		view_release(p, events);
-	shm_unmap(p->tx_sba, sizeof(struct rte_ism_sw_sba));
-	shm_unmap(p->rx_sba, sizeof(struct rte_ism_sw_sba));
+	shm_unmap(p->tx_sba, sizeof(struct ism_sw_sba));
+	shm_unmap(p->rx_sba, sizeof(struct ism_sw_sba));
 
 	/* Our DMBs that it could write: still ours, reported; its
 	 * attachments end with it. */

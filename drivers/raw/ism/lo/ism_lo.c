@@ -59,7 +59,7 @@ struct lo_dev {
 	uint8_t slot;
 	uint32_t max_dmbs;
 	struct lo_dmb *dmbs;		/* [RTE_ISM_DMB_IDX_FIRST + max_dmbs] */
-	struct rte_ism_sw_sba *sba;
+	struct ism_sw_sba *sba;
 	uint64_t vlans[(RTE_ISM_VLAN_ID_MAX + 1) / 64];
 };
 
@@ -163,7 +163,7 @@ lo_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 {
 	struct lo_dev *d = ctx;
 
-	return rte_ism_sw_sba_poll(d->sba, sigs, nb);
+	return ism_sw_sba_poll(d->sba, sigs, nb);
 }
 
 /* Control path. All helpers below run with lo_fabric.lock held. */
@@ -196,7 +196,7 @@ lo_dmb_free(struct lo_dev *owner, uint32_t idx)
 
 	/* The token is already 0: wait out moves that saw the old one. */
 	rte_ism_pmd_synchronize();
-	rte_ism_sw_sba_clear(owner->sba, idx);
+	ism_sw_sba_clear(owner->sba, idx);
 	rte_free(dmb->addr);
 	dmb->addr = NULL;
 	dmb->len = 0;
