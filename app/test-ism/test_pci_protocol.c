@@ -308,7 +308,6 @@ test_alignment(void)
 		    "SBA not on a page");
 	memset(d, 0, sizeof(d));
 	for (i = 0; i < RTE_DIM(lens); i++) {
-		h = find_cmd(&p.rec, 0, 0x0a, i);
 		if (fx_register(p.id, lens[i], &p.info.gid, &d[i]) !=
 		    TEST_SUCCESS)
 			break;

@@ -77,7 +77,7 @@ sock=$tmp/ivshmem.sock
 timeout --kill-after=5 $((vm_timeout + 10)) python3 "$here/ivshmem_server.py" \
 	"$sock" "$shm" "$((vm_timeout + 5))" &
 server_pid=$!
-for _ in $(seq 100); do
+for _ in $(seq 300); do
 	[ -S "$sock" ] && break
 	sleep 0.1
 done
