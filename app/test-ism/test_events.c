@@ -55,8 +55,8 @@ test_sw_event(void)
 
 /*
  * The GID of a BUF event. Software backends name the peer; the event of an
- * ISM PCI function carries only the DMB token (ISM-SEMANTICS 3.6), so on a
- * hardware device the GID is zero.
+ * ISM PCI function carries only the DMB token (Linux drivers/s390/net/ism.h;
+ * doc/guides/rawdevs/ism_pci.rst), so on a hardware device the GID is zero.
  */
 static bool
 buf_event_gid_ok(const struct rte_ism_event *ev, const struct rte_ism_gid *peer)

@@ -3,14 +3,10 @@
  */
 
 /*
- * The PCI backend at the register level. Each case puts the real backend
- * on a function of the ISM PCI device model, with a recorder in between
- * that logs every read and write of the I/O layer and can make the
- * "device" answer a command with an error code. Expected bytes are written
- * out from the documented layout (ISM-SEMANTICS.md section 3), not taken
- * from the driver's own headers.
- *
- * Only built with the model (-Dtests=true); it uses no fixture device.
+ * The PCI backend at the register level (the suite pci_protocol): the
+ * command protocol here; store blocks in test_pci_store.c, the SBA, the
+ * IEQ and the interrupt in test_pci_signal.c, the recorder in
+ * test_pci_rec.c.
  */
 
 #include <stdlib.h>
@@ -18,292 +14,9 @@
 #include <rte_cycles.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
-#include <rte_malloc.h>
 #include <rte_memory.h>
-#include <rte_rawdev.h>
 
-#include "test_ism.h"
-#include "ism_pci.h"
-#include "ism_pci_model.h"
-
-#define CHID 0x0abc		/* a fabric of its own */
-#define REC_MAX 2048
-#define REC_DATA 48
-
-struct rec_op {
-	bool write;
-	uint8_t bar;
-	uint64_t off;
-	uint32_t len;
-	uint32_t crc;		/* of all len bytes */
-	uint8_t data[REC_DATA];	/* the first bytes */
-};
-
-/* Make the device answer command cmd with code rc, count times. */
-struct rec_fault {
-	uint32_t cmd;
-	uint16_t rc;
-	bool run_it;		/* the model still runs the command */
-	unsigned int count;
-};
-
-struct recorder {
-	struct ism_pci_model_fn *fn;
-	struct rec_op ops[REC_MAX];
-	unsigned int n;
-	struct rec_fault fault;
-	bool fake_header;	/* next header read returns fault.rc */
-	uint32_t fake_cmd;
-	int store_errno;	/* fail store blocks with this errno */
-	int read_errno;		/* fail command window reads */
-	bool bad_token;		/* next REG_DMB token has bit 0 set */
-	uint32_t last_cmd;	/* of the last command header written */
-	volatile bool stall;	/* hold command headers until cleared */
-	volatile bool stalled;
-	volatile bool stall_expired;
-};
-
-struct pdev {
-	char name[RTE_ISM_NAME_LEN];
-	struct recorder rec;
-	struct ism_pci_model_fn *fn;
-	int id;
-	struct rte_ism_dev_info info;
-};
-
-static void
-rec_log(struct recorder *r, bool write, unsigned int bar, uint64_t off,
-		const void *buf, size_t len)
-{
-	unsigned int i = __atomic_fetch_add(&r->n, 1, __ATOMIC_RELAXED);
-	struct rec_op *op;
-
-	if (i >= REC_MAX)
-		return;
-	op = &r->ops[i];
-	op->write = write;
-	op->bar = bar;
-	op->off = off;
-	op->len = len;
-	op->crc = fx_crc(buf, len);
-	memcpy(op->data, buf, RTE_MIN(len, sizeof(op->data)));
-}
-
-static uint32_t
-be32_at(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
-}
-
-static uint64_t
-be64_at(const uint8_t *p)
-{
-	return (uint64_t)be32_at(p) << 32 | be32_at(p + 4);
-}
-
-static int
-rec_read(void *ctx, unsigned int bar, uint64_t off, void *buf, size_t len)
-{
-	struct recorder *r = ctx;
-	uint8_t *b = buf;
-	int ret = 0;
-
-	if (r->read_errno != 0 && bar == 2)
-		return -r->read_errno;
-	if (r->fake_header && bar == 2 && off == 0 && len == 8) {
-		/* cmd, ret, len = 8: the documented response header */
-		r->fake_header = false;
-		memset(b, 0, 8);
-		b[0] = r->fake_cmd >> 24;
-		b[1] = r->fake_cmd >> 16;
-		b[2] = r->fake_cmd >> 8;
-		b[3] = r->fake_cmd;
-		b[4] = r->fault.rc >> 8;
-		b[5] = r->fault.rc;
-		b[7] = 8;
-	} else {
-		ret = ism_pci_model_io_ops.read(r->fn, bar, off, buf, len);
-		/* The token (u64 at 8) as no device should issue it. */
-		if (ret == 0 && r->bad_token && r->last_cmd == 0x0a &&
-		    bar == 2 && off == 8 && len >= 8) {
-			r->bad_token = false;
-			b[7] |= 1;
-		}
-	}
-	rec_log(r, false, bar, off, buf, len);
-	return ret;
-}
-
-static int
-rec_write(void *ctx, unsigned int bar, uint64_t off, const void *buf,
-		size_t len)
-{
-	struct recorder *r = ctx;
-	uint64_t deadline;
-	uint32_t cmd;
-
-	rec_log(r, true, bar, off, buf, len);
-	if (bar == 0 && r->store_errno != 0)
-		return -r->store_errno;
-	if (bar == 2 && off == 0 && len >= 8) {
-		cmd = be32_at(buf);
-		r->last_cmd = cmd;
-		if (r->stall) {
-			r->stalled = true;
-			deadline = rte_get_timer_cycles() +
-				10 * rte_get_timer_hz();
-			while (r->stall && rte_get_timer_cycles() < deadline)
-				rte_pause();
-			/* Not released in time: whoever should have
-			 * released it was blocked. */
-			r->stall_expired = r->stall;
-		}
-		if (r->fault.count > 0 && r->fault.cmd == cmd) {
-			r->fault.count--;
-			r->fake_header = true;
-			r->fake_cmd = cmd;
-			if (!r->fault.run_it)
-				return 0;	/* the device never ran it */
-		}
-	}
-	return ism_pci_model_io_ops.write(r->fn, bar, off, buf, len);
-}
-
-static const struct ism_pci_io_ops rec_ops = {
-	.read = rec_read,
-	.write = rec_write,
-};
-
-static int
-rec_irq_enable(void *ctx, void (*handler)(void *), void *arg)
-{
-	return ism_pci_model_irq_enable(((struct recorder *)ctx)->fn, handler,
-			arg);
-}
-
-static void
-rec_irq_disable(void *ctx)
-{
-	ism_pci_model_irq_disable(((struct recorder *)ctx)->fn);
-}
-
-/* A model function with the real backend on top, through a recorder. */
-static int
-pdev_create(struct pdev *p, const char *name, uint64_t gid, bool irq)
-{
-	struct ism_pci_platform plat = {
-		.io = { .ops = &rec_ops, .ctx = &p->rec },
-		.chid = CHID,
-		.irq_enable = irq ? rec_irq_enable : NULL,
-		.irq_disable = irq ? rec_irq_disable : NULL,
-	};
-	struct ism_pci_config cfg = { .driver_name = "ism_pciproto" };
-	int ret;
-
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->id = -1;
-	ret = ism_pci_model_fn_create(name, gid, CHID, &p->fn);
-	if (ret < 0)
-		return ret;
-	p->rec.fn = p->fn;
-	ret = ism_pci_dev_create(name, NULL, SOCKET_ID_ANY, &plat, &cfg);
-	if (ret < 0) {
-		ism_pci_model_fn_destroy(p->fn);
-		p->fn = NULL;
-		return ret;
-	}
-	p->id = rte_ism_get_dev_id(name);
-	rte_ism_info_get(p->id, &p->info);
-	return 0;
-}
-
-static void
-pdev_destroy(struct pdev *p)
-{
-	if (p->fn == NULL)
-		return;
-	ism_pci_dev_destroy(p->name);
-	ism_pci_model_fn_destroy(p->fn);
-	p->fn = NULL;
-}
-
-static uint64_t
-xstat(const struct pdev *p, const char *name)
-{
-	unsigned int id;
-	int raw = fx_rawdev_id(p->name);
-
-	return raw < 0 ? UINT64_MAX :
-		rte_rawdev_xstats_by_name_get(raw, name, &id);
-}
-
-/* Index of the nth (from 0) command header write of cmd at or after from,
- * or -1. */
-static int
-find_cmd(const struct recorder *r, unsigned int from, uint32_t cmd,
-		unsigned int nth)
-{
-	unsigned int i;
-
-	for (i = from; i < r->n && i < REC_MAX; i++) {
-		const struct rec_op *op = &r->ops[i];
-
-		if (op->write && op->bar == 2 && op->off == 0 && op->len == 8 &&
-		    be32_at(op->data) == cmd && nth-- == 0)
-			return i;
-	}
-	return -1;
-}
-
-/* The commands issued from op index from on, in order. */
-static unsigned int
-cmd_list(const struct recorder *r, unsigned int from, uint32_t *cmds,
-		unsigned int max)
-{
-	unsigned int i, n = 0;
-
-	for (i = from; i < r->n && i < REC_MAX && n < max; i++)
-		if (r->ops[i].write && r->ops[i].bar == 2 &&
-		    r->ops[i].off == 0 && r->ops[i].len == 8)
-			cmds[n++] = be32_at(r->ops[i].data);
-	return n;
-}
-
-/*
- * Check the request of the command whose header is op h: the header bytes
- * (cmd, reserved 0, len) and, for a body, that it was written at offset 8
- * just before the header. Returns the body bytes (offset 8 on) or NULL.
- */
-static const uint8_t *
-check_request(const struct recorder *r, int h, uint32_t cmd, uint16_t len)
-{
-	static const uint8_t none[1];
-	const struct rec_op *hdr, *body;
-	const uint8_t *d;
-
-	if (h < 0)
-		return NULL;
-	hdr = &r->ops[h];
-	d = hdr->data;
-	if (be32_at(d) != cmd || d[4] != 0 || d[5] != 0 ||
-	    d[6] != len >> 8 || d[7] != (len & 0xff)) {
-		printf("    header of cmd 0x%x: %02x%02x%02x%02x %02x%02x "
-		       "%02x%02x\n", cmd, d[0], d[1], d[2], d[3], d[4], d[5],
-		       d[6], d[7]);
-		return NULL;
-	}
-	if (len == 8)
-		return none;
-	body = &r->ops[h - 1];
-	if (h == 0 || !body->write || body->bar != 2 || body->off != 8 ||
-	    body->len != (uint32_t)len - 8) {
-		printf("    body of cmd 0x%x not written at 8 before the "
-		       "header\n", cmd);
-		return NULL;
-	}
-	return body->data - 8;	/* so that offsets count from the header */
-}
+#include "test_pci_rec.h"
 
 static int
 test_init_and_teardown_order(void)
@@ -382,7 +95,7 @@ test_init_failure(void)
 	for (i = 0; i < RTE_DIM(cases); i++) {
 		memset(&p, 0, sizeof(p));
 		TEST_RET(ism_pci_model_fn_create("ism_pciproto_fail", 0x2222,
-						 CHID, &p.fn), 0);
+						 CHID, NULL, &p.fn), 0);
 		p.rec.fn = p.fn;
 		p.rec.fault = (struct rec_fault){ cases[i].cmd, 0xffff, false,
 						  1 };
@@ -501,228 +214,127 @@ out:
 }
 
 /*
- * The store blocks of one move, as recorded from index from: pieces that
- * cover [off, off + len) without crossing a 4 KiB boundary of the target
- * offset, each request = token | idx << 24 | sf << 23 | offset, the data
- * of each piece the source's, sf only on the last store block issued.
+ * QUERY_INFO is only logged, as Linux does: a function that answers it
+ * with ISM_ERROR, or with a header and no body, still comes up, and the
+ * bring-up goes on to READ_GID. (It used to abort the bring-up.)
  */
 static int
-check_split(const struct recorder *r, unsigned int from, uint64_t token,
-		uint32_t idx, uint32_t sf, uint32_t off, const uint8_t *src,
-		uint32_t len)
+test_query_info_failure(void)
 {
-	uint32_t covered = 0, n = 0, expect_n, lo, plen;
-	unsigned int i;
-	uint64_t req;
+	static struct pdev p;
+	static const uint32_t quirks[] = {
+		ISM_MODEL_Q_QI_FAIL, ISM_MODEL_Q_QI_SHORT,
+	};
+	static const uint32_t init[] = { 0x01, 0x02, 0x08, 0x03 };
+	struct pdev_opts o = { .irq = true };
+	struct rte_ism_dmb d;
+	uint32_t cmds[8];
+	unsigned int i, n;
+	char *dump = NULL;
+	size_t dump_len = 0;
+	FILE *f;
 
-	expect_n = (off + len - 1) / 4096 - off / 4096 + 1;
-	for (i = from; i < r->n && i < REC_MAX; i++) {
-		const struct rec_op *op = &r->ops[i];
-
-		if (!op->write || op->bar != 0)
-			continue;
-		req = op->off;
-		lo = req & 0x7fffff;
-		plen = op->len;
-		TEST_ASSERT((req & ~UINT64_C(0x0fffffff)) == token &&
-			    ((req >> 24) & 0xf) == idx,
-			    "request 0x%" PRIx64 ": token or idx", req);
-		TEST_ASSERT(lo >= off && lo + plen <= off + len &&
-			    plen >= 1 && plen <= 4096 &&
-			    (lo == off || lo % 4096 == 0) &&
-			    (lo + plen == off + len || (lo + plen) % 4096 == 0),
-			    "piece [%u, +%u) of move [%u, +%u)", lo, plen, off,
-			    len);
-		TEST_ASSERT(op->crc == fx_crc(src + (lo - off), plen),
-			    "data of piece at %u", lo);
-		n++;
-		covered += plen;
-		/* sf on the last one only, which is the piece at off. */
-		TEST_ASSERT(((req >> 23) & 1) == (sf && n == expect_n),
-			    "sf %u on store block %u of %u", (unsigned int)
-			    ((req >> 23) & 1), n, expect_n);
-		TEST_ASSERT(n < expect_n || lo == off, "last piece at %u", lo);
+	for (i = 0; i < RTE_DIM(quirks); i++) {
+		o.model.quirks = quirks[i];
+		TEST_RET(pdev_create_opts(&p, "ism_pciproto_qi", 0x9a1, &o), 0);
+		n = cmd_list(&p.rec, 0, cmds, RTE_DIM(cmds));
+		TEST_ASSERT(n == 4 && memcmp(cmds, init, sizeof(init)) == 0,
+			    "quirk 0x%x: %u init commands", quirks[i], n);
+		TEST_ASSERT(p.info.gid.gid == 0x9a1, "GID after QUERY_INFO "
+			    "failed: 0x%" PRIx64, p.info.gid.gid);
+		TEST_ASSERT(xstat(&p, quirks[i] == ISM_MODEL_Q_QI_FAIL ?
+				  "pci_command_device_errors" :
+				  "pci_command_io_errors") == 1,
+			    "quirk 0x%x: the failure is not counted",
+			    quirks[i]);
+		/* The device works; the dump says QUERY_INFO did not. */
+		if (fx_register(p.id, 64, &p.info.gid, &d) != TEST_SUCCESS ||
+		    rte_ism_dmb_unregister(p.id, d.token) != 0) {
+			pdev_destroy(&p);
+			TEST_ASSERT(false, "quirk 0x%x: DMB", quirks[i]);
+		}
+		f = open_memstream(&dump, &dump_len);
+		TEST_ASSERT(f != NULL, "open_memstream");
+		rte_ism_dump(p.id, f);
+		fclose(f);
+		pdev_destroy(&p);
+		TEST_ASSERT(strstr(dump, "no QUERY_INFO answer") != NULL,
+			    "dump: %s", dump);
+		free(dump);
+		dump = NULL;
 	}
-	TEST_ASSERT(n == expect_n && covered == len,
-		    "%u store blocks covering %u bytes, want %u and %u", n,
-		    covered, expect_n, len);
 	return TEST_SUCCESS;
 }
 
-static int
-test_store_block_split(void)
+/* The alignment of the buffer whose bytes a recorded write carried. */
+static bool
+aligned(const struct rec_op *op, uintptr_t align)
 {
-	static struct pdev p, q;
+	return op->addr % align == 0;
+}
+
+/*
+ * Memory and command buffers placed as Linux places them: the SBA and the
+ * IEQ on pages, a DMB on a page or its size rounded up to a power of two
+ * (dma_alloc_coherent()), and the command buffers aligned as Linux's
+ * command unions (64 bytes QUERY_INFO, 32 REG_DMB and SIGNAL_IEQ, 8 the
+ * header-only unregisters, 16 the rest).
+ */
+static int
+test_alignment(void)
+{
+	static struct pdev p;
 	static const struct {
-		uint32_t off, len, idx, sf;
-	} moves[] = {
-		{ 0, 1, 0, 1 }, { 0, 4096, 3, 1 }, { 1, 4096, 15, 1 },
-		{ 4000, 10000, 7, 1 }, { 8192, 4096, 1, 0 },
-		{ 4095, 2, 2, 1 }, { 100, (1u << 20) - 100, 9, 1 },
-		{ 12288, 5000, 0, 0 },
+		uint32_t cmd;
+		uintptr_t align;
+	} cmds[] = {
+		{ 0x01, 16 }, { 0x02, 16 }, { 0x08, 64 }, { 0x03, 16 },
+		{ 0x0a, 32 }, { 0x0e, 32 }, { 0x09, 16 }, { 0x0b, 16 },
+		{ 0x12, 8 }, { 0x11, 8 },
 	};
-	struct rte_ism_dmb d;
-	struct rte_ism_signal sig[2];
-	uint8_t *src = NULL;
-	uint64_t seed = 11;
-	unsigned int i, mark;
-	int ret = TEST_FAILED;
+	static const uint32_t lens[] = { 64, 4095, 4096, 5000, 65536 };
+	struct rte_ism_dmb d[RTE_DIM(lens)];
+	const uint8_t *b;
+	unsigned int i;
+	uint64_t iova;
+	int h;
 
-	TEST_RET(pdev_create(&p, "ism_pciproto_rx", 0xc1, true), 0);
-	if (pdev_create(&q, "ism_pciproto_tx", 0xc2, true) != 0 ||
-	    fx_register(p.id, 1u << 20, &q.info.gid, &d) != TEST_SUCCESS)
-		goto out;
-	src = malloc(1u << 20);
-	if (src == NULL)
-		goto out;
-	for (i = 0; i < RTE_DIM(moves); i++) {
-		fx_fill(src, moves[i].len, &seed);
-		mark = q.rec.n;
-		if (rte_ism_move_data(q.id, d.token, moves[i].idx, moves[i].sf,
-				      moves[i].off, src, moves[i].len) != 0 ||
-		    check_split(&q.rec, mark, d.token, moves[i].idx,
-				moves[i].sf, moves[i].off, src,
-				moves[i].len) != TEST_SUCCESS ||
-		    memcmp((uint8_t *)d.addr + moves[i].off, src,
-			   moves[i].len) != 0) {
-			printf("    FAIL: move %u [%u, +%u)\n", i, moves[i].off,
-			       moves[i].len);
-			goto out;
-		}
-		if (rte_ism_signal_poll(p.id, sig, 2) != (moves[i].sf ? 1 : 0) ||
-		    (moves[i].sf && sig[0].mask != 1u << moves[i].idx)) {
-			printf("    FAIL: signal of move %u\n", i);
-			goto out;
+	TEST_RET(pdev_create(&p, "ism_pciproto_align", 0xa11, true), 0);
+	b = check_request(&p.rec, find_cmd(&p.rec, 0, 0x02, 0), 0x02, 24);
+	TEST_ASSERT(b != NULL && be64_at(b + 8) % 4096 == 0,
+		    "IEQ not on a page");
+	b = check_request(&p.rec, find_cmd(&p.rec, 0, 0x01, 0), 0x01, 16);
+	TEST_ASSERT(b != NULL && be64_at(b + 8) % 4096 == 0,
+		    "SBA not on a page");
+	memset(d, 0, sizeof(d));
+	for (i = 0; i < RTE_DIM(lens); i++) {
+		if (fx_register(p.id, lens[i], &p.info.gid, &d[i]) !=
+		    TEST_SUCCESS)
+			break;
+		h = find_cmd(&p.rec, 0, 0x0a, i);
+		b = check_request(&p.rec, h, 0x0a, 40);
+		iova = b != NULL ? be64_at(b + 8) : 1;
+		if (iova % RTE_MAX(rte_align32pow2(lens[i]), 4096u) != 0) {
+			printf("    FAIL: DMB of %u bytes at IOVA 0x%" PRIx64
+			       "\n", lens[i], iova);
+			break;
 		}
 	}
-	ret = TEST_SUCCESS;
-out:
-	free(src);
-	pdev_destroy(&q);
+	rte_ism_signal_event(p.id, &p.info.gid, 0, 1, 2);
+	rte_ism_query_remote_gid(p.id, &p.info.gid, 0, 0);
+	if (i == RTE_DIM(lens))
+		rte_ism_dmb_unregister(p.id, d[0].token);
 	pdev_destroy(&p);
-	return ret;
-}
-
-/* Refusals: zero length never reaches the device; past the end is refused
- * by the first store block, the highest piece, and writes nothing. */
-static int
-test_zero_length_and_refusals(void)
-{
-	static struct pdev p, q;
-	struct rte_ism_move_seg seg[2];
-	struct rte_ism_signal sig[1];
-	struct rte_ism_dmb d;
-	uint8_t buf[8192];
-	unsigned int mark;
-	uint64_t bad0;
-	int ret = TEST_FAILED;
-
-	memset(buf, 0x5a, sizeof(buf));
-	TEST_RET(pdev_create(&p, "ism_pciproto_rx", 0xd1, true), 0);
-	if (pdev_create(&q, "ism_pciproto_tx", 0xd2, true) != 0 ||
-	    fx_register(p.id, 6000, &q.info.gid, &d) != TEST_SUCCESS)
-		goto out;
-	bad0 = xstat(&q, "errors_bad_argument");
-	mark = q.rec.n;
-	if (rte_ism_move_data(q.id, d.token, 0, 1, 0, buf, 0) != -EINVAL)
-		goto out;
-	seg[0] = (struct rte_ism_move_seg){ buf, 0, 10 };
-	seg[1] = (struct rte_ism_move_seg){ buf, 20, 0 };
-	if (rte_ism_move_burst(q.id, d.token, 0, 1, seg, 2) != -EINVAL ||
-	    rte_ism_move_data(q.id, d.token | 0x100, 0, 1, 0, buf, 1) !=
-	    -ENOENT ||
-	    rte_ism_move_data(q.id, d.token, 0, 1, 1u << 20, buf, 1) !=
-	    -ERANGE) {
-		printf("    FAIL: local refusals\n");
-		goto out;
+	TEST_ASSERT(i == RTE_DIM(lens), "DMB %u", i);
+	for (i = 0; i < RTE_DIM(cmds); i++) {
+		h = find_cmd(&p.rec, 0, cmds[i].cmd, 0);
+		TEST_ASSERT(h >= 0, "no command 0x%x", cmds[i].cmd);
+		TEST_ASSERT(aligned(&p.rec.ops[h], cmds[i].align),
+			    "command 0x%x from a buffer at ...%03" PRIxPTR
+			    ", want %" PRIuPTR "-byte alignment", cmds[i].cmd,
+			    p.rec.ops[h].addr & 0xfff, cmds[i].align);
 	}
-	if (q.rec.n != mark || rte_ism_signal_poll(p.id, sig, 1) != 0 ||
-	    xstat(&q, "errors_bad_argument") - bad0 != 2) {
-		printf("    FAIL: a locally refused move reached the device "
-		       "(%u ops) or was not counted\n", q.rec.n - mark);
-		goto out;
-	}
-	/* [3000, 7000) on a 6000-byte DMB: the highest piece, [4096, 7000),
-	 * goes first and is refused; [3000, 4096) is never written. */
-	mark = q.rec.n;
-	if (rte_ism_move_data(q.id, d.token, 0, 1, 3000, buf, 4000) !=
-	    -ERANGE) {
-		printf("    FAIL: move past the end not -ERANGE\n");
-		goto out;
-	}
-	if (q.rec.n != mark + 1 || (q.rec.ops[mark].off & 0x7fffff) != 4096) {
-		printf("    FAIL: refused move: %u store blocks, first at %" PRIu64
-		       "\n", q.rec.n - mark, q.rec.ops[mark].off & 0x7fffff);
-		goto out;
-	}
-	if (memchr(d.addr, 0x5a, d.len) != NULL ||
-	    rte_ism_signal_poll(p.id, sig, 1) != 0) {
-		printf("    FAIL: a refused move wrote or signalled\n");
-		goto out;
-	}
-	ret = TEST_SUCCESS;
-out:
-	pdev_destroy(&q);
-	pdev_destroy(&p);
-	return ret;
-}
-
-/* A burst whose highest-reaching segment is not the first probes its last
- * byte first; otherwise segments go out in order, sf on the very last. */
-static int
-test_burst_order(void)
-{
-	static struct pdev p, q;
-	struct rte_ism_move_seg seg[3];
-	struct rte_ism_dmb d;
-	uint8_t a[100], b[10], c[4];
-	const struct rec_op *op;
-	unsigned int mark = 0;
-	int ret = TEST_FAILED;
-
-	memset(a, 'a', sizeof(a));
-	memset(b, 'b', sizeof(b));
-	memset(c, 'c', sizeof(c));
-	TEST_RET(pdev_create(&p, "ism_pciproto_rx", 0xe1, true), 0);
-	if (pdev_create(&q, "ism_pciproto_tx", 0xe2, true) != 0 ||
-	    fx_register(p.id, 8192, &q.info.gid, &d) != TEST_SUCCESS)
-		goto out;
-	seg[0] = (struct rte_ism_move_seg){ a, 64, sizeof(a) };
-	seg[1] = (struct rte_ism_move_seg){ b, 5000, sizeof(b) };
-	seg[2] = (struct rte_ism_move_seg){ c, 0, sizeof(c) };
-	mark = q.rec.n;
-	if (rte_ism_move_burst(q.id, d.token, 4, 1, seg, 3) != 0 ||
-	    q.rec.n - mark != 4)
-		goto fail;
-	op = &q.rec.ops[mark];
-	/* probe: 1 byte at 5009 ('b'), no sf */
-	if ((op[0].off & 0xffffff) != 5009 || op[0].len != 1 ||
-	    op[0].data[0] != 'b' || (op[1].off & 0xffffff) != 64 ||
-	    (op[2].off & 0xffffff) != 5000 ||
-	    (op[3].off & 0xffffff) != (1u << 23 | 0))
-		goto fail;
-	/* seg 0 reaching highest: no probe */
-	seg[0] = (struct rte_ism_move_seg){ b, 6000, sizeof(b) };
-	mark = q.rec.n;
-	if (rte_ism_move_burst(q.id, d.token, 4, 0, seg, 2) != 0 ||
-	    q.rec.n - mark != 2 || (q.rec.ops[mark].off & 0xffffff) != 6000)
-		goto fail;
-	/* highest segment past the end: refused by the probe, nothing
-	 * written */
-	seg[1] = (struct rte_ism_move_seg){ c, 8190, sizeof(c) };
-	memset(d.addr, 0, d.len);
-	mark = q.rec.n;
-	if (rte_ism_move_burst(q.id, d.token, 4, 1, seg, 2) != -ERANGE ||
-	    q.rec.n - mark != 1 || memchr(d.addr, 'b', d.len) != NULL)
-		goto fail;
-	ret = TEST_SUCCESS;
-	goto out;
-fail:
-	printf("    FAIL: burst store blocks (%u recorded)\n", q.rec.n - mark);
-out:
-	pdev_destroy(&q);
-	pdev_destroy(&p);
-	return ret;
+	return TEST_SUCCESS;
 }
 
 static int
@@ -810,21 +422,6 @@ out:
 	return ret;
 }
 
-/* Blocks allocated from DPDK's heaps, all sockets. */
-static uint64_t
-heap_allocs(void)
-{
-	struct rte_malloc_socket_stats st;
-	unsigned int i;
-	uint64_t n = 0;
-
-	for (i = 0; i < rte_socket_count(); i++)
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
-						&st) == 0)
-			n += st.alloc_count;
-	return n;
-}
-
 /*
  * Memory the device may still write is never freed: a DMB whose token had
  * to be given back but was not taken back, and the IEQ and SBA when
@@ -894,140 +491,6 @@ test_unreg_failure_keeps_memory(void)
 	return TEST_SUCCESS;
 }
 
-/*
- * Without an interrupt, events wait in the 15-entry ring until a signal
- * poll drains them. Several rounds wrap the ring; every event arrives
- * once, in order, translated. At most 14 per round: with 15 the device
- * index comes back to the last entry consumed and the round looks empty
- * (Linux's consumer has the same limit).
- */
-static int
-test_ieq_wrap(void)
-{
-	static const unsigned int per_round[] = { 3, 7, 14, 14, 1, 9, 14 };
-	static struct pdev p, q;
-	struct rte_ism_event ev[16];
-	struct rte_ism_signal sig[1];
-	unsigned int round, i, sent = 0, got = 0;
-	int n, ret = TEST_FAILED;
-
-	TEST_RET(pdev_create(&p, "ism_pciproto_rx", 0x1e1, false), 0);
-	if (pdev_create(&q, "ism_pciproto_tx", 0x1e2, true) != 0)
-		goto out;
-	for (round = 0; round < RTE_DIM(per_round); round++) {
-		for (i = 0; i < per_round[round]; i++)
-			if (rte_ism_signal_event(q.id, &p.info.gid, 0, 0x42,
-						 sent++) != 0)
-				goto out;
-		if (rte_ism_event_poll(p.id, ev, 16) != 0) {
-			printf("    FAIL: events without a drain\n");
-			goto out;
-		}
-		rte_ism_signal_poll(p.id, sig, 1);
-		while ((n = rte_ism_event_poll(p.id, ev, 16)) > 0)
-			for (i = 0; i < (unsigned int)n; i++, got++)
-				if (ev[i].type != RTE_ISM_EVENT_SW ||
-				    ev[i].code != 0x42 || ev[i].info != got ||
-				    ev[i].gid.gid != q.info.gid.gid) {
-					printf("    FAIL: event %u: type %u info "
-					       "%" PRIu64 "\n", got, ev[i].type,
-					       ev[i].info);
-					goto out;
-				}
-		if (got != sent) {
-			printf("    FAIL: round %u: %u of %u events\n", round,
-			       got, sent);
-			goto out;
-		}
-	}
-	if (xstat(&p, "pci_ieq_events") != sent ||
-	    xstat(&p, "pci_interrupts") != 0)
-		goto out;
-	ret = TEST_SUCCESS;
-out:
-	pdev_destroy(&q);
-	pdev_destroy(&p);
-	return ret;
-}
-
-/*
- * The SBA as the device writes it (big-endian, MSB first): S in byte 0,
- * DMB n at byte 4 + n / 8 mask 0x80 >> n % 8, its element mask at
- * 256 + 2n. The poll clears S first, reports in index order, hands back
- * what does not fit (with S), and skips a bit whose mask was taken.
- */
-static int
-test_sba_order(void)
-{
-	static struct pdev p, q;
-	struct rte_ism_dmb d[3];
-	struct rte_ism_signal sig[4];
-	uint32_t want_idx[3] = { 40, 33, 100 };
-	const uint8_t *b;
-	uint8_t *sba;
-	unsigned int i;
-	char byte = 0;
-	int ret = TEST_FAILED;
-
-	TEST_RET(pdev_create(&p, "ism_pciproto_rx", 0x5b1, true), 0);
-	if (pdev_create(&q, "ism_pciproto_tx", 0x5b2, true) != 0)
-		goto out;
-	/* The SBA page, from the IOVA the backend registered. */
-	b = check_request(&p.rec, find_cmd(&p.rec, 0, 0x01, 0), 0x01, 16);
-	sba = b != NULL ? rte_mem_iova2virt(be64_at(b + 8)) : NULL;
-	if (sba == NULL)
-		goto out;
-	memset(d, 0, sizeof(d));
-	for (i = 0; i < 3; i++) {
-		d[i].len = 64;
-		d[i].idx = want_idx[i];
-		d[i].rgid = q.info.gid;
-		if (rte_ism_dmb_register(p.id, &d[i]) != 0)
-			goto out;
-	}
-	/* Element 0 of DMB 40: the device's mask for element 0 is 0x1000. */
-	if (rte_ism_move_data(q.id, d[0].token, 0, 1, 0, &byte, 1) != 0 ||
-	    sba[0] != 0x80 || sba[4 + 40 / 8] != (0x80 >> (40 % 8)) ||
-	    sba[256 + 80] != 0x10 || sba[256 + 81] != 0x00) {
-		printf("    FAIL: SBA bytes %02x %02x %02x%02x\n", sba[0],
-		       sba[9], sba[336], sba[337]);
-		goto out;
-	}
-	/* A bit and mask without S is not scanned: S gates the scan. */
-	sba[0] = 0;
-	if (rte_ism_signal_poll(p.id, sig, 4) != 0)
-		goto out;
-	sba[0] = 0x80;
-	if (rte_ism_move_data(q.id, d[1].token, 15, 1, 0, &byte, 1) != 0 ||
-	    rte_ism_move_data(q.id, d[2].token, 13, 1, 0, &byte, 1) != 0)
-		goto out;
-	/* Room for one: the lowest index, S and the rest handed back. */
-	if (rte_ism_signal_poll(p.id, sig, 1) != 1 || sig[0].dmb_idx != 33 ||
-	    sig[0].mask != 1u << 15 || !(sba[0] & 0x80) ||
-	    !(sba[4 + 40 / 8] & (0x80 >> (40 % 8))))
-		goto out;
-	if (rte_ism_signal_poll(p.id, sig, 4) != 2 || sig[0].dmb_idx != 40 ||
-	    sig[0].mask != 1 || sig[1].dmb_idx != 100 ||
-	    sig[1].mask != 1u << 13 || sba[0] != 0 || sba[4 + 100 / 8] != 0 ||
-	    sba[256 + 200] != 0 || sba[256 + 201] != 0)
-		goto out;
-	/* Bit and S without a mask: reported already, skipped. */
-	sba[4 + 33 / 8] |= 0x80 >> (33 % 8);
-	sba[0] = 0x80;
-	if (rte_ism_signal_poll(p.id, sig, 4) != 0 || sba[4 + 33 / 8] != 0)
-		goto out;
-	ret = TEST_SUCCESS;
-out:
-	if (ret != TEST_SUCCESS)
-		printf("    FAIL: SBA scan\n");
-	for (i = 0; i < 3; i++)
-		if (d[i].token != 0)
-			rte_ism_dmb_unregister(p.id, d[i].token);
-	pdev_destroy(&q);
-	pdev_destroy(&p);
-	return ret;
-}
-
 static int
 stuck_command(void *arg)
 {
@@ -1085,14 +548,23 @@ out:
 static const struct test_case pci_protocol_cases[] = {
 	{ "init_and_teardown_order", test_init_and_teardown_order },
 	{ "init_failure", test_init_failure },
+	{ "query_info_failure", test_query_info_failure },
 	{ "command_layouts", test_command_layouts },
+	{ "alignment", test_alignment },
 	{ "store_block_split", test_store_block_split },
+	{ "maxstbl_split", test_maxstbl_split },
+	{ "model_store_rules", test_model_store_rules },
 	{ "zero_length_and_refusals", test_zero_length_and_refusals },
 	{ "burst_order", test_burst_order },
+	{ "token_bits_20_22", test_token_bits_20_22 },
+	{ "dma_window", test_dma_window },
 	{ "device_errors", test_device_errors },
 	{ "unreg_failure_keeps_memory", test_unreg_failure_keeps_memory },
 	{ "ieq_wrap", test_ieq_wrap },
+	{ "interrupt_path", test_interrupt_path },
 	{ "sba_order", test_sba_order },
+	{ "signal_mask0", test_signal_mask0 },
+	{ "signal_without_s", test_signal_without_s },
 	{ "fast_path_lock_free", test_fast_path_lock_free },
 	{ NULL, NULL },
 };

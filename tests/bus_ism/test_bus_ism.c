@@ -10,8 +10,8 @@
  *
  *   ism-bus-test [EAL options] -- [--vfio] [--fail BDF] [--decline BDF]
  *                [probe DEVARGS | remove BDF | list FILTER | devargs |
- *                 buses | dmamap BDF | region BDF | vfio BDF | api |
- *                 shell CMD]...
+ *                 buses | dmamap BDF | region BDF | vfio BDF | intr BDF |
+ *                 api | shell CMD]...
  *
  * --vfio registers the test driver with ISM_BUS_DRV_NEED_VFIO, as a real
  * driver does; without it the bus hands the driver every ISM function.
@@ -29,8 +29,10 @@
 #include <rte_bus.h>
 #include <rte_dev.h>
 #include <rte_devargs.h>
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_interrupts.h>
 #include <rte_memory.h>
 
 #include <bus_ism_driver.h>
@@ -303,6 +305,74 @@ cmd_vfio(const char *bdf)
 		sizeof(buf), r->size - 8));
 }
 
+static uint32_t intr_seen;
+
+static void
+intr_cb(void *arg __rte_unused)
+{
+	__atomic_fetch_add(&intr_seen, 1, __ATOMIC_RELEASE);
+}
+
+/* Wait (bounded, only against a hang) until n interrupts were seen. */
+static bool
+intr_wait(uint32_t n)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 20 * rte_get_timer_hz();
+
+	while (__atomic_load_n(&intr_seen, __ATOMIC_ACQUIRE) < n &&
+	       rte_get_timer_cycles() < deadline)
+		rte_delay_us_sleep(1000);
+	return __atomic_load_n(&intr_seen, __ATOMIC_ACQUIRE) >= n;
+}
+
+/*
+ * intr BDF: the interrupt handle the bus set up, used as a driver uses it
+ * (rte_intr_callback_register, rte_intr_enable, which routes the vector
+ * to the eventfd with VFIO_DEVICE_SET_IRQS; rte_intr_disable,
+ * rte_intr_callback_unregister_sync). The VM test's function is an
+ * ivshmem-doorbell, which interrupts itself when its own ID is written to
+ * its doorbell register (BAR 0: IVPosition at 8, doorbell at 12).
+ */
+static void
+cmd_intr(const char *bdf)
+{
+	struct rte_ism_bus_device *dev = find_ism_idev(bdf);
+	struct rte_intr_handle *h;
+	uint32_t pos = 0, bell;
+	const char *type;
+	bool seen1, seen2;
+	int rc;
+
+	if (dev == NULL || dev->intr_handle == NULL) {
+		printf("INTR %s no handle\n", bdf);
+		failures++;
+		return;
+	}
+	h = dev->intr_handle;
+	type = rte_intr_type_get(h) == RTE_INTR_HANDLE_VFIO_MSIX ? "msix" :
+		rte_intr_type_get(h) == RTE_INTR_HANDLE_VFIO_MSI ? "msi" : "?";
+	__atomic_store_n(&intr_seen, 0, __ATOMIC_RELAXED);
+	rc = rte_intr_callback_register(h, intr_cb, NULL);
+	if (rc == 0)
+		rc = rte_intr_enable(h);
+	if (rc == 0)
+		rc = rte_ism_bus_region_read(dev, 0, &pos, sizeof(pos), 8);
+	bell = pos << 16;
+	if (rc == 0)
+		rc = rte_ism_bus_region_write(dev, 0, &bell, sizeof(bell), 12);
+	seen1 = rc == 0 && intr_wait(1);
+	if (rc == 0)
+		rc = rte_ism_bus_region_write(dev, 0, &bell, sizeof(bell), 12);
+	seen2 = rc == 0 && intr_wait(2);
+	printf("INTR %s type=%s pos=%u rc=%d seen=%u%s\n", bdf, type, pos, rc,
+		__atomic_load_n(&intr_seen, __ATOMIC_ACQUIRE),
+		seen1 && seen2 ? "" : " (timed out)");
+	rc = rte_intr_disable(h);
+	/* unregister: the number of callbacks removed (1). */
+	printf("INTR_OFF %s rc=%d unregister=%d\n", bdf, rc,
+		rte_intr_callback_unregister_sync(h, intr_cb, NULL));
+}
+
 /* Bad arguments to the driver-facing calls: errors, no crash. */
 static void
 cmd_api(void)
@@ -369,6 +439,8 @@ run_command(char **argv, int argc, int i)
 		cmd_region(arg);
 	else if (strcmp(cmd, "vfio") == 0)
 		cmd_vfio(arg);
+	else if (strcmp(cmd, "intr") == 0)
+		cmd_intr(arg);
 	else if (strcmp(cmd, "shell") == 0)	/* change the fake tree */
 		printf("SHELL rc=%d\n", system(arg));
 	else {

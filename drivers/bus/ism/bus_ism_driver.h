@@ -12,16 +12,19 @@
  *
  * The ism bus finds IBM ISM PCI functions (vendor 0x1014, device 0x04ed) in
  * the PCI sysfs tree, honours EAL -a/-b for them, sets them up through
- * vfio-pci and hands each to the matching driver registered with
- * RTE_PMD_REGISTER_ISM(). Register access goes through
- * rte_ism_bus_region_read()/_write() (vfio region read/write, or the mmap
- * of the BAR where the platform allows it).
+ * vfio (the kernel's ism_vfio_pci driver on IBM Z, plain vfio-pci
+ * elsewhere) and hands each to the matching driver registered with
+ * RTE_PMD_REGISTER_ISM(). The bus owns the vfio device: drivers reach the
+ * BARs with rte_ism_bus_region_read()/_write() and the interrupt through
+ * intr_handle with the rte_intr_*() calls, never through the vfio fd.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include <rte_compat.h>
+#include <rte_interrupts.h>
 #include <rte_pci.h>
 #include <dev_driver.h>
 
@@ -29,9 +32,12 @@
 extern "C" {
 #endif
 
-/** PCI ids of the IBM ISM function. */
+/** PCI ids of the IBM ISM function (defined here only). */
 #define ISM_BUS_PCI_VENDOR_IBM	0x1014
 #define ISM_BUS_PCI_DEVICE_ISM	0x04ed
+
+/** zPCI function type of an ISM function (Linux PCI_FUNC_TYPE_ISM). */
+#define ISM_BUS_ZPCI_PFT_ISM	0x05
 
 /** Number of BARs (PCI standard). */
 #define ISM_BUS_NB_BARS 6
@@ -42,6 +48,25 @@ struct rte_ism_bus_region {
 	uint64_t offset;	/**< region offset in the vfio device fd */
 	uint32_t flags;		/**< VFIO_REGION_INFO_FLAG_* */
 	void *addr;		/**< mmap of the BAR, or NULL */
+};
+
+/**
+ * What vfio reports about an IBM Z (zPCI) function in the capability chain
+ * of VFIO_DEVICE_GET_INFO (linux/vfio_zdev.h). All zero when absent (not
+ * s390, or a kernel without the capabilities).
+ */
+struct rte_ism_bus_zpci {
+	bool base;		/**< VFIO_DEVICE_INFO_CAP_ZPCI_BASE seen */
+	bool group;		/**< VFIO_DEVICE_INFO_CAP_ZPCI_GROUP seen */
+	uint8_t pft;		/**< PCI function type (ISM: 0x05) */
+	uint16_t pchid;		/**< physical channel id */
+	uint64_t start_dma;	/**< first IOVA the function can reach */
+	uint64_t end_dma;	/**< last IOVA the function can reach */
+	/**
+	 * Largest PCI store block in bytes, 0 if unknown: the group
+	 * capability's imaxstbl (version 2), else its maxstbl.
+	 */
+	uint16_t maxstbl;
 };
 
 struct rte_ism_bus_driver;
@@ -55,10 +80,22 @@ struct rte_ism_bus_device {
 	uint16_t vendor_id;		/**< from sysfs */
 	uint16_t device_id;		/**< from sysfs */
 	uint16_t pchid;			/**< zPCI PCHID from sysfs, 0 if none */
+	/** An IBM Z (zPCI) function: sysfs shows zPCI attributes. */
+	bool zpci;
 	char kdriver[32];		/**< bound kernel driver, "" if none */
 	int iommu_group;		/**< -1 if none */
-	int vfio_dev_fd;		/**< -1 until set up */
+	/** The bus's vfio device fd, -1 until set up. Not for drivers. */
+	int vfio_dev_fd;
 	struct rte_ism_bus_region regions[ISM_BUS_NB_BARS]; /**< BARs */
+	/**
+	 * The function's interrupt once set up through vfio, NULL if it has
+	 * none: vector 0 of MSI-X, else of MSI, on an eventfd. A driver
+	 * registers its callback (rte_intr_callback_register()), turns the
+	 * interrupt on with rte_intr_enable() and off with
+	 * rte_intr_disable(), and unregisters before its remove returns.
+	 */
+	struct rte_intr_handle *intr_handle;
+	struct rte_ism_bus_zpci zpci_info; /**< vfio's zPCI capabilities */
 	struct rte_ism_bus_driver *driver; /**< driver that probed it */
 };
 
@@ -97,7 +134,11 @@ int rte_ism_bus_region_read(struct rte_ism_bus_device *dev, unsigned int bar,
 		void *buf, size_t len, uint64_t off);
 
 /**
- * Write len bytes at offset off of BAR bar.
+ * Write len bytes at offset off of BAR bar: one pwrite() on the vfio
+ * device (a short write is -EIO), or stores through the mapping. On
+ * ism_vfio_pci each call is one PCI store block, which the kernel refuses
+ * (-EINVAL) if it is longer than the function's maxstbl or crosses a
+ * 4 KiB boundary: the caller splits.
  * @return 0 or a negative errno.
  */
 __rte_internal

@@ -220,8 +220,31 @@ ism_find_by_addr(const struct rte_pci_addr *addr)
 }
 
 /*
- * NUMA node, kernel driver, IOMMU group and PCHID: all optional, so a
- * missing one is silent; one that is there but unusable is logged.
+ * Whether the function at dir is an IBM Z (zPCI) function: always in an
+ * s390x build, elsewhere if sysfs shows an attribute that only zPCI
+ * functions have (so that tests can build IBM Z trees anywhere). Its
+ * contents do not matter.
+ */
+static bool
+ism_sysfs_is_zpci(const char *dir)
+{
+	char path[PATH_MAX];
+
+#if defined(__s390x__)
+	RTE_SET_USED(dir);
+	RTE_SET_USED(path);
+	return true;
+#else
+	if (snprintf(path, sizeof(path), "%s/%s", dir, ISM_BUS_ZPCI_ATTR) >=
+			(int)sizeof(path))
+		return false;
+	return access(path, F_OK) == 0;
+#endif
+}
+
+/*
+ * NUMA node, kernel driver, IOMMU group, PCHID and zPCI: all optional, so
+ * a missing one is silent; one that is there but unusable is logged.
  */
 static void
 ism_read_placement(struct rte_ism_bus_device *dev, const char *dir)
@@ -272,6 +295,8 @@ ism_read_placement(struct rte_ism_bus_device *dev, const char *dir)
 	else if (ret != -ENOENT)
 		sysfs_log_bad(RTE_LOG_WARNING, dev->name, "pchid", ret, text,
 			"PCHID 0");
+
+	dev->zpci = ism_sysfs_is_zpci(dir);
 }
 
 static void
@@ -354,8 +379,9 @@ ism_scan_one(const char *root, const char *entry,
 	ism_read_placement(dev, dir);
 	dev->device.devargs = ism_bus_devargs_lookup(addr);
 	ism_insert_sorted(dev);
-	ISM_BUS_LOG(INFO, "%s: ISM function, NUMA node %d, kernel driver %s, IOMMU group %d",
-		dev->name, dev->device.numa_node,
+	ISM_BUS_LOG(INFO, "%s: ISM function%s, NUMA node %d, kernel driver %s, IOMMU group %d",
+		dev->name, dev->zpci ? " (IBM Z)" : "",
+		dev->device.numa_node,
 		dev->kdriver[0] != '\0' ? dev->kdriver : "none",
 		dev->iommu_group);
 	return 0;

@@ -3,17 +3,19 @@
  */
 
 /*
- * vfio-pci set-up of an ISM function and access to its BARs. A BAR the
- * kernel lets us mmap is accessed through the mapping; otherwise (IBM Z,
- * where PCI memory is reached by special instructions the kernel issues)
- * through pread/pwrite on the vfio device fd at the region's offset.
+ * vfio set-up of an ISM function: the device fd (rte_vfio_setup_device),
+ * its BARs (mmapped where the kernel allows it; ism_vfio_pci never does),
+ * the zPCI capabilities, the interrupt handle, bus mastering, and the
+ * release of all of it. BAR access is in ism_region.c.
  */
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
@@ -23,10 +25,15 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_eal.h>
-#include <rte_io.h>
+#include <rte_errno.h>
+#include <rte_interrupts.h>
 #include <rte_vfio.h>
 
 #include "private.h"
+#include "ism_zpci.h"
+
+/* Largest VFIO_DEVICE_GET_INFO answer we accept (caps included). */
+#define ISM_VFIO_INFO_MAX 65536
 
 static int
 ism_vfio_region_info(int fd, unsigned int index,
@@ -37,28 +44,6 @@ ism_vfio_region_info(int fd, unsigned int index,
 	info->index = index;
 	if (ioctl(fd, VFIO_DEVICE_GET_REGION_INFO, info) != 0)
 		return -errno;
-	return 0;
-}
-
-/* Whole-buffer pread/pwrite on the device fd. */
-static int
-ism_vfio_pio(int fd, void *buf, size_t len, uint64_t pos, bool write)
-{
-	uint8_t *p = buf;
-	ssize_t n;
-
-	while (len > 0) {
-		n = write ? pwrite(fd, p, len, pos) : pread(fd, p, len, pos);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= n;
-		pos += n;
-	}
 	return 0;
 }
 
@@ -124,6 +109,125 @@ ism_vfio_map_bars(struct rte_ism_bus_device *dev)
 	return 0;
 }
 
+/*
+ * The zPCI capabilities, when the kernel reports them (IBM Z): function
+ * type, DMA window, largest store block. rte_vfio_setup_device() asked
+ * for the fixed part only; ask again with room for the chain.
+ */
+static void
+ism_vfio_read_zpci(struct rte_ism_bus_device *dev)
+{
+	struct rte_ism_bus_zpci *z = &dev->zpci_info;
+	struct vfio_device_info *info = NULL;
+	uint32_t len = 1024;
+	int ret = 0;
+
+	memset(z, 0, sizeof(*z));
+	for (;;) {
+		free(info);
+		info = calloc(1, len);
+		if (info == NULL) {
+			ret = -ENOMEM;
+			break;
+		}
+		info->argsz = len;
+		if (ioctl(dev->vfio_dev_fd, VFIO_DEVICE_GET_INFO, info) != 0) {
+			ret = -errno;
+			break;
+		}
+		if (info->argsz <= len || info->argsz > ISM_VFIO_INFO_MAX)
+			break;
+		len = info->argsz;
+	}
+	if (ret == 0)
+		ret = ism_zpci_caps_parse(info, RTE_MIN(len, info->argsz), z);
+	free(info);
+	if (ret != 0) {
+		ISM_BUS_LOG(WARNING, "%s: cannot read the zPCI capabilities: %s; taken as absent",
+			dev->name, strerror(-ret));
+		return;
+	}
+	if (z->base || z->group)
+		ISM_BUS_LOG(INFO, "%s: zPCI function type 0x%02x, DMA window 0x%" PRIx64 "-0x%" PRIx64 ", store blocks of up to %u bytes",
+			dev->name, z->pft, z->start_dma, z->end_dma,
+			z->maxstbl);
+}
+
+static void
+ism_vfio_intr_free(struct rte_ism_bus_device *dev)
+{
+	int fd;
+
+	if (dev->intr_handle == NULL)
+		return;
+	fd = rte_intr_fd_get(dev->intr_handle);
+	if (fd >= 0)
+		close(fd);
+	rte_intr_instance_free(dev->intr_handle);
+	dev->intr_handle = NULL;
+}
+
+/*
+ * The interrupt handle, as DPDK's pci bus makes it: vector 0 of MSI-X, or
+ * else of MSI (ISM has one MSI), on an eventfd, with the vfio device fd
+ * for rte_intr_enable(), which routes the vector to the eventfd with
+ * VFIO_DEVICE_SET_IRQS. A function without either has no handle.
+ */
+static int
+ism_vfio_intr_setup(struct rte_ism_bus_device *dev)
+{
+	static const struct {
+		uint32_t index;
+		enum rte_intr_handle_type type;
+		const char *name;
+	} kinds[] = {
+		{ VFIO_PCI_MSIX_IRQ_INDEX, RTE_INTR_HANDLE_VFIO_MSIX, "MSI-X" },
+		{ VFIO_PCI_MSI_IRQ_INDEX, RTE_INTR_HANDLE_VFIO_MSI, "MSI" },
+	};
+	struct vfio_irq_info irq;
+	unsigned int i;
+	int efd, ret;
+
+	for (i = 0; i < RTE_DIM(kinds); i++) {
+		memset(&irq, 0, sizeof(irq));
+		irq.argsz = sizeof(irq);
+		irq.index = kinds[i].index;
+		if (ioctl(dev->vfio_dev_fd, VFIO_DEVICE_GET_IRQ_INFO, &irq) != 0) {
+			ret = -errno;
+			ISM_BUS_LOG(ERR, "%s: cannot get %s information: %s",
+				dev->name, kinds[i].name, strerror(-ret));
+			return ret;
+		}
+		if (irq.count > 0 && (irq.flags & VFIO_IRQ_INFO_EVENTFD))
+			break;
+	}
+	if (i == RTE_DIM(kinds)) {
+		ISM_BUS_LOG(DEBUG, "%s: no MSI-X or MSI: no interrupt",
+			dev->name);
+		return 0;
+	}
+	dev->intr_handle = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	ret = efd < 0 ? -errno : 0;
+	if (dev->intr_handle == NULL || ret != 0 ||
+	    rte_intr_fd_set(dev->intr_handle, efd) != 0 ||
+	    rte_intr_dev_fd_set(dev->intr_handle, dev->vfio_dev_fd) != 0 ||
+	    rte_intr_type_set(dev->intr_handle, kinds[i].type) != 0) {
+		ISM_BUS_LOG(ERR, "%s: cannot set up an interrupt handle: %s",
+			dev->name, ret != 0 ? strerror(-ret) :
+			rte_strerror(rte_errno));
+		/* Not in the handle yet if a setter failed. */
+		if (efd >= 0 && (dev->intr_handle == NULL ||
+		    rte_intr_fd_get(dev->intr_handle) != efd))
+			close(efd);
+		ism_vfio_intr_free(dev);
+		return ret != 0 ? ret : -ENOMEM;
+	}
+	ISM_BUS_LOG(DEBUG, "%s: interrupt: vector 0 of %u %s", dev->name,
+		irq.count, kinds[i].name);
+	return 0;
+}
+
 int
 ism_vfio_setup(struct rte_ism_bus_device *dev)
 {
@@ -133,14 +237,14 @@ ism_vfio_setup(struct rte_ism_bus_device *dev)
 
 	/* Our reading of the group link is stricter than EAL's. */
 	if (dev->iommu_group < 0) {
-		ISM_BUS_LOG(NOTICE, "%s: bound to vfio-pci but in no IOMMU group (is the IOMMU on?); skipped",
-			dev->name);
+		ISM_BUS_LOG(NOTICE, "%s: bound to %s but in no IOMMU group (is the IOMMU on?); skipped",
+			dev->name, dev->kdriver);
 		return 1;
 	}
 	ret = rte_vfio_setup_device(ism_sysfs_root(), dev->name, &fd, &info);
 	if (ret > 0) {
-		ISM_BUS_LOG(NOTICE, "%s: bound to vfio-pci but not VFIO-managed (no /dev/vfio/%d); skipped",
-			dev->name, dev->iommu_group);
+		ISM_BUS_LOG(NOTICE, "%s: bound to %s but not VFIO-managed (no /dev/vfio/%d); skipped",
+			dev->name, dev->kdriver, dev->iommu_group);
 		return 1;
 	}
 	if (ret < 0) {
@@ -157,6 +261,10 @@ ism_vfio_setup(struct rte_ism_bus_device *dev)
 		goto fail;
 	}
 	ret = ism_vfio_map_bars(dev);
+	if (ret == 0)
+		ism_vfio_read_zpci(dev);
+	if (ret == 0)
+		ret = ism_vfio_intr_setup(dev);
 	/* The primary owns the device state; a secondary only maps it. */
 	if (ret == 0 && rte_eal_process_type() == RTE_PROC_PRIMARY)
 		ret = ism_vfio_bus_master(dev, true);
@@ -164,8 +272,9 @@ ism_vfio_setup(struct rte_ism_bus_device *dev)
 		goto fail;
 	for (i = 0; i < ISM_BUS_NB_BARS; i++)
 		if (dev->regions[i].size != 0)
-			ISM_BUS_LOG(DEBUG, "%s: BAR%u: 0x%" PRIx64 " bytes, %s",
+			ISM_BUS_LOG(DEBUG, "%s: BAR%u: 0x%" PRIx64 " bytes at region offset 0x%" PRIx64 ", %s",
 				dev->name, i, dev->regions[i].size,
+				dev->regions[i].offset,
 				dev->regions[i].addr != NULL ? "mapped" :
 				"region read/write");
 	return 0;
@@ -185,156 +294,18 @@ ism_vfio_release(struct rte_ism_bus_device *dev)
 	/* Stop the device's DMA before the memory it targets goes away. */
 	if (rte_eal_process_type() == RTE_PROC_PRIMARY)
 		ism_vfio_bus_master(dev, false);
+	/* The driver has unregistered its callbacks; closing the device
+	 * fd below turns the vectors off in the kernel. */
+	ism_vfio_intr_free(dev);
 	for (i = 0; i < ISM_BUS_NB_BARS; i++) {
 		r = &dev->regions[i];
 		if (r->addr != NULL)
 			munmap(r->addr, r->size);
 		memset(r, 0, sizeof(*r));
 	}
+	memset(&dev->zpci_info, 0, sizeof(dev->zpci_info));
 	if (rte_vfio_release_device(ism_sysfs_root(), dev->name,
 			dev->vfio_dev_fd) != 0)
 		ISM_BUS_LOG(WARNING, "%s: vfio release failed", dev->name);
 	dev->vfio_dev_fd = -1;
-}
-
-/* Check an access; the region, or NULL after logging why not. */
-static const struct rte_ism_bus_region *
-ism_region_check(const struct rte_ism_bus_device *dev, unsigned int bar,
-		const void *buf, size_t len, uint64_t off, const char *op)
-{
-	const struct rte_ism_bus_region *r;
-
-	if (dev == NULL || (buf == NULL && len != 0)) {
-		ISM_BUS_LOG(ERR, "region %s: NULL %s", op,
-			dev == NULL ? "device" : "buffer");
-		return NULL;
-	}
-	if (bar >= ISM_BUS_NB_BARS || dev->regions[bar].size == 0) {
-		ISM_BUS_LOG(ERR, "%s: region %s: no BAR%u (is it set up through vfio?)",
-			dev->name, op, bar);
-		return NULL;
-	}
-	r = &dev->regions[bar];
-	if (off > r->size || len > r->size - off) {
-		ISM_BUS_LOG(ERR, "%s: region %s: %zu bytes at 0x%" PRIx64 " exceed BAR%u (0x%" PRIx64 " bytes)",
-			dev->name, op, len, off, bar, r->size);
-		return NULL;
-	}
-	return r;
-}
-
-/* The widest naturally aligned access (8, 4, 2 or 1 bytes) that fits. */
-static size_t
-mmio_width(uintptr_t addr, size_t len)
-{
-	size_t w;
-
-	for (w = 8; w > 1; w /= 2)
-		if (len >= w && (addr & (w - 1)) == 0)
-			break;
-	return w;
-}
-
-/* A register (1, 2, 4, 8 aligned bytes) is read in one access. */
-static void
-mmio_read(const volatile uint8_t *src, uint8_t *dst, size_t len)
-{
-	uint64_t v64;
-	uint32_t v32;
-	uint16_t v16;
-	size_t w;
-
-	for (; len > 0; src += w, dst += w, len -= w) {
-		w = mmio_width((uintptr_t)src, len);
-		switch (w) {
-		case 8:
-			v64 = rte_read64_relaxed(src);
-			memcpy(dst, &v64, w);
-			break;
-		case 4:
-			v32 = rte_read32_relaxed(src);
-			memcpy(dst, &v32, w);
-			break;
-		case 2:
-			v16 = rte_read16_relaxed(src);
-			memcpy(dst, &v16, w);
-			break;
-		default:
-			*dst = rte_read8_relaxed(src);
-		}
-	}
-	rte_io_rmb();
-}
-
-static void
-mmio_write(volatile uint8_t *dst, const uint8_t *src, size_t len)
-{
-	uint64_t v64;
-	uint32_t v32;
-	uint16_t v16;
-	size_t w;
-
-	/* Earlier stores to host memory first: the device may read them. */
-	rte_io_wmb();
-	for (; len > 0; src += w, dst += w, len -= w) {
-		w = mmio_width((uintptr_t)dst, len);
-		switch (w) {
-		case 8:
-			memcpy(&v64, src, w);
-			rte_write64_relaxed(v64, dst);
-			break;
-		case 4:
-			memcpy(&v32, src, w);
-			rte_write32_relaxed(v32, dst);
-			break;
-		case 2:
-			memcpy(&v16, src, w);
-			rte_write16_relaxed(v16, dst);
-			break;
-		default:
-			rte_write8_relaxed(*src, dst);
-		}
-	}
-	rte_io_wmb();
-}
-
-static int
-ism_region_access(struct rte_ism_bus_device *dev, unsigned int bar,
-		void *buf, size_t len, uint64_t off, bool write)
-{
-	const char *op = write ? "write" : "read";
-	const struct rte_ism_bus_region *r;
-	int ret;
-
-	r = ism_region_check(dev, bar, buf, len, off, op);
-	if (r == NULL)
-		return -EINVAL;
-	if (r->addr != NULL) {
-		if (write)
-			mmio_write(RTE_PTR_ADD(r->addr, off), buf, len);
-		else
-			mmio_read(RTE_PTR_ADD(r->addr, off), buf, len);
-		return 0;
-	}
-	ret = ism_vfio_pio(dev->vfio_dev_fd, buf, len, r->offset + off, write);
-	if (ret != 0)
-		ISM_BUS_LOG(ERR, "%s: BAR%u: %s of %zu bytes at 0x%" PRIx64 " failed: %s",
-			dev->name, bar, op, len, off, strerror(-ret));
-	return ret;
-}
-
-int
-rte_ism_bus_region_read(struct rte_ism_bus_device *dev, unsigned int bar,
-		void *buf, size_t len, uint64_t off)
-{
-	return ism_region_access(dev, bar, buf, len, off, false);
-}
-
-int
-rte_ism_bus_region_write(struct rte_ism_bus_device *dev, unsigned int bar,
-		const void *buf, size_t len, uint64_t off)
-{
-	/* Not written to: ism_region_access only reads buf for a write. */
-	return ism_region_access(dev, bar, (void *)(uintptr_t)buf, len, off,
-		true);
 }

@@ -36,8 +36,19 @@ extern int ism_bus_logtype;
 /* Prefix of the explicit device name form "ism:<PCI address>". */
 #define ISM_BUS_NAME_PREFIX	"ism:"
 
-/* The kernel driver a function must be bound to for ISM_BUS_DRV_NEED_VFIO. */
-#define ISM_BUS_VFIO_KDRV	"vfio-pci"
+/*
+ * The kernel drivers that give a function to vfio (ISM_BUS_DRV_NEED_VFIO):
+ * Linux's vfio-pci variant for ISM (drivers/vfio/pci/ism, module
+ * ism-vfio-pci), the only one that can do ISM I/O on IBM Z, and plain
+ * vfio-pci, which cannot there (its BAR writes are not PCI store blocks)
+ * but serves the stand-ins of other platforms (an ivshmem function in a
+ * VM test).
+ */
+#define ISM_BUS_KDRV_ISM_VFIO	"ism_vfio_pci"
+#define ISM_BUS_KMOD_ISM_VFIO	"ism-vfio-pci"
+#define ISM_BUS_KDRV_VFIO	"vfio-pci"
+/* A sysfs attribute that only zPCI functions have (arch/s390/pci). */
+#define ISM_BUS_ZPCI_ATTR	"function_id"
 
 struct ism_bus {
 	struct rte_bus bus;
@@ -81,17 +92,25 @@ struct rte_devargs *ism_bus_devargs_lookup(const struct rte_pci_addr *addr);
 /* Whether -a/-b exclude the function at addr. */
 bool ism_bus_ignored(const struct rte_pci_addr *addr);
 
+/* Whether dev is bound to one of the vfio drivers above. */
+bool ism_bus_kdrv_is_vfio(const struct rte_ism_bus_device *dev);
+
 /* ism_vfio.c */
 
 /*
- * Open the function through vfio-pci and fill dev->regions.
- * 0 on success, 1 if the function is not VFIO-managed (skip), or a
- * negative errno.
+ * Open the function through vfio, fill dev->regions, dev->zpci_info and
+ * dev->intr_handle, enable bus mastering. 0 on success, 1 if the function
+ * is not VFIO-managed (skip), or a negative errno.
  */
 int ism_vfio_setup(struct rte_ism_bus_device *dev);
 
 /* Undo ism_vfio_setup; a no-op for a function that is not set up. */
 void ism_vfio_release(struct rte_ism_bus_device *dev);
+
+/* ism_region.c */
+
+/* pread/pwrite of a whole buffer on the vfio device fd. */
+int ism_vfio_pio(int fd, void *buf, size_t len, uint64_t pos, bool write);
 
 /* ism_params.c */
 

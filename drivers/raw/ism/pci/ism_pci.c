@@ -4,9 +4,9 @@
 
 /*
  * PCI backend, control path: bring-up and teardown of the function in the
- * order Linux uses (ISM-SEMANTICS 3.7), DMBs in DPDK memory registered by
- * IOVA, VLANs, reachability and software events. The fast path is in
- * ism_pci_data.c.
+ * order Linux's driver uses (drivers/s390/net/ism_drv.c), DMBs in DPDK
+ * memory registered by IOVA, VLANs, reachability and software events. The
+ * fast path is in ism_pci_data.c.
  */
 
 #include <inttypes.h>
@@ -59,20 +59,36 @@ dma_iova(const void *addr, size_t len)
 	return iova;
 }
 
-/* Zeroed DMA memory: aligned to its size rounded up to a power of two,
- * which keeps it inside one page and one 1 MiB DMA segment. */
+/*
+ * Zeroed DMA memory, placed as Linux's dma_alloc_coherent() places it:
+ * aligned to its size rounded up to a power of two and at least to a page
+ * (so inside one page, or one 1 MiB DMA segment), and inside the
+ * function's DMA window.
+ */
 static void *
-dma_alloc(const char *what, size_t len, int socket, rte_iova_t *iova)
+dma_alloc(const struct ism_pci_dev *d, const char *what, size_t len,
+		int socket, rte_iova_t *iova)
 {
-	size_t align = RTE_MAX(rte_align64pow2(len), (uint64_t)RTE_CACHE_LINE_SIZE);
+	const struct ism_pci_dma_window *w = d->plat.dma_window;
+	size_t align = RTE_MAX(rte_align64pow2(len), (uint64_t)ISM_PCI_PAGE);
 	void *p = rte_zmalloc_socket(what, len, align, socket);
 
 	if (p == NULL)
 		return NULL;
 	*iova = dma_iova(p, len);
 	if (*iova == RTE_BAD_IOVA) {
-		ISM_PMD_LOG(ERR, "%s of %zu bytes is not IOVA-contiguous "
-			    "(hugepages or IOVA as VA needed)", what, len);
+		ISM_PMD_LOG(ERR, "%s: %s of %zu bytes is not IOVA-contiguous "
+			    "(hugepages or IOVA as VA needed)", dev_name(d),
+			    what, len);
+		rte_free(p);
+		return NULL;
+	}
+	if (w != NULL && (*iova < w->start || *iova > w->end ||
+			  len - 1 > w->end - *iova)) {
+		ISM_PMD_LOG(ERR, "%s: %s at IOVA 0x%" PRIx64 " (%zu bytes) is "
+			    "outside the function's DMA window 0x%" PRIx64
+			    "-0x%" PRIx64, dev_name(d), what, *iova, len,
+			    w->start, w->end);
 		rte_free(p);
 		return NULL;
 	}
@@ -124,7 +140,7 @@ pci_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 		goto out;
 	}
 	dmb = &d->dmbs[idx];
-	mem = dma_alloc("ism_pci_dmb", req->len, idev->socket_id, &r.iova);
+	mem = dma_alloc(d, "ism_pci_dmb", req->len, idev->socket_id, &r.iova);
 	if (mem == NULL) {
 		ISM_PMD_LOG(ERR, "%s: no DMA memory for a DMB of %u bytes",
 			    idev->name, req->len);
@@ -137,12 +153,13 @@ pci_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	r.vlan_id = req->vlan_valid ? req->vlan_id : 0;
 	r.rgid = req->rgid.gid;
 	ret = ism_pci_cmd_reg_dmb(&d->cmd, &r, &token);
-	if (ret == 0 && (token == 0 || (token & ISM_PCI_TOKEN_LOW_MASK))) {
+	if (ret == 0 && (token == 0 || (token & ISM_PCI_TOKEN_BAD_MASK))) {
 		bool released;
 
 		/* move_data could not encode it: give it back. */
 		ISM_PMD_LOG(ERR, "%s: device issued token 0x%016" PRIx64
-			    " with bits 0-27 set", idev->name, token);
+			    " with bits of the request encoding (0-19, 23-27)"
+			    " or above BAR 0 (48-63) set", idev->name, token);
 		ism_pci_cmd_unreg_dmb(&d->cmd, token, &released);
 		if (!released) {
 			/*
@@ -289,9 +306,13 @@ pci_dump(struct rte_ism_dev *idev, FILE *f)
 			" gid 0x%016" PRIx64 " DMBs used %u owned %u, %u VLANs\n",
 			qi.version, qi.state, qi.my_gid, qi.dmbs_used,
 			qi.dmbs_owned, qi.vlan_nr_ids);
+	else
+		fprintf(f, "  ISM function: no QUERY_INFO answer\n");
 	fprintf(f, "  sba iova 0x%" PRIx64 " ieq iova 0x%" PRIx64
-		" interrupts %s\n", d->sba_iova, d->ieq_iova,
-		d->irq_enabled ? "on" : "off (events drained by signal poll)");
+		" interrupts %s, store blocks of up to %u bytes\n",
+		d->sba_iova, d->ieq_iova,
+		d->irq_enabled ? "on" : "off (events drained by signal poll)",
+		d->store_max);
 	for (idx = RTE_ISM_DMB_IDX_FIRST; idx < end; idx++) {
 		dmb = &d->dmbs[idx];
 		if (dmb->token == 0)
@@ -356,6 +377,36 @@ pci_xstat_get(struct ism_pmd_dev *common, unsigned int i)
 }
 
 /*
+ * The function's interrupt through the platform's handle: the EAL
+ * interrupt thread runs ism_pci_irq(). The handle is the platform's (the
+ * ism bus's vfio MSI, or the device model's); only rte_intr_* calls here.
+ */
+static int
+pci_irq_on(struct ism_pci_dev *d)
+{
+	int ret;
+
+	ret = rte_intr_callback_register(d->plat.intr, ism_pci_irq, d);
+	if (ret < 0)
+		return ret;
+	if (rte_intr_enable(d->plat.intr) != 0) {
+		rte_intr_callback_unregister_sync(d->plat.intr, ism_pci_irq, d);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void
+pci_irq_off(struct ism_pci_dev *d)
+{
+	if (rte_intr_disable(d->plat.intr) != 0)
+		ISM_PMD_LOG(WARNING, "%s: cannot turn the interrupt off",
+			    dev_name(d));
+	/* Returns once no handler runs any more. */
+	rte_intr_callback_unregister_sync(d->plat.intr, ism_pci_irq, d);
+}
+
+/*
  * Teardown in Linux's order: what the client left registered, UNREG_IEQ,
  * UNREG_SBA (the device raises interrupts only while those are
  * registered), interrupts off (waits for a running handler), then the
@@ -383,7 +434,7 @@ pci_close(struct ism_pmd_dev *common)
 		d->sba_registered = false;
 	pthread_mutex_unlock(&d->ctl_lock);
 	if (d->irq_enabled)
-		d->plat.irq_disable(d->plat.io.ctx);
+		pci_irq_off(d);
 	d->irq_enabled = false;
 	if (d->ieq_registered)
 		ISM_PMD_LOG(ERR, "%s: IEQ not unregistered; its memory is left "
@@ -414,24 +465,28 @@ static const struct ism_backend pci_backend = {
 	.xstat_get = pci_xstat_get,
 };
 
-/* Bring-up in Linux's order: interrupt, REG_SBA, REG_IEQ, QUERY_INFO,
- * READ_GID. pci_close undoes whatever of it was done. */
+/*
+ * Bring-up in Linux's order: interrupt, REG_SBA, REG_IEQ, QUERY_INFO,
+ * READ_GID. QUERY_INFO is logged only, as Linux does: a function that
+ * fails it, or answers short, still comes up. pci_close undoes whatever
+ * of the rest was done.
+ */
 static int
 pci_bring_up(struct ism_pci_dev *d, int socket)
 {
 	const char *name = dev_name(d);
 	int ret;
 
-	d->sba = dma_alloc("ism_pci_sba", sizeof(*d->sba), socket,
+	d->sba = dma_alloc(d, "ism_pci_sba", sizeof(*d->sba), socket,
 			&d->sba_iova);
-	d->ieq = dma_alloc("ism_pci_ieq", sizeof(*d->ieq), socket,
-			&d->ieq_iova);
+	d->ieq = d->sba == NULL ? NULL : dma_alloc(d, "ism_pci_ieq",
+			sizeof(*d->ieq), socket, &d->ieq_iova);
 	if (d->sba == NULL || d->ieq == NULL) {
 		ISM_PMD_LOG(ERR, "%s: no DMA memory for the SBA and IEQ", name);
 		return -ENOMEM;
 	}
-	if (d->plat.irq_enable != NULL) {
-		ret = d->plat.irq_enable(d->plat.io.ctx, ism_pci_irq, d);
+	if (d->plat.intr != NULL) {
+		ret = pci_irq_on(d);
 		if (ret == 0)
 			d->irq_enabled = true;
 		else
@@ -443,17 +498,20 @@ pci_bring_up(struct ism_pci_dev *d, int socket)
 	if (ret < 0)
 		return ret;
 	d->sba_registered = true;
-	ret = ism_pci_cmd_reg_ieq(&d->cmd, d->ieq_iova, sizeof(*d->ieq));
+	ret = ism_pci_cmd_reg_ieq(&d->cmd, d->ieq_iova, ISM_PCI_IEQ_LEN);
 	if (ret < 0)
 		return ret;
 	d->ieq_registered = true;
-	ret = ism_pci_cmd_query_info(&d->cmd, &d->qi);
-	if (ret < 0)
-		return ret;
-	ISM_PMD_LOG(DEBUG, "%s: QUERY_INFO version %u max_len %u state 0x%"
-		    PRIx64 " gid 0x%016" PRIx64 " ieq_len %u vlans %u", name,
-		    d->qi.version, d->qi.max_len, d->qi.state, d->qi.my_gid,
-		    d->qi.ieq_len, d->qi.vlan_nr_ids);
+	d->qi_valid = ism_pci_cmd_query_info(&d->cmd, &d->qi) == 0;
+	if (d->qi_valid)
+		ISM_PMD_LOG(DEBUG, "%s: QUERY_INFO version %u max_len %u "
+			    "state 0x%" PRIx64 " gid 0x%016" PRIx64 " ieq_len "
+			    "%u vlans %u", name, d->qi.version, d->qi.max_len,
+			    d->qi.state, d->qi.my_gid, d->qi.ieq_len,
+			    d->qi.vlan_nr_ids);
+	else
+		ISM_PMD_LOG(WARNING, "%s: QUERY_INFO failed; going on "
+			    "without it, as Linux does", name);
 	ret = ism_pci_cmd_read_gid(&d->cmd, &d->gid);
 	if (ret < 0)
 		return ret;
@@ -474,10 +532,24 @@ ism_pci_dev_create(const char *name, struct rte_device *device, int socket_id,
 	int ret;
 
 	if (name == NULL || platform == NULL || cfg == NULL ||
-	    platform->io.ops == NULL ||
-	    (platform->irq_enable == NULL) != (platform->irq_disable == NULL)) {
+	    platform->io.ops == NULL) {
 		ISM_PMD_LOG(ERR, "%s: incomplete PCI platform",
 			    name != NULL ? name : "?");
+		return -EINVAL;
+	}
+	if (platform->maxstbl != 0 &&
+	    (platform->maxstbl < ISM_PCI_STORE_MIN ||
+	     platform->maxstbl > ISM_PCI_STORE_MAX)) {
+		ISM_PMD_LOG(ERR, "%s: store blocks of up to %u bytes: the "
+			    "backend needs %u to %u", name, platform->maxstbl,
+			    ISM_PCI_STORE_MIN, ISM_PCI_STORE_MAX);
+		return -ENOTSUP;
+	}
+	if (platform->dma_window != NULL &&
+	    platform->dma_window->start > platform->dma_window->end) {
+		ISM_PMD_LOG(ERR, "%s: empty DMA window 0x%" PRIx64 "-0x%"
+			    PRIx64, name, platform->dma_window->start,
+			    platform->dma_window->end);
 		return -EINVAL;
 	}
 	if (cfg->max_dmbs > ISM_PCI_MAX_DMBS) {
@@ -495,7 +567,11 @@ ism_pci_dev_create(const char *name, struct rte_device *device, int socket_id,
 	if (d == NULL)
 		return -rte_errno;
 	d->plat = *platform;
+	d->store_max = platform->maxstbl != 0 ? platform->maxstbl :
+		ISM_PCI_STORE_MAX;
 	d->max_dmbs = cfg->max_dmbs != 0 ? cfg->max_dmbs : ISM_PCI_MAX_DMBS;
+	/* The words holding the bits of every index a DMB can have here. */
+	d->sba_words = (RTE_ISM_DMB_IDX_FIRST + d->max_dmbs + 31) / 32;
 	d->max_dmb_len = cfg->max_dmb_len != 0 ? cfg->max_dmb_len :
 		ISM_PCI_DMB_MAX_LEN;
 	d->ieq_idx = -1;
@@ -524,8 +600,10 @@ ism_pci_dev_create(const char *name, struct rte_device *device, int socket_id,
 	if (ret < 0)
 		goto err;
 	ISM_PMD_LOG(INFO, "%s: ISM PCI function, ISM device %u, gid 0x%016"
-		    PRIx64 ", chid 0x%04x, %u DMBs of up to %u bytes", name,
-		    ism->dev_id, d->gid, ism->chid, d->max_dmbs, d->max_dmb_len);
+		    PRIx64 ", chid 0x%04x, %u DMBs of up to %u bytes, store "
+		    "blocks of up to %u bytes, interrupt %s", name, ism->dev_id,
+		    d->gid, ism->chid, d->max_dmbs, d->max_dmb_len,
+		    d->store_max, d->irq_enabled ? "on" : "off");
 	return 0;
 err:
 	ISM_PMD_LOG(ERR, "%s: cannot bring up the ISM PCI function: %s", name,

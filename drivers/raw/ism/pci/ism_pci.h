@@ -15,10 +15,17 @@
 #include <stdint.h>
 
 #include <rte_compat.h>
+#include <rte_interrupts.h>
 
 #include "ism_pci_io.h"
 
 struct rte_device;
+
+/* IOVAs the function can reach, both ends included (zPCI DMA window). */
+struct ism_pci_dma_window {
+	uint64_t start;
+	uint64_t end;
+};
 
 /* What the function sits on: register access, identity, interrupts. */
 struct ism_pci_platform {
@@ -26,14 +33,27 @@ struct ism_pci_platform {
 	uint16_t chid;		/* fabric id (PCHID); 0 if unknown */
 	uint64_t capa;		/* RTE_ISM_CAPA_* to add, e.g. CROSS_PROCESS */
 	/*
-	 * Optional. irq_enable arranges for handler(arg) to run when the
-	 * function raises its interrupt; the handler drains the event queue
-	 * and must not be called with the command window in use by the same
-	 * thread. irq_disable returns once no handler runs any more. Without
-	 * them events are drained by rte_ism_signal_poll().
+	 * Largest PCI store block the platform takes, in bytes (zPCI
+	 * maxstbl): 32 (a command body) to 4096; 0 means 4096. Every write
+	 * is one store block of at most this many bytes that does not cross
+	 * a 4 KiB boundary.
 	 */
-	int (*irq_enable)(void *ctx, void (*handler)(void *arg), void *arg);
-	void (*irq_disable)(void *ctx);
+	uint16_t maxstbl;
+	/*
+	 * The function's DMA window, or NULL if it can reach any IOVA. Read
+	 * at every allocation of memory the function writes (SBA, IEQ,
+	 * DMBs): it must outlive the device.
+	 */
+	const struct ism_pci_dma_window *dma_window;
+	/*
+	 * The function's interrupt, or NULL: events are then drained by
+	 * rte_ism_signal_poll(). The backend registers its handler with
+	 * rte_intr_callback_register(), turns the interrupt on with
+	 * rte_intr_enable() at bring-up, off with rte_intr_disable() at
+	 * teardown, and unregisters (waiting for a running handler). The
+	 * handle stays the platform's.
+	 */
+	struct rte_intr_handle *intr;
 };
 
 /* Limits and names from the creator (devargs). */
@@ -46,8 +66,9 @@ struct ism_pci_config {
 #define ISM_PCI_MAX_DMBS 1888
 
 /*
- * Bring the function up (REG_SBA, REG_IEQ, QUERY_INFO, READ_GID) and make
- * it an ISM device and a rawdev named name, started.
+ * Bring the function up (interrupt, REG_SBA, REG_IEQ, QUERY_INFO, which
+ * may fail, READ_GID) and make it an ISM device and a rawdev named name,
+ * started.
  * @return 0 or a negative errno (logged); nothing is left on failure.
  */
 __rte_internal

@@ -2,7 +2,13 @@
  * Copyright(c) 2026 The dpdk-ism authors
  */
 
-/* Command encoding and the command window exchange (ISM-SEMANTICS 3.2). */
+/*
+ * Command encoding and the command window exchange, as Linux's ism_cmd()
+ * (drivers/s390/net/ism_drv.c, ism.h): the body is one store block at
+ * offset 8, then the header one store block at offset 0, which starts the
+ * command; the response is read back with 8-byte loads. Buffers are
+ * aligned as Linux declares its command unions.
+ */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -82,11 +88,12 @@ ism_pci_cmd_exec(struct ism_pci_cmd_chan *ch, uint32_t cmd, uint8_t *req,
 		uint16_t *rc)
 {
 	const struct ism_pci_io *io = ch->io;
-	uint8_t hdr[ISM_CMD_HDR_LEN];
+	uint8_t hdr[ISM_CMD_HDR_LEN] __rte_aligned(ISM_PCI_LOAD_SIZE);
 	uint16_t len;
 	int ret;
 
-	RTE_ASSERT(req_len >= ISM_CMD_HDR_LEN && resp_len >= ISM_CMD_HDR_LEN);
+	RTE_ASSERT(req_len >= ISM_CMD_HDR_LEN && resp_len >= ISM_CMD_HDR_LEN &&
+		   resp_len % ISM_PCI_LOAD_SIZE == 0);
 	ism_put_be32(req, ISM_CMD_OFF_CMD, cmd);
 	ism_put_be16(req, ISM_CMD_OFF_RET, 0);
 	ism_put_be16(req, ISM_CMD_OFF_LEN, req_len);
@@ -171,7 +178,8 @@ run(struct ism_pci_cmd_chan *ch, uint32_t cmd, uint8_t *req, uint16_t req_len,
 int
 ism_pci_cmd_reg_sba(struct ism_pci_cmd_chan *ch, uint64_t sba_iova)
 {
-	uint8_t req[ISM_REG_SBA_LEN], resp[ISM_CMD_HDR_LEN];
+	uint8_t req[ISM_REG_SBA_LEN] __rte_aligned(ISM_CMD_ALIGN);
+	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN);
 
 	ism_put_be64(req, ISM_REG_SBA_OFF_SBA, sba_iova);
 	return run(ch, ISM_CMD_REG_SBA, req, sizeof(req), resp, sizeof(resp));
@@ -181,7 +189,8 @@ int
 ism_pci_cmd_reg_ieq(struct ism_pci_cmd_chan *ch, uint64_t ieq_iova,
 		uint64_t len)
 {
-	uint8_t req[ISM_REG_IEQ_LEN], resp[ISM_CMD_HDR_LEN];
+	uint8_t req[ISM_REG_IEQ_LEN] __rte_aligned(ISM_CMD_ALIGN);
+	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN);
 
 	ism_put_be64(req, ISM_REG_IEQ_OFF_IEQ, ieq_iova);
 	ism_put_be64(req, ISM_REG_IEQ_OFF_LEN, len);
@@ -191,7 +200,8 @@ ism_pci_cmd_reg_ieq(struct ism_pci_cmd_chan *ch, uint64_t ieq_iova,
 int
 ism_pci_cmd_read_gid(struct ism_pci_cmd_chan *ch, uint64_t *gid)
 {
-	uint8_t req[ISM_CMD_HDR_LEN], resp[ISM_READ_GID_RESP_LEN];
+	uint8_t req[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN);
+	uint8_t resp[ISM_READ_GID_RESP_LEN] __rte_aligned(ISM_CMD_ALIGN);
 	int ret;
 
 	ret = run(ch, ISM_CMD_READ_GID, req, sizeof(req), resp, sizeof(resp));
@@ -203,7 +213,8 @@ ism_pci_cmd_read_gid(struct ism_pci_cmd_chan *ch, uint64_t *gid)
 int
 ism_pci_cmd_query_info(struct ism_pci_cmd_chan *ch, struct ism_pci_info *qi)
 {
-	uint8_t req[ISM_CMD_HDR_LEN], resp[ISM_QI_RESP_LEN];
+	uint8_t req[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN_QI);
+	uint8_t resp[ISM_QI_RESP_LEN] __rte_aligned(ISM_CMD_ALIGN_QI);
 	unsigned int i;
 	int ret;
 
@@ -230,7 +241,8 @@ int
 ism_pci_cmd_query_rgid(struct ism_pci_cmd_chan *ch, uint64_t rgid,
 		uint32_t vlan_valid, uint32_t vlan_id)
 {
-	uint8_t req[ISM_QUERY_RGID_LEN], resp[ISM_CMD_HDR_LEN];
+	uint8_t req[ISM_QUERY_RGID_LEN] __rte_aligned(ISM_CMD_ALIGN);
+	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN);
 
 	ism_put_be64(req, ISM_QUERY_RGID_OFF_RGID, rgid);
 	ism_put_be32(req, ISM_QUERY_RGID_OFF_VLAN_VALID, vlan_valid);
@@ -242,7 +254,8 @@ int
 ism_pci_cmd_reg_dmb(struct ism_pci_cmd_chan *ch,
 		const struct ism_pci_reg_dmb *r, uint64_t *token)
 {
-	uint8_t req[ISM_REG_DMB_LEN], resp[ISM_REG_DMB_RESP_LEN];
+	uint8_t req[ISM_REG_DMB_LEN] __rte_aligned(ISM_CMD_ALIGN_LARGE);
+	uint8_t resp[ISM_REG_DMB_RESP_LEN] __rte_aligned(ISM_CMD_ALIGN_LARGE);
 	int ret;
 
 	ism_put_be64(req, ISM_REG_DMB_OFF_DMB, r->iova);
@@ -261,7 +274,8 @@ int
 ism_pci_cmd_unreg_dmb(struct ism_pci_cmd_chan *ch, uint64_t token,
 		bool *released)
 {
-	uint8_t req[ISM_UNREG_DMB_LEN], resp[ISM_CMD_HDR_LEN];
+	uint8_t req[ISM_UNREG_DMB_LEN] __rte_aligned(ISM_CMD_ALIGN);
+	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN);
 	uint16_t rc;
 	int ret;
 
@@ -282,7 +296,8 @@ int
 ism_pci_cmd_signal_ieq(struct ism_pci_cmd_chan *ch, uint64_t rgid,
 		uint32_t trigger_irq, uint32_t code, uint64_t info)
 {
-	uint8_t req[ISM_SIGNAL_IEQ_LEN], resp[ISM_CMD_HDR_LEN];
+	uint8_t req[ISM_SIGNAL_IEQ_LEN] __rte_aligned(ISM_CMD_ALIGN_LARGE);
+	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN_LARGE);
 
 	ism_put_be64(req, ISM_SIGNAL_IEQ_OFF_RGID, rgid);
 	ism_put_be32(req, ISM_SIGNAL_IEQ_OFF_TRIGGER, trigger_irq);
@@ -294,7 +309,8 @@ ism_pci_cmd_signal_ieq(struct ism_pci_cmd_chan *ch, uint64_t rgid,
 int
 ism_pci_cmd_vlan(struct ism_pci_cmd_chan *ch, bool add, uint64_t vlan_id)
 {
-	uint8_t req[ISM_VLAN_LEN], resp[ISM_CMD_HDR_LEN];
+	uint8_t req[ISM_VLAN_LEN] __rte_aligned(ISM_CMD_ALIGN);
+	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN);
 
 	ism_put_be64(req, ISM_VLAN_OFF_ID, vlan_id);
 	return run(ch, add ? ISM_CMD_ADD_VLAN_ID : ISM_CMD_DEL_VLAN_ID, req,
@@ -304,7 +320,8 @@ ism_pci_cmd_vlan(struct ism_pci_cmd_chan *ch, bool add, uint64_t vlan_id)
 int
 ism_pci_cmd_unreg(struct ism_pci_cmd_chan *ch, uint32_t cmd)
 {
-	uint8_t req[ISM_CMD_HDR_LEN], resp[ISM_CMD_HDR_LEN];
+	uint8_t req[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN_SIMPLE);
+	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN_SIMPLE);
 	uint16_t rc;
 	int ret;
 

@@ -25,33 +25,39 @@ static_assert(RTE_ISM_DMB_IDX_FIRST == ISM_PCI_DMB_IDX_FIRST &&
 	      ISM_PCI_MAX_DMBS == ISM_PCI_NR_DMB_IDX - ISM_PCI_DMB_IDX_FIRST &&
 	      RTE_ISM_DMBE_MAX == ISM_PCI_NR_DMBE, "ISM index space");
 
-/* A token the device can have issued: not 0, bits 0-27 clear. */
+/*
+ * A token the device can have issued: not 0, the request encoding's bits
+ * (0-19, 23-27) clear, nothing above BAR 0 (bits 48-63). Bits 20-22 may be
+ * set (Linux never checks).
+ */
 static inline int
 check_token(uint64_t token)
 {
-	return (token == 0 || (token & ISM_PCI_TOKEN_LOW_MASK) != 0) ?
+	return (token == 0 || (token & ISM_PCI_TOKEN_BAD_MASK) != 0) ?
 		-ENOENT : 0;
 }
 
 /*
- * Write len bytes to offset of the DMB named by token: one store block per
- * piece that does not cross a 4 KiB boundary of the target offset (as
- * Linux splits). Pieces go from the highest offset down, so a move that
- * runs past the end of the DMB is refused by its first store block and
- * writes nothing; sf rides on the last store block issued only, so the
- * signal comes after every byte.
+ * Write len bytes to offset of the DMB named by token. Each store block
+ * stays inside one 4 KiB block of the target offset (as Linux splits) and
+ * holds at most the platform's maxstbl bytes. Store blocks go from the
+ * highest offset down, so a move that runs past the end of the DMB is
+ * refused by its first store block and writes nothing; sf rides on the
+ * last store block issued only, so the signal comes after every byte.
  */
 static int
-store(const struct ism_pci_io *io, uint64_t token, uint32_t idx, uint32_t sf,
+store(const struct ism_pci_dev *d, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const uint8_t *data, uint32_t len)
 {
+	const struct ism_pci_io *io = &d->plat.io;
 	uint32_t end = offset + len, lo;
 	int ret;
 
 	while (end > offset) {
-		lo = RTE_ALIGN_FLOOR(end - 1, ISM_PCI_STORE_MAX);
-		if (lo < offset)
-			lo = offset;
+		lo = RTE_ALIGN_FLOOR(end - 1, ISM_PCI_STORE_BOUNDARY);
+		lo = RTE_MAX(lo, offset);
+		if (end - lo > d->store_max)
+			lo = end - d->store_max;
 		ret = ism_pci_io_write(io, ISM_PCI_BAR_DATA,
 				ism_pci_req(token, idx, sf && lo == offset, lo),
 				data + (lo - offset), end - lo);
@@ -82,7 +88,7 @@ ism_pci_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 	ret = check_local(token, idx, offset, len);
 	if (likely(ret == 0)) {
 		rte_ism_pmd_move_enter(slot);
-		ret = store(&d->plat.io, token, idx, sf, offset, data, len);
+		ret = store(d, token, idx, sf, offset, data, len);
 		rte_ism_pmd_move_exit(slot);
 	}
 	if (unlikely(ret != 0))
@@ -104,7 +110,6 @@ ism_pci_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		const struct rte_ism_move_seg *segs, uint16_t nb_segs)
 {
 	struct ism_pci_dev *d = ctx;
-	const struct ism_pci_io *io = &d->plat.io;
 	unsigned int slot = rte_ism_pmd_lcore_slot();
 	uint32_t bytes = 0, end, max_end = 0;
 	uint16_t i, top = 0;
@@ -124,11 +129,11 @@ ism_pci_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 
 	rte_ism_pmd_move_enter(slot);
 	if (segs[0].offset + segs[0].len != max_end)
-		ret = store(io, token, idx, 0, max_end - 1,
+		ret = store(d, token, idx, 0, max_end - 1,
 			    (const uint8_t *)segs[top].data + segs[top].len - 1,
 			    1);
 	for (i = 0; ret == 0 && i < nb_segs; i++)
-		ret = store(io, token, idx, sf && i == nb_segs - 1,
+		ret = store(d, token, idx, sf && i == nb_segs - 1,
 			    segs[i].offset, segs[i].data, segs[i].len);
 	rte_ism_pmd_move_exit(slot);
 	if (unlikely(ret != 0))
@@ -138,13 +143,53 @@ ism_pci_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 }
 
 /*
- * The SBA scan of Linux's interrupt handler, polled: clear S, then for
- * every set DMB bit (MSB first) clear the bit and take its element mask.
- * The device sets mask, bit, S in that order, so a signal racing with the
- * scan is either found now or leaves S set for the next poll. What does not
- * fit in sigs is put back, with S, for the next poll. The scan covers the
- * whole bit array only when S is set: its cost does not depend on how many
- * DMBs are registered.
+ * Take the set bits of dmb_bits[w] and report them, MSB first, with their
+ * element masks. What does not fit in sigs[n..nb) is put back. Returns
+ * the new count.
+ */
+static uint16_t
+scan_word(struct ism_pci_sba *sba, uint32_t w, struct rte_ism_signal *sigs,
+		uint16_t n, uint16_t nb)
+{
+	uint32_t b, bits, idx;
+	uint16_t hw;
+
+	bits = rte_be_to_cpu_32(__atomic_exchange_n(&sba->dmb_bits[w], 0,
+			__ATOMIC_ACQUIRE));
+	while (bits != 0) {
+		if (n == nb) {
+			__atomic_fetch_or(&sba->dmb_bits[w],
+					rte_cpu_to_be_32(bits),
+					__ATOMIC_RELAXED);
+			break;
+		}
+		b = __builtin_clz(bits);
+		bits &= ~(UINT32_C(0x80000000) >> b);
+		idx = w * 32 + b;
+		hw = rte_be_to_cpu_16(__atomic_exchange_n(&sba->dmbe_mask[idx],
+				0, __ATOMIC_ACQUIRE));
+		/*
+		 * As Linux: every set bit is a signal, whatever its mask
+		 * holds. A zero mask is reported as such (the elements are
+		 * unknown, or were reported with an earlier bit).
+		 */
+		sigs[n].dmb_idx = idx;
+		sigs[n].mask = ism_pci_hw_to_elems(hw);
+		sigs[n].reserved = 0;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The SBA scan of Linux's interrupt handler, polled: clear S if set, then
+ * for every set DMB bit (MSB first) clear the bit and take its element
+ * mask. Like Linux, the scan does not trust S: it reads the bit words
+ * whether S is set or not (the interrupt, not S, is Linux's trigger, and
+ * a device may set bits without S). Its cost is fixed: one load per word
+ * that can hold a DMB of this device (59 at the default 1888 DMBs),
+ * whatever the number of DMBs registered or signalled. What does not fit
+ * in sigs is put back for the next poll.
  */
 int
 ism_pci_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
@@ -152,42 +197,23 @@ ism_pci_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 	struct ism_pci_dev *d = ctx;
 	struct ism_pci_sba *sba = d->sba;
 	rte_be32_t w0 = __atomic_load_n(&sba->s_e, __ATOMIC_ACQUIRE);
-	uint32_t w, b, bits, idx;
-	uint16_t n = 0, hw;
+	uint32_t w, end = d->sba_words;
+	uint16_t n = 0;
 
 	/* Without interrupts this is where events get picked up. */
 	if (unlikely(w0 & ISM_SBA_E))
 		ism_pci_events_drain(d, true);
-	if (!(w0 & ISM_SBA_S) || nb == 0)
+	if (nb == 0)
 		return 0;
-	__atomic_fetch_and(&sba->s_e, ~ISM_SBA_S, __ATOMIC_ACQ_REL);
-	for (w = ISM_PCI_DMB_IDX_FIRST / 32; w < RTE_DIM(sba->dmb_bits); w++) {
-		if (__atomic_load_n(&sba->dmb_bits[w], __ATOMIC_RELAXED) == 0)
+	if (w0 & ISM_SBA_S)
+		__atomic_fetch_and(&sba->s_e, ~ISM_SBA_S, __ATOMIC_ACQ_REL);
+	for (w = ISM_PCI_DMB_IDX_FIRST / 32; w < end; w++) {
+		if (likely(__atomic_load_n(&sba->dmb_bits[w],
+					   __ATOMIC_RELAXED) == 0))
 			continue;
-		bits = rte_be_to_cpu_32(__atomic_exchange_n(&sba->dmb_bits[w],
-				0, __ATOMIC_ACQUIRE));
-		while (bits != 0) {
-			if (n == nb) {
-				__atomic_fetch_or(&sba->dmb_bits[w],
-						rte_cpu_to_be_32(bits),
-						__ATOMIC_RELAXED);
-				__atomic_fetch_or(&sba->s_e, ISM_SBA_S,
-						__ATOMIC_RELEASE);
-				return n;
-			}
-			b = __builtin_clz(bits);
-			bits &= ~(UINT32_C(0x80000000) >> b);
-			idx = w * 32 + b;
-			hw = rte_be_to_cpu_16(__atomic_exchange_n(
-					&sba->dmbe_mask[idx], 0,
-					__ATOMIC_ACQUIRE));
-			if (hw == 0)
-				continue;	/* reported already */
-			sigs[n].dmb_idx = idx;
-			sigs[n].mask = ism_pci_hw_to_elems(hw);
-			sigs[n].reserved = 0;
-			n++;
-		}
+		n = scan_word(sba, w, sigs, n, nb);
+		if (n == nb)
+			break;
 	}
 	return n;
 }
@@ -200,7 +226,10 @@ ism_pci_sba_clear(struct ism_pci_dev *d, uint32_t idx)
 			__ATOMIC_RELAXED);
 }
 
-/* ISM event entry to lib/ism event (ISM-SEMANTICS 3.6). */
+/*
+ * ISM event entry to lib/ism event: the types and codes of Linux's
+ * drivers/s390/net/ism.h (ism_event) and include/linux/ism.h.
+ */
 static void
 event_translate(const struct ism_pci_ieq_entry *e, struct rte_ism_event *ev)
 {

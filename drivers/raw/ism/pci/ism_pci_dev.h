@@ -28,6 +28,8 @@ struct ism_pci_dmb {
 struct ism_pci_dev {
 	struct ism_pmd_dev common;	/* first: fast-path context */
 	struct ism_pci_platform plat;	/* io used by the fast path */
+	uint32_t store_max;		/* bytes per store block (maxstbl) */
+	uint32_t sba_words;		/* dmb_bits words the poll scans */
 	struct ism_pci_sba *sba;	/* written by the device */
 	struct ism_pci_ieq *ieq;	/* written by the device */
 	rte_iova_t sba_iova;
@@ -46,6 +48,7 @@ struct ism_pci_dev {
 	uint64_t vlans[(RTE_ISM_VLAN_ID_MAX + 1) / 64];
 	uint64_t gid;
 	struct ism_pci_info qi;		/* QUERY_INFO at init */
+	bool qi_valid;			/* it answered (it need not) */
 	bool sba_registered;
 	bool ieq_registered;
 	bool irq_enabled;
@@ -65,7 +68,7 @@ int ism_pci_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb);
 /* Drain the IEQ into the library's event queue if E is set. With try, give
  * up if another thread is draining (it will see what we would). */
 void ism_pci_events_drain(struct ism_pci_dev *d, bool try);
-/* Interrupt handler given to the platform. */
+/* Interrupt handler (rte_intr callback): drains the event queue. */
 void ism_pci_irq(void *arg);
 /* Forget a pending signal of idx (DMB unregistered). */
 void ism_pci_sba_clear(struct ism_pci_dev *d, uint32_t idx);

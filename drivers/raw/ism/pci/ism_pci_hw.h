@@ -6,12 +6,14 @@
 #define ISM_PCI_HW_H
 
 /*
- * What the IBM ISM PCI function looks like (ISM-SEMANTICS.md section 3):
- * BARs, command codes, the move_data request encoding, and the layout of
- * the two pages the device writes, the signalling bit array (SBA) and the
- * interrupt event queue (IEQ). Everything the device reads or writes is
- * big-endian; the rte_be*_t types say so and every access converts.
- * Shared by the PCI backend and the device model, nothing else.
+ * What the IBM ISM PCI function looks like, as Linux's driver uses it
+ * (drivers/s390/net/ism.h and ism_drv.c; the facts and their sources are
+ * in doc/guides/rawdevs/ism_pci.rst): BARs, command codes, the move_data
+ * request encoding, and the layout of the two pages the device writes,
+ * the signalling bit array (SBA) and the interrupt event queue (IEQ).
+ * Everything the device reads or writes is big-endian; the rte_be*_t
+ * types say so and every access converts. Shared by the PCI backend and
+ * the device model, nothing else.
  */
 
 #include <assert.h>
@@ -21,20 +23,30 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 
-/* PCI identity (also in bus_ism_driver.h, which the backend need not see). */
-#define ISM_PCI_VENDOR_IBM	0x1014
-#define ISM_PCI_DEVICE_ISM	0x04ed
-
-/* BAR 0: data window (store blocks); BAR 2: command window. */
+/* BAR 0: data window (store blocks), 256 TiB; BAR 2: command window. */
 #define ISM_PCI_BAR_DATA	0
 #define ISM_PCI_BAR_CMD		2
+#define ISM_PCI_BAR_DATA_SIZE	(UINT64_C(1) << 48)
 
 /* Limits of the device. */
 #define ISM_PCI_NR_DMB_IDX	1920		/* SBA bits */
 #define ISM_PCI_DMB_IDX_FIRST	32		/* 0-31 are never used */
 #define ISM_PCI_DMB_MAX_LEN	(1u << 20)	/* DMA segment and DMB cap */
-#define ISM_PCI_STORE_MAX	4096		/* bytes per store block */
 #define ISM_PCI_NR_DMBE		16		/* elements per DMB */
+
+/*
+ * PCI store blocks: one never crosses a 4 KiB boundary and is at most the
+ * function's maxstbl bytes (Linux's driver never stores more than 4 KiB).
+ * Command bodies are at most 32 bytes (REG_DMB), so a platform taking
+ * fewer cannot run the command protocol.
+ */
+#define ISM_PCI_STORE_BOUNDARY	4096
+#define ISM_PCI_STORE_MAX	4096
+#define ISM_PCI_STORE_MIN	32
+/* Reads of the command window: whole 8-byte loads, as Linux issues. */
+#define ISM_PCI_LOAD_SIZE	8
+/* The SBA, the IEQ and DMBs are pages, or 2^n pages (dma_alloc_coherent). */
+#define ISM_PCI_PAGE		4096
 
 /* Commands (request header cmd). */
 enum ism_pci_cmd_code {
@@ -73,6 +85,15 @@ enum ism_pci_cmd_code {
 #define ISM_CMD_OFF_RET		4
 #define ISM_CMD_OFF_LEN		6
 #define ISM_CMD_MAX_LEN		256	/* largest: QUERY_INFO, 200 bytes */
+/*
+ * Alignment of the command buffers, as Linux declares its command unions:
+ * 64 bytes QUERY_INFO, 32 REG_DMB and SIGNAL_IEQ, 8 the header-only
+ * commands, 16 the others.
+ */
+#define ISM_CMD_ALIGN_QI	64
+#define ISM_CMD_ALIGN_LARGE	32
+#define ISM_CMD_ALIGN		16
+#define ISM_CMD_ALIGN_SIMPLE	8
 
 #define ISM_REG_SBA_OFF_SBA		8	/* u64 IOVA; 16 bytes */
 #define ISM_REG_SBA_LEN			16
@@ -121,13 +142,20 @@ enum ism_pci_cmd_code {
 #define ISM_QI_RESP_LEN		200
 
 /*
- * move_data request: the "offset" operand of a store block to BAR 0.
- * Tokens have bits 0-27 clear; offset < 8 MiB uses bits 0-22.
+ * move_data request: the "offset" operand of a store block to BAR 0,
+ * token | idx << 24 | sf << 23 | offset, ORed as Linux does. With DMBs of
+ * at most 1 MiB the offset takes bits 0-19, so a token the device issues
+ * must leave bits 0-19, 23 and 24-27 clear (ISM_PCI_REQ_MASK); Linux
+ * checks nothing, and bits 20-22 are not known to be clear, so they are
+ * the token's. A request must also lie in BAR 0 (256 TiB), so a token
+ * with a bit above 47 cannot be used either.
  */
-#define ISM_PCI_TOKEN_LOW_MASK	UINT64_C(0x0fffffff)
+#define ISM_PCI_REQ_MASK	UINT64_C(0x0f8fffff)
+#define ISM_PCI_TOKEN_BAD_MASK	(ISM_PCI_REQ_MASK | ~(ISM_PCI_BAR_DATA_SIZE - 1))
 #define ISM_PCI_REQ_IDX_SHIFT	24
+#define ISM_PCI_REQ_IDX_MASK	UINT64_C(0xf)
 #define ISM_PCI_REQ_SF_SHIFT	23
-#define ISM_PCI_REQ_OFF_MASK	UINT64_C(0x7fffff)
+#define ISM_PCI_REQ_OFF_MASK	UINT64_C(0xfffff)
 
 static inline uint64_t
 ism_pci_req(uint64_t token, uint32_t idx, uint32_t sf, uint32_t offset)
@@ -138,9 +166,10 @@ ism_pci_req(uint64_t token, uint32_t idx, uint32_t sf, uint32_t offset)
 
 /*
  * Element e of a DMB as the device marks it in dmbe_mask: rotate-right-16
- * of 0x1000 by e. This is what Linux loopback-ism produces, and loopback
- * imitates the ISM device; it is not verified on hardware. The API reports
- * element e as bit e, so the backend converts.
+ * of 0x1000 by e. This is what Linux loopback-ism produces
+ * (drivers/dibs/dibs_loopback.c), and loopback imitates the ISM device; it
+ * is not verified on hardware. The API reports element e as bit e, so the
+ * backend converts.
  */
 static inline uint16_t
 ism_pci_elem_to_hw(uint32_t e)
@@ -165,6 +194,8 @@ ism_pci_hw_to_elems(uint16_t hw)
  * Signalling bit array: one 4 KiB page. Word 0 holds S (summary, MSB) and
  * E (event, next bit). DMB index n is bit 31 - n % 32 of dmb_bits[n / 32]
  * read as a big-endian u32, i.e. byte 4 + n / 8, mask 0x80 >> n % 8.
+ * Indices 0-31 are never used, so the bits scanned start 8-byte aligned
+ * (SBA byte 8, dmb_bits[1]).
  */
 #define ISM_SBA_S	RTE_BE32(0x80000000)
 #define ISM_SBA_E	RTE_BE32(0x40000000)

@@ -4,9 +4,11 @@
 
 /*
  * Glue between the ism bus and the PCI backend: a function the bus set up
- * through vfio-pci becomes an ISM device named after its PCI address.
- * Register access goes through rte_ism_bus_region_read/_write; the one MSI
- * of the function is an eventfd handled on the EAL interrupt thread.
+ * through vfio becomes an ISM device named after its PCI address. The bus
+ * owns everything vfio: register access goes through
+ * rte_ism_bus_region_read/_write, the one MSI is the bus's interrupt
+ * handle, and the zPCI capabilities it read give the function type, the
+ * DMA window and the largest store block.
  *
  * Not exercised against hardware (see doc/guides/rawdevs/ism_pci.rst): the
  * tests drive the same backend code through the device model instead.
@@ -17,15 +19,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
-
-#include <linux/vfio.h>
 
 #include <rte_devargs.h>
 #include <rte_eal.h>
-#include <rte_interrupts.h>
 
 #include "bus_ism_driver.h"
 #include "ism_pmd.h"
@@ -37,10 +33,7 @@
 /* Per probed function: what the platform callbacks need. */
 struct pci_glue {
 	struct rte_ism_bus_device *bdev;
-	struct rte_intr_handle *intr;
-	int efd;
-	void (*handler)(void *arg);
-	void *arg;
+	struct ism_pci_dma_window window;	/* zPCI DMA window */
 	struct pci_glue *next;
 };
 
@@ -69,95 +62,35 @@ static const struct ism_pci_io_ops glue_io_ops = {
 	.write = glue_write,
 };
 
-static void
-glue_irq_cb(void *arg)
-{
-	struct pci_glue *g = arg;
-
-	/* EAL has read the eventfd counter (VFIO_MSI handle type). */
-	g->handler(g->arg);
-}
-
-/* Route the function's MSI (vector 0) to an eventfd, or turn it off. */
-static int
-msi_set(struct pci_glue *g, bool on)
-{
-	char buf[sizeof(struct vfio_irq_set) + sizeof(int)];
-	struct vfio_irq_set *set = (struct vfio_irq_set *)buf;
-
-	memset(buf, 0, sizeof(buf));
-	set->argsz = sizeof(buf);
-	set->flags = VFIO_IRQ_SET_ACTION_TRIGGER | (on ?
-		VFIO_IRQ_SET_DATA_EVENTFD : VFIO_IRQ_SET_DATA_NONE);
-	set->index = VFIO_PCI_MSI_IRQ_INDEX;
-	set->start = 0;
-	set->count = on ? 1 : 0;
-	if (on)
-		memcpy(set->data, &g->efd, sizeof(int));
-	return ioctl(g->bdev->vfio_dev_fd, VFIO_DEVICE_SET_IRQS, set) < 0 ?
-		-errno : 0;
-}
-
-static void
-glue_irq_free(struct pci_glue *g)
-{
-	rte_intr_instance_free(g->intr);
-	g->intr = NULL;
-	if (g->efd >= 0)
-		close(g->efd);
-	g->efd = -1;
-}
-
-static int
-glue_irq_enable(void *ctx, void (*handler)(void *arg), void *arg)
-{
-	struct pci_glue *g = ctx;
-	int ret;
-
-	g->handler = handler;
-	g->arg = arg;
-	g->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	/* Saved now: the allocation below may overwrite errno. */
-	ret = g->efd < 0 ? -errno : 0;
-	g->intr = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
-	if (g->efd < 0 || g->intr == NULL) {
-		if (ret == 0)
-			ret = -ENOMEM;
-		goto err;
-	}
-	if (rte_intr_fd_set(g->intr, g->efd) != 0 ||
-	    rte_intr_type_set(g->intr, RTE_INTR_HANDLE_VFIO_MSI) != 0) {
-		ret = -EINVAL;
-		goto err;
-	}
-	ret = msi_set(g, true);
-	if (ret < 0)
-		goto err;
-	ret = rte_intr_callback_register(g->intr, glue_irq_cb, g);
-	if (ret < 0) {
-		msi_set(g, false);
-		goto err;
-	}
-	return 0;
-err:
-	glue_irq_free(g);
-	return ret;
-}
-
-static void
-glue_irq_disable(void *ctx)
-{
-	struct pci_glue *g = ctx;
-
-	msi_set(g, false);
-	/* Waits for a handler that is running. */
-	rte_intr_callback_unregister_sync(g->intr, glue_irq_cb, g);
-	glue_irq_free(g);
-}
-
 static const char *const pci_valid_args[] = {
 	"max_dmbs", "max_dmb_len", NULL
 };
+
+/*
+ * What vfio says of the function, where it says anything (IBM Z): it must
+ * be an ISM function, and its limits go to the backend.
+ */
+static int
+glue_zpci(const struct rte_ism_bus_device *bdev, struct pci_glue *g,
+		struct ism_pci_platform *p)
+{
+	const struct rte_ism_bus_zpci *z = &bdev->zpci_info;
+
+	if (z->base && z->pft != ISM_BUS_ZPCI_PFT_ISM) {
+		ISM_PMD_LOG(ERR, "%s: zPCI function type 0x%02x, not ISM "
+			    "(0x%02x)", bdev->name, z->pft,
+			    ISM_BUS_ZPCI_PFT_ISM);
+		return -ENODEV;
+	}
+	if (z->base) {
+		g->window.start = z->start_dma;
+		g->window.end = z->end_dma;
+		p->dma_window = &g->window;
+	}
+	if (z->group && z->maxstbl != 0)
+		p->maxstbl = RTE_MIN(z->maxstbl, ISM_PCI_STORE_MAX);
+	return 0;
+}
 
 static int
 pci_probe(struct rte_ism_bus_driver *drv __rte_unused,
@@ -168,29 +101,30 @@ pci_probe(struct rte_ism_bus_driver *drv __rte_unused,
 	struct ism_pci_platform p = {
 		.io.ops = &glue_io_ops,
 		.capa = RTE_ISM_CAPA_CROSS_PROCESS,
-		.irq_enable = glue_irq_enable,
-		.irq_disable = glue_irq_disable,
 	};
 	struct rte_devargs *da = bdev->device.devargs;
 	struct rte_kvargs *kv;
 	struct pci_glue *g;
 	int ret;
 
-	if (bdev->vendor_id != ISM_PCI_VENDOR_IBM ||
-	    bdev->device_id != ISM_PCI_DEVICE_ISM)
+	if (bdev->vendor_id != ISM_BUS_PCI_VENDOR_IBM ||
+	    bdev->device_id != ISM_BUS_PCI_DEVICE_ISM)
 		return 1;
 	/*
-	 * Bring-up reroutes the function's MSI to an eventfd of this process
-	 * and registers an SBA and IEQ in its memory: in a secondary that
-	 * would take the device away from the primary.
+	 * Bring-up takes the function's interrupt for this process and
+	 * registers an SBA and IEQ in its memory: in a secondary that would
+	 * take the device away from the primary.
 	 */
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
 		ISM_PMD_LOG(ERR, "%s: the PCI backend runs in the primary "
 			    "process only", bdev->name);
 		return -ENOTSUP;
 	}
-	if (bdev->vfio_dev_fd < 0) {
-		ISM_PMD_LOG(ERR, "%s: not set up through vfio-pci", bdev->name);
+	if (bdev->regions[ISM_PCI_BAR_DATA].size == 0 ||
+	    bdev->regions[ISM_PCI_BAR_CMD].size == 0) {
+		ISM_PMD_LOG(ERR, "%s: no BAR %u and %u: not set up through "
+			    "vfio, or not an ISM function", bdev->name,
+			    ISM_PCI_BAR_DATA, ISM_PCI_BAR_CMD);
 		return -ENODEV;
 	}
 	kv = ism_kvargs_parse(bdev->name, da != NULL ? da->args : NULL,
@@ -208,8 +142,13 @@ pci_probe(struct rte_ism_bus_driver *drv __rte_unused,
 	if (g == NULL)
 		return -ENOMEM;
 	g->bdev = bdev;
-	g->efd = -1;
+	ret = glue_zpci(bdev, g, &p);
+	if (ret < 0) {
+		free(g);
+		return ret;
+	}
 	p.io.ctx = g;
+	p.intr = bdev->intr_handle;
 	/* The zPCI PCHID, read by the bus's scan; 0 off s390. */
 	p.chid = bdev->pchid;
 	ret = ism_pci_dev_create(bdev->name, &bdev->device,
@@ -241,6 +180,7 @@ pci_remove(struct rte_ism_bus_device *bdev)
 	pthread_mutex_unlock(&glue_lock);
 	if (g == NULL)
 		return -ENODEV;
+	/* Turns the interrupt off and unregisters from it. */
 	ret = ism_pci_dev_destroy(bdev->name);
 	free(g);
 	return ret;
@@ -253,6 +193,6 @@ static struct rte_ism_bus_driver ism_pci_driver = {
 };
 
 RTE_PMD_REGISTER_ISM(ism_pci, ism_pci_driver);
-RTE_PMD_REGISTER_KMOD_DEP(ism_pci, "vfio-pci");
+RTE_PMD_REGISTER_KMOD_DEP(ism_pci, "ism_vfio_pci | vfio-pci");
 RTE_PMD_REGISTER_PARAM_STRING(ism_pci,
 	"max_dmbs=<1..1888> max_dmb_len=<1..1048576>");

@@ -8,8 +8,6 @@
  * driver's encoding as well as serving it.
  */
 
-#include <rte_random.h>
-
 #include "ism_pci_model_priv.h"
 
 /* The documented request length of each command, 0 if unknown. */
@@ -33,18 +31,20 @@ request_len(uint32_t cmd)
 	}
 }
 
+/* The driver has set up its interrupt by now, as Linux does. */
 static uint16_t
 reg_sba(struct ism_pci_model_fn *fn, const uint8_t *w)
 {
 	uint64_t iova = ism_get_be64(w, ISM_REG_SBA_OFF_SBA);
-	void *va = model_iova2va(iova);
 
 	if (fn->sba != NULL)
 		return ISM_MODEL_RC_BUSY;
-	if (va == NULL || iova % sizeof(struct ism_pci_sba) != 0)
+	if (!model_dma_ok(fn, iova, sizeof(struct ism_pci_sba)) ||
+	    iova % sizeof(struct ism_pci_sba) != 0)
 		return ISM_MODEL_RC_BAD_FIELD;
-	fn->sba = va;
+	fn->sba = model_iova2va(iova);
 	fn->sba_iova = iova;
+	model_irq_arm(fn, true);
 	return ISM_PCI_RC_OK;
 }
 
@@ -52,14 +52,13 @@ static uint16_t
 reg_ieq(struct ism_pci_model_fn *fn, const uint8_t *w)
 {
 	uint64_t iova = ism_get_be64(w, ISM_REG_IEQ_OFF_IEQ);
-	void *va = model_iova2va(iova);
 
 	if (fn->ieq != NULL)
 		return ISM_MODEL_RC_BUSY;
-	if (va == NULL || ism_get_be64(w, ISM_REG_IEQ_OFF_LEN) !=
-	    ISM_PCI_IEQ_LEN)
+	if (!model_dma_ok(fn, iova, ISM_PCI_IEQ_LEN) ||
+	    ism_get_be64(w, ISM_REG_IEQ_OFF_LEN) != ISM_PCI_IEQ_LEN)
 		return ISM_MODEL_RC_BAD_FIELD;
-	fn->ieq = va;
+	fn->ieq = model_iova2va(iova);
 	fn->ieq_iova = iova;
 	fn->ieq_next = 0;
 	return ISM_PCI_RC_OK;
@@ -85,6 +84,13 @@ static uint16_t
 query_info(struct ism_pci_model_fn *fn, uint8_t *w, uint16_t *resp_len)
 {
 	uint32_t i, n = 0, nv = 0;
+
+	if (fn->cfg.quirks & ISM_MODEL_Q_QI_FAIL)
+		return ISM_PCI_RC_ERROR;
+	if (fn->cfg.quirks & ISM_MODEL_Q_QI_SHORT) {
+		*resp_len = ISM_CMD_HDR_LEN;	/* success, nothing in it */
+		return ISM_PCI_RC_OK;
+	}
 
 	memset(w + ISM_CMD_HDR_LEN, 0, ISM_QI_RESP_LEN - ISM_CMD_HDR_LEN);
 	for (i = 0; i < ISM_PCI_NR_DMB_IDX; i++)
@@ -131,24 +137,19 @@ reg_dmb(struct ism_pci_model_fn *fn, uint8_t *w, uint16_t *resp_len)
 	uint32_t len = ism_get_be32(w, ISM_REG_DMB_OFF_DMB_LEN);
 	uint32_t idx = ism_get_be32(w, ISM_REG_DMB_OFF_SBA_IDX);
 	struct model_dmb *dmb;
-	uint64_t rnd;
 
 	/* The function's DMA segments are at most 1 MiB, 1 MiB aligned. */
 	if (len == 0 || len > ISM_PCI_DMB_MAX_LEN ||
 	    (iova ^ (iova + len - 1)) >= ISM_PCI_DMB_MAX_LEN ||
 	    idx < ISM_PCI_DMB_IDX_FIRST || idx >= ISM_PCI_NR_DMB_IDX ||
-	    model_iova2va(iova) == NULL)
+	    !model_dma_ok(fn, iova, len))
 		return ISM_MODEL_RC_BAD_FIELD;
 	dmb = &fn->dmbs[idx];
 	if (dmb->token != 0)
 		return ISM_MODEL_RC_BUSY;
-	do {
-		rnd = rte_rand() & MODEL_TOK_RAND_MASK;
-	} while (rnd == dmb->last_rand);
-	dmb->last_rand = rnd;
-	dmb->token = (uint64_t)fn->slot << MODEL_TOK_SLOT_SHIFT |
-		(uint64_t)idx << MODEL_TOK_IDX_SHIFT |
-		rnd << MODEL_TOK_RAND_SHIFT;
+	dmb->token = model_token_new(fn, idx);
+	if (dmb->token == 0)
+		return ISM_PCI_RC_ERROR;
 	dmb->iova = iova;
 	dmb->len = len;
 	dmb->vlan_valid = ism_get_be32(w, ISM_REG_DMB_OFF_VLAN_VALID);
@@ -163,14 +164,17 @@ static uint16_t
 unreg_dmb(struct ism_pci_model_fn *fn, const uint8_t *w)
 {
 	uint64_t token = ism_get_be64(w, ISM_UNREG_DMB_OFF_TOK);
-	uint32_t idx = (token >> MODEL_TOK_IDX_SHIFT) & MODEL_TOK_IDX_MASK;
 	struct ism_pci_model_fn *writer;
-	struct model_dmb *dmb;
+	struct model_dmb *dmb = NULL;
+	uint32_t idx;
 
-	if (token == 0 || token >> MODEL_TOK_SLOT_SHIFT != fn->slot ||
-	    idx >= ISM_PCI_NR_DMB_IDX || fn->dmbs[idx].token != token)
+	for (idx = ISM_PCI_DMB_IDX_FIRST; token != 0 && dmb == NULL &&
+	     idx < ISM_PCI_NR_DMB_IDX; idx++)
+		if (fn->dmbs[idx].token == token)
+			dmb = &fn->dmbs[idx];
+	if (dmb == NULL)
 		return ISM_MODEL_RC_NOT_FOUND;
-	dmb = &fn->dmbs[idx];
+	model_token_free(token);
 	dmb->token = 0;
 	/* Store blocks hold the lock shared: none is copying any more. */
 	writer = model_find_gid(fn->chid, dmb->rgid);
@@ -225,6 +229,7 @@ run(struct ism_pci_model_fn *fn, uint32_t cmd, uint8_t *w, uint16_t *resp_len)
 			return ISM_PCI_RC_ERROR;
 		fn->sba = NULL;
 		fn->sba_iova = 0;
+		model_irq_arm(fn, false);
 		return ISM_PCI_RC_OK;
 	case ISM_CMD_UNREG_IEQ:
 		if (fn->ieq == NULL)
@@ -240,7 +245,7 @@ run(struct ism_pci_model_fn *fn, uint32_t cmd, uint8_t *w, uint16_t *resp_len)
 void
 model_cmd_exec(struct ism_pci_model_fn *fn)
 {
-	uint8_t *w = fn->window;
+	uint8_t *w = fn->window_buf;
 	uint32_t cmd = ism_get_be32(w, ISM_CMD_OFF_CMD);
 	uint16_t len = ism_get_be16(w, ISM_CMD_OFF_LEN);
 	uint16_t rc, resp_len = ISM_CMD_HDR_LEN;
@@ -248,6 +253,12 @@ model_cmd_exec(struct ism_pci_model_fn *fn)
 	if (request_len(cmd) == 0 || len != request_len(cmd)) {
 		MODEL_LOG(DEBUG, "%s: command 0x%x with length %u refused",
 			  fn->name, cmd, len);
+		rc = ISM_PCI_RC_ERROR;
+	} else if (len > ISM_CMD_HDR_LEN &&
+		   fn->body_len != (uint32_t)len - ISM_CMD_HDR_LEN) {
+		/* Linux writes the whole body, then the header. */
+		model_violation(fn, "command header without its body written "
+				"just before", ISM_PCI_BAR_CMD, 0, fn->body_len);
 		rc = ISM_PCI_RC_ERROR;
 	} else {
 		rc = run(fn, cmd, w, &resp_len);

@@ -6,10 +6,16 @@
  * vdev "ism_pcimodel" (tests only): one function of the ISM PCI DEVICE
  * MODEL with the real PCI backend on top, so that every suite that runs on
  * a software backend runs on the PCI backend code too:
- *   --vdev=ism_pcimodel0,gid=0x...,chid=...,max_dmbs=...,max_dmb_len=...
+ *   --vdev=ism_pcimodel0,gid=0x...,chid=...,max_dmbs=...,max_dmb_len=...,
+ *          maxstbl=<32..4096>,quirks=<name>[+<name>...]
+ * with the quirks no_s, mask0, qi_fail, qi_short and tok20
+ * (ISM_MODEL_Q_*).
  */
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <rte_random.h>
 #include <bus_vdev_driver.h>
@@ -21,8 +27,69 @@
 #define MODEL_DRIVER_NAME "ism_pcimodel"
 
 static const char *const model_valid_args[] = {
-	"gid", "chid", "max_dmbs", "max_dmb_len", NULL
+	"gid", "chid", "max_dmbs", "max_dmb_len", "maxstbl", "quirks", NULL
 };
+
+static const struct {
+	const char *name;
+	uint32_t flag;
+} model_quirks[] = {
+	{ "no_s", ISM_MODEL_Q_NO_S },
+	{ "mask0", ISM_MODEL_Q_MASK0 },
+	{ "qi_fail", ISM_MODEL_Q_QI_FAIL },
+	{ "qi_short", ISM_MODEL_Q_QI_SHORT },
+	{ "tok20", ISM_MODEL_Q_TOK20 },
+};
+
+/* "name+name+...": every name known, none twice. */
+static int
+parse_quirks(const char *dev, const char *v, uint32_t *out)
+{
+	size_t len;
+	unsigned int i;
+
+	*out = 0;
+	while (v != NULL && *v != '\0') {
+		len = strcspn(v, "+");
+		for (i = 0; i < RTE_DIM(model_quirks); i++)
+			if (strlen(model_quirks[i].name) == len &&
+			    strncmp(model_quirks[i].name, v, len) == 0)
+				break;
+		if (i == RTE_DIM(model_quirks) || (*out & model_quirks[i].flag)) {
+			MODEL_LOG(ERR, "%s: devarg quirks: \"%.*s\" unknown or "
+				  "given twice (no_s, mask0, qi_fail, qi_short, "
+				  "tok20)", dev, (int)len, v);
+			return -EINVAL;
+		}
+		*out |= model_quirks[i].flag;
+		v += len + (v[len] == '+');
+	}
+	return 0;
+}
+
+static int
+model_args_get(const char *name, struct rte_kvargs *kv,
+		struct ism_pci_model_cfg *mc)
+{
+	const char *v;
+	unsigned long n;
+	char *end;
+
+	v = rte_kvargs_get(kv, "maxstbl");
+	if (v != NULL) {
+		errno = 0;
+		n = strtoul(v, &end, 0);
+		if (errno != 0 || end == v || *end != '\0' || v[0] == '-' ||
+		    n < ISM_PCI_STORE_MIN || n > ISM_PCI_STORE_MAX) {
+			MODEL_LOG(ERR, "%s: devarg maxstbl=\"%s\": want %u to "
+				  "%u", name, v, ISM_PCI_STORE_MIN,
+				  ISM_PCI_STORE_MAX);
+			return -EINVAL;
+		}
+		mc->maxstbl = n;
+	}
+	return parse_quirks(name, rte_kvargs_get(kv, "quirks"), &mc->quirks);
+}
 
 static int
 model_probe(struct rte_vdev_device *vdev)
@@ -30,11 +97,8 @@ model_probe(struct rte_vdev_device *vdev)
 	const char *name = rte_vdev_device_name(vdev);
 	struct ism_common_args a = { .chid = 0 };
 	struct ism_pci_config cfg = { .driver_name = MODEL_DRIVER_NAME };
-	struct ism_pci_platform p = {
-		.io.ops = &ism_pci_model_io_ops,
-		.irq_enable = ism_pci_model_irq_enable,
-		.irq_disable = ism_pci_model_irq_disable,
-	};
+	struct ism_pci_platform p = { .io.ops = &ism_pci_model_io_ops };
+	struct ism_pci_model_cfg mc = { .maxstbl = 0 };
 	struct ism_pci_model_fn *fn;
 	struct rte_kvargs *kv;
 	bool random_gid;
@@ -45,6 +109,8 @@ model_probe(struct rte_vdev_device *vdev)
 	if (kv == NULL)
 		return -EINVAL;
 	ret = ism_common_args_get(name, kv, &a);
+	if (ret == 0)
+		ret = model_args_get(name, kv, &mc);
 	rte_kvargs_free(kv);
 	if (ret < 0)
 		return ret;
@@ -57,7 +123,8 @@ model_probe(struct rte_vdev_device *vdev)
 	do {
 		while (random_gid && a.gid.gid == 0)
 			a.gid.gid = rte_rand();
-		ret = ism_pci_model_fn_create(name, a.gid.gid, a.chid, &fn);
+		ret = ism_pci_model_fn_create(name, a.gid.gid, a.chid, &mc,
+				&fn);
 		a.gid.gid = 0;
 	} while (random_gid && ret == -EEXIST);
 	if (ret < 0)
@@ -65,6 +132,9 @@ model_probe(struct rte_vdev_device *vdev)
 
 	p.io.ctx = fn;
 	p.chid = a.chid;
+	p.maxstbl = mc.maxstbl;
+	p.dma_window = ism_pci_model_window(fn);
+	p.intr = ism_pci_model_intr(fn);
 	cfg.max_dmbs = a.max_dmbs;
 	cfg.max_dmb_len = a.max_dmb_len;
 	ret = ism_pci_dev_create(name, &vdev->device, rte_socket_id(), &p,
@@ -94,4 +164,5 @@ static struct rte_vdev_driver ism_pcimodel_driver = {
 RTE_PMD_REGISTER_VDEV(ism_pcimodel, ism_pcimodel_driver);
 RTE_PMD_REGISTER_PARAM_STRING(ism_pcimodel,
 	"gid=<0x up to 16 hex digits> chid=<0..65535> max_dmbs=<1..1888> "
-	"max_dmb_len=<1..1048576>");
+	"max_dmb_len=<1..1048576> maxstbl=<32..4096> "
+	"quirks=<no_s|mask0|qi_fail|qi_short|tok20>[+...]");
