@@ -48,13 +48,15 @@
  *
  * Threads (MT safety):
  * - The fast path (rte_ism_move_data(), rte_ism_move_burst(),
- *   rte_ism_signal_poll()) may run on any number of lcores at once, also
- *   on one device, and concurrently with the control calls below on the
- *   same device, rte_ism_dev_stop() and rte_ism_dev_start() included. One
- *   device's signals are best polled by one lcore: concurrent polls split
- *   the signals between them.
- * - Control calls (everything else) may run from several threads at once;
- *   those on different devices do not wait for each other's drivers.
+ *   rte_ism_signal_poll()) on probed devices may run on any number of
+ *   lcores at once, also on one device, and concurrently with the control
+ *   calls on the same device, rte_ism_dev_stop() and rte_ism_dev_start()
+ *   included (not with its close or removal, below). One device's signals
+ *   are best polled by one lcore: concurrent polls split the signals
+ *   between them.
+ * - Control calls (everything else) are thread-safe: several threads may
+ *   make them at once, on one device or on several; they are control path
+ *   (they may take locks, wait for a peer in another process, and log).
  *   rte_ism_dev_stop(), rte_ism_dev_start() and rte_ism_dev_close() are
  *   serialised by the library.
  * - When rte_ism_dev_stop() returns, new fast-path calls on the id return
