@@ -17,13 +17,21 @@ dpdk_test=$(command -v dpdk-test) || {
 }
 dir=$(mktemp -d /tmp/ism-rawdev-autotest.XXXXXX) || exit 1
 log=$dir/log
-trap 'rm -rf "$dir"' EXIT
+prefix=ism-rawdev-$tag-$$
+# EAL's runtime directory, which dpdk-test leaves behind (--no-shconf
+# still makes it, for the telemetry socket).
+if [ "$(id -u)" = 0 ]; then
+	rundir=/var/run/dpdk/$prefix
+else
+	rundir=${XDG_RUNTIME_DIR:-/tmp}/dpdk/$prefix
+fi
+trap 'rm -rf "$dir" "$rundir"' EXIT
 
 # Each device name must appear with "Passed": a plugin that did not load
 # would make the test pass on the skeleton rawdev alone.
 devs="ism_lo0 ism_lo1 ism_lo2 ism_shm0"
 DPDK_TEST=rawdev_autotest timeout 120 "$dpdk_test" -l 0 --no-huge -m 512 \
-	--no-pci --no-shconf --file-prefix "ism-rawdev-$tag-$$" -d "$pmd" \
+	--no-pci --no-shconf --file-prefix "$prefix" -d "$pmd" \
 	--vdev=ism_lo0,max_dmb_len=64 \
 	--vdev=ism_lo1,max_dmb_len=1,max_dmbs=1 \
 	--vdev=ism_lo2 \
