@@ -29,6 +29,8 @@
  * probe (started), rte_ism_dev_stop() / rte_ism_dev_start(),
  * rte_ism_dev_close() (everything freed; every call on the id then
  * returns -ENODEV), removal of the bus device (the id is free again).
+ * Device ids are below RTE_ISM_MAX_DEVS, which with the fast-path table
+ * of rte_ism_core.h is part of the ABI.
  *
  * Conventions: functions return 0 (or a count) on success and a negative
  * errno on failure, with a log line (log type lib.ism) saying what was wrong.
@@ -336,7 +338,8 @@ int rte_ism_dev_stop(uint16_t dev_id);
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Close the device: stop it, then let the driver free everything of it
- * (its DMBs, attachments, peers, memory; peers see it leave). Afterwards
+ * (its DMBs, attachments, peer connections, memory; a software device
+ * leaves its fabric, and its peers get RTE_ISM_DEV_DISABLED). Afterwards
  * every rte_ism_* call on this id returns -ENODEV and the device is no
  * longer listed; the id stays taken until the bus device is removed (e.g.
  * rte_vdev_uninit(), rte_dev_remove()). No other call on this id may run
