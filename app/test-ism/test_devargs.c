@@ -14,6 +14,7 @@
 #include <rte_bus_vdev.h>
 #include <rte_log.h>
 #include <rte_rawdev.h>
+#include <rte_rawdev_pmd.h>
 
 #include "test_ism.h"
 
@@ -97,27 +98,53 @@ test_good_devargs(void)
 	return TEST_SUCCESS;
 }
 
-/* With every ISM device slot taken, a probe fails with -ENOSPC (the
- * reason, not a blanket -ENOMEM) and leaves no rawdev. Loopback only: the
- * other backends' devices are heavier (threads, sockets, a model). */
+/* A rawdev of no driver, to take a rawdev id. */
+static int
+filler_close(struct rte_rawdev *raw __rte_unused)
+{
+	return 0;
+}
+
+static const struct rte_rawdev_ops filler_ops = {
+	.dev_close = filler_close,
+};
+
+/*
+ * With every ISM device slot taken, a probe fails with -ENOSPC (the
+ * reason, not a blanket -ENOMEM) and leaves no rawdev; with one slot free
+ * again it succeeds. An ISM device's id is its rawdev's, so the slots are
+ * the rawdev ids: a few ISM devices and rawdevs of no driver take them
+ * all (the loopback backend itself has room). Loopback only: the other
+ * backends' devices are heavier (threads, sockets, a model).
+ */
 static int
 test_slots_full(void)
 {
-	char names[RTE_ISM_MAX_DEVS][RTE_ISM_NAME_LEN];
-	char last[RTE_ISM_NAME_LEN];
-	unsigned int n = 0, i;
+	struct rte_rawdev *filler[RTE_RAWDEV_MAX_DEVS];
+	char names[4][RTE_ISM_NAME_LEN];
+	char last[RTE_ISM_NAME_LEN], fname[32];
+	unsigned int n = 0, nf = 0, i;
 	int ret = TEST_SUCCESS, id;
 
 	if (strcmp(fx.spawn_drv, "ism_lo") != 0)
 		return TEST_SKIPPED;
-	while (rte_ism_dev_count() < RTE_ISM_MAX_DEVS) {
+	for (n = 0; n < RTE_DIM(names); n++) {
 		id = fx_spawn("max_dmbs=1", names[n], sizeof(names[n]));
 		if (id < 0) {
 			printf("    FAIL: spawn %u: %d\n", n, id);
 			ret = TEST_FAILED;
 			goto out;
 		}
-		n++;
+	}
+	while (rte_rawdev_count() < RTE_RAWDEV_MAX_DEVS) {
+		snprintf(fname, sizeof(fname), "ism_test_filler%u", nf);
+		filler[nf] = rte_rawdev_pmd_allocate(fname, 8, SOCKET_ID_ANY);
+		if (filler[nf] == NULL) {
+			printf("    FAIL: rawdev %s not allocated\n", fname);
+			ret = TEST_FAILED;
+			goto out;
+		}
+		filler[nf++]->dev_ops = &filler_ops;
 	}
 	snprintf(last, sizeof(last), "ism_lo_full");
 	id = rte_vdev_init(last, "max_dmbs=1");
@@ -127,8 +154,21 @@ test_slots_full(void)
 		printf("    FAIL: probe with all slots taken returned %d, "
 		       "want %d (-ENOSPC), no rawdev left\n", id, -ENOSPC);
 		ret = TEST_FAILED;
+		goto out;
+	}
+	/* The slots were what was missing. */
+	if (nf > 0)
+		rte_rawdev_pmd_release(filler[--nf]);
+	id = rte_vdev_init(last, "max_dmbs=1");
+	if (id == 0)
+		id = rte_vdev_uninit(last);
+	if (id != 0) {
+		printf("    FAIL: probe with a slot free returned %d\n", id);
+		ret = TEST_FAILED;
 	}
 out:
+	while (nf > 0)
+		rte_rawdev_pmd_release(filler[--nf]);
 	for (i = 0; i < n; i++)
 		if (fx_unspawn(names[i]) != 0)
 			ret = TEST_FAILED;

@@ -38,9 +38,22 @@ libdir=$(pkg-config --variable=libdir libdpdk-ism)
 incdir=$(pkg-config --variable=includedir libdpdk-ism)
 pmd_dir=$(pkg-config --variable=pmd_dir libdpdk-ism)
 for f in "$incdir/dpdk-ism/rte_ism.h" "$incdir/dpdk-ism/rte_ism_core.h" \
-	"$incdir/dpdk-ism/ism_driver.h" "$libdir/librte_ism.a" \
-	"$libdir/librte_ism.so" "$pmd_dir/librte_raw_ism.so"; do
+	"$libdir/librte_ism.a" "$libdir/librte_ism.so" \
+	"$pmd_dir/librte_raw_ism.so"; do
 	[ -e "$f" ] || { echo "FAIL: $f not installed"; exit 1; }
+done
+# Driver-facing headers only with -Denable_driver_sdk=true, as in DPDK.
+sdk=$(meson introspect --buildoptions "$build" | python3 -c \
+	'import json,sys; print([o["value"] for o in json.load(sys.stdin)
+	 if o["name"] == "enable_driver_sdk"][0])')
+for h in ism_driver.h ism_driver_sync.h bus_ism_driver.h; do
+	if [ "$sdk" = True ]; then
+		[ -e "$incdir/dpdk-ism/$h" ] ||
+			{ echo "FAIL: $h not installed (driver SDK on)"; exit 1; }
+	elif [ -e "$incdir/dpdk-ism/$h" ]; then
+		echo "FAIL: driver header $h installed (enable_driver_sdk off)"
+		exit 1
+	fi
 done
 echo "installed: $(pkg-config --modversion libdpdk-ism) in $dest"
 

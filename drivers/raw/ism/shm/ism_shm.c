@@ -678,6 +678,7 @@ static const struct ism_backend shm_backend = {
 	.nb_xstats = RTE_DIM(shm_xstat_names),
 	.xstat_names = shm_xstat_names,
 	.xstat_get = shm_xstat_get,
+	.xstat_gauges = RTE_BIT64(0),	/* peers: a level, never reset */
 };
 
 /* The devargs cap max_dmb_len at what the wire format takes. */
