@@ -153,7 +153,8 @@ test_device_error_counted(void)
 	char byte = 1;
 
 	memset(&f, 0, sizeof(f));
-	TEST_RET(ism_pci_model_fn_create(name, 0x77, plat.chid, &f.fn), 0);
+	TEST_RET(ism_pci_model_fn_create(name, 0x77, plat.chid, NULL, &f.fn),
+		 0);
 	if (ism_pci_dev_create(name, NULL, SOCKET_ID_ANY, &plat, &cfg) != 0)
 		goto out_fn;
 	id = rte_ism_get_dev_id(name);
