@@ -167,7 +167,8 @@ class Process:
     reaped. env adds variables, unset removes some (e.g. a fake sysfs root
     the harness's own environment has). With stdin=True the process reads
     a pipe the harness closes with close_stdin() (a peer that holds until
-    released). echo prints every line as "[name] line" when it arrives.
+    released). echo prints every line as "[name] line" when it arrives
+    ("plain": as it is).
 
     lines[i] arrived at times[i] (now_ns()); eof is set once the output
     ended."""
@@ -204,7 +205,9 @@ class Process:
         for line in self.proc.stdout:
             line = line.rstrip("\n")
             t = now_ns()
-            if self.echo:
+            if self.echo == "plain":
+                print(line, flush=True)
+            elif self.echo:
                 print("[%s] %s" % (self.name, line), flush=True)
             with self._cv:
                 self.lines.append(line)
@@ -398,7 +401,7 @@ def _cli_run(a):
         args.append(arg)
     cmd = [a.command[0], "--file-prefix", prefix] + args
     print("+ " + " ".join(cmd), flush=True)
-    p = Process(cmd, a.name, a.timeout, prefix=prefix, echo=True,
+    p = Process(cmd, a.name, a.timeout, prefix=prefix, echo="plain",
                 deadline_signal=signal.SIGTERM)
 
     def stop(signum, _frame):
