@@ -60,8 +60,9 @@ test_sw_event(void)
 }
 
 /*
- * The GID of a BUF event. Software backends name the peer; the event of an
- * ISM PCI function carries only the DMB token (ISM-SEMANTICS 3.6), so on a
+ * The GID of a BUF event. Software backends name the peer; the event entry
+ * of an ISM PCI function carries only the DMB token (struct ism_event in
+ * Linux's drivers/s390/net/ism.h: type, code, tok, time, info), so on a
  * hardware device the GID is zero.
  */
 static bool
