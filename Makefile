@@ -39,9 +39,12 @@ build-asan: setup
 		meson setup $(ASAN_BUILD) $(ASAN_OPTS) $(MESON_OPTS)
 	ninja -C $(ASAN_BUILD)
 
+# Through tests/lib/ism_eal.py: a file prefix of its own, a deadline, and
+# EAL's runtime directory removed afterwards.
 demo: build
-	./$(BUILD)/app/test-ism/dpdk-test-ism -l 0 --no-huge -m 1024 \
-		--no-shconf --no-pci --file-prefix ism-demo-$$$$ -- demo
+	python3 tests/lib/ism_eal.py run --quiet --tag demo --name demo \
+		--timeout 600 -- ./$(BUILD)/app/test-ism/dpdk-test-ism -l 0 \
+		--no-huge -m 1024 --no-shconf --no-pci -- demo
 
 # The vfio test of the ism bus boots a QEMU guest; its one-time preparation
 # (QEMU from Debian, a kernel image unpacked under /var/tmp) is part of the

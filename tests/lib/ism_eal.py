@@ -23,7 +23,7 @@ and cleans up after it:
 Harnesses import it (tests and devtools add this directory to sys.path).
 Meson runs single programs through its command line:
 
-    ism_eal.py run --tag TAG --name NAME [--timeout S]
+    ism_eal.py run --tag TAG --name NAME [--timeout S] [--quiet]
                    -- PROGRAM [EAL options] [-- application options]
 
 runs PROGRAM with "--file-prefix ism-NAME-TAG-PID-N" added first, every
@@ -400,7 +400,8 @@ def _cli_run(a):
             arg = arg.replace("@TMPDIR@", tmp)
         args.append(arg)
     cmd = [a.command[0], "--file-prefix", prefix] + args
-    print("+ " + " ".join(cmd), flush=True)
+    if not a.quiet:
+        print("+ " + " ".join(cmd), flush=True)
     p = Process(cmd, a.name, a.timeout, prefix=prefix, echo="plain",
                 deadline_signal=signal.SIGTERM)
 
@@ -440,6 +441,8 @@ def main():
     r.add_argument("--name", required=True, help="test name")
     r.add_argument("--timeout", type=int, default=600,
                    help="deadline in seconds (SIGTERM, then SIGKILL)")
+    r.add_argument("--quiet", action="store_true",
+                   help="do not print the command line first")
     r.add_argument("command", nargs=argparse.REMAINDER,
                    help="-- PROGRAM ARGS...")
     a = ap.parse_args()
