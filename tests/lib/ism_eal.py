@@ -324,20 +324,25 @@ class Process:
         return rc
 
     def _reap(self):
+        """After the wrapper exited: runtime directories, end of output."""
         if self.reaped:
             return
         self.close_stdin()
+        if self.prefix is not None:
+            remove_runtime_dirs(self.prefix)
         self._reader.join(READER_TIMEOUT_S)
         if self._reader.is_alive():
             raise Error("%s: its output did not end" % self.name)
-        if self.prefix is not None:
-            remove_runtime_dirs(self.prefix)
         self.reaped = True
 
     def cleanup(self):
-        """SIGKILL the wrapper and the command if still running, reap them
-        and remove the runtime directories. Never raises."""
-        self.signal_group(signal.SIGKILL)
+        """SIGKILL the wrapper, the command and whatever else is left in
+        their process group, reap them and remove the runtime directories.
+        Never raises."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         self.close_stdin()
         self.proc.wait()
         try:
