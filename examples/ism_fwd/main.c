@@ -44,7 +44,6 @@
 
 /* The signal that asked us to stop, 0 if none. */
 static volatile sig_atomic_t quit_signal;
-static char rundir[PATH_MAX];
 
 static const char *const mode_names[] = {
 	[FWD_IOFWD] = "iofwd",
@@ -582,15 +581,6 @@ out_port:
 out_pool:
 	rte_mempool_free(pool);
 out_eal:
-	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
 	return status;
-}
-
-/* With --no-shconf EAL leaves its runtime directory, emptied by the
- * telemetry exit handler: remove it after that has run. */
-RTE_FINI(remove_runtime_dir)
-{
-	if (rundir[0] != '\0')
-		rmdir(rundir);
 }

@@ -11,11 +11,9 @@
  * Exit status 0 if all pass.
  */
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -26,27 +24,9 @@
 
 #include "handshake.h"
 #include "ism_ring.h"
+#include "test_assert.h"
 
 #define NB_MBUFS	8192
-
-/* Debian ships no rte_test.h: the few assertions used here. */
-#define TEST_ASSERT(cond, fmt, ...) do { \
-	if (!(cond)) { \
-		printf("    FAIL %s:%d: " fmt "\n", __func__, __LINE__, \
-		       ##__VA_ARGS__); \
-		return -1; \
-	} \
-} while (0)
-#define TEST_ASSERT_EQUAL(a, b, fmt, ...) \
-	TEST_ASSERT((a) == (b), fmt, ##__VA_ARGS__)
-#define TEST_ASSERT_SUCCESS(expr, fmt, ...) do { \
-	int r_ = (expr); \
-	TEST_ASSERT(r_ == 0, fmt " (%d)", ##__VA_ARGS__, r_); \
-} while (0)
-#define TEST_ASSERT_FAIL(expr, fmt, ...) \
-	TEST_ASSERT((expr) != 0, fmt, ##__VA_ARGS__)
-#define TEST_ASSERT_NOT_NULL(p, fmt, ...) \
-	TEST_ASSERT((p) != NULL, fmt, ##__VA_ARGS__)
 
 static struct rte_mempool *pool;
 static uint16_t dev_a, dev_b;
@@ -634,15 +614,6 @@ test_bad_hello(void)
 	return 0;
 }
 
-static char rundir[PATH_MAX];
-
-/* EAL leaves its (empty, with --no-shconf) runtime directory. */
-RTE_FINI(remove_runtime_dir)
-{
-	if (rundir[0] != '\0')
-		rmdir(rundir);
-}
-
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -677,10 +648,8 @@ main(int argc, char **argv)
 	if (rte_ism_get_dev_id("ism_lo0") < 0 ||
 	    rte_ism_get_dev_id("ism_lo1") < 0) {
 		printf("SKIP: needs --vdev ism_lo0 --vdev ism_lo1\n");
-		snprintf(rundir, sizeof(rundir), "%s",
-			 rte_eal_get_runtime_dir());
 		rte_eal_cleanup();
-		return 77;
+		return TEST_SKIPPED;
 	}
 	dev_a = rte_ism_get_dev_id("ism_lo0");
 	dev_b = rte_ism_get_dev_id("ism_lo1");
@@ -697,8 +666,9 @@ main(int argc, char **argv)
 	}
 	for (i = 0; i < RTE_DIM(tests); i++) {
 		ret = tests[i].fn();
-		printf("%s %s\n", ret == 0 ? "PASS" : "FAIL", tests[i].name);
-		failed += ret != 0;
+		printf("%s %s\n", ret == TEST_SUCCESS ? "PASS" : "FAIL",
+		       tests[i].name);
+		failed += ret != TEST_SUCCESS;
 		if (rte_mempool_in_use_count(pool) != 0) {
 			printf("FAIL %s: %u mbufs not freed\n", tests[i].name,
 			       rte_mempool_in_use_count(pool));
@@ -708,7 +678,6 @@ main(int argc, char **argv)
 	}
 	rte_mempool_free(pool);
 out:
-	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
 	printf("%u of %zu tests failed\n", failed, RTE_DIM(tests));
 	return failed == 0 ? 0 : 1;
