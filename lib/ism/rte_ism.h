@@ -607,7 +607,9 @@ int rte_ism_stats_reset(uint16_t dev_id);
  * "errors_no_device"), then the driver's own (see the driver's guide).
  * An xstat's id is its index in this list.
  *
+ * @param dev_id device id
  * @param names array of size entries, or NULL
+ * @param size number of entries of names
  * @return the number of xstats n (names filled if size >= n; if names is
  *   NULL or size < n nothing is filled), -ENODEV.
  */
@@ -632,6 +634,8 @@ int rte_ism_xstats_get(uint16_t dev_id, const unsigned int ids[],
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Value and id of the xstat called name.
+ * @param dev_id device id
+ * @param name the xstat's name, as rte_ism_xstats_names_get() gives it
  * @param[out] id its id, or UINT_MAX if there is none (may be NULL)
  * @param[out] value its value
  * @return 0, -ENODEV, -EINVAL (NULL name or value, or no xstat of that
