@@ -122,10 +122,12 @@ rule 'lib drivers' \
 	'Using RTE_LOG_REGISTER, prefer RTE_LOG_REGISTER_(DEFAULT|SUFFIX)'
 # The suites of the driver-facing API are driver code (built with the
 # internal API, see app/test-ism/meson.build): they test those headers.
+# test_devargs.c takes the rawdev ids an ISM device could get with
+# rte_rawdev_pmd_allocate() (slots_full: ISM ids are rawdev ids).
 rule 'app examples' \
 	'include.*_driver\\.h include.*_pmd\\.h' \
 	'Using driver specific headers in applications' \
-	'^app/test-ism/test_(pmd_api|pci_protocol)\.c$'
+	'^app/test-ism/test_(pmd_api|pci_protocol|devargs)\.c$'
 rule 'doc' \
 	'::[[:space:]]*[^[:space:]]*\\.svg' \
 	'Using explicit .svg extension instead of .*'
