@@ -3,102 +3,92 @@
  */
 
 /*
- * Unit tests of the ism_fwd ring protocol and handshake
- * (examples/ism_fwd/ism_ring.c, handshake.c) between two loopback ISM
- * devices of one process:
- *   test-ism-fwd-ring [EAL options] --vdev ism_lo0,gid=0xa
- *                     --vdev ism_lo1,gid=0xb
+ * Unit tests of librte_ism_ring (lib/ism_ring): the ring protocol here,
+ * the handshake in test_ism_ring_link.c, between two loopback ISM devices
+ * of one process:
+ *   test-ism-ring [EAL options] --vdev ism_lo0,gid=0xa
+ *                 --vdev ism_lo1,gid=0xb
  * Exit status 0 if all pass.
  */
 
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
-#include <rte_mbuf.h>
 #include <rte_random.h>
 
-#include <rte_ism.h>
-
-#include "handshake.h"
-#include "ism_ring.h"
+#include "ring_test.h"
 
 #define NB_MBUFS	8192
 
-/* Debian ships no rte_test.h: the few assertions used here. */
-#define TEST_ASSERT(cond, fmt, ...) do { \
-	if (!(cond)) { \
-		printf("    FAIL %s:%d: " fmt "\n", __func__, __LINE__, \
-		       ##__VA_ARGS__); \
-		return -1; \
-	} \
-} while (0)
-#define TEST_ASSERT_EQUAL(a, b, fmt, ...) \
-	TEST_ASSERT((a) == (b), fmt, ##__VA_ARGS__)
-#define TEST_ASSERT_SUCCESS(expr, fmt, ...) do { \
-	int r_ = (expr); \
-	TEST_ASSERT(r_ == 0, fmt " (%d)", ##__VA_ARGS__, r_); \
-} while (0)
-#define TEST_ASSERT_FAIL(expr, fmt, ...) \
-	TEST_ASSERT((expr) != 0, fmt, ##__VA_ARGS__)
-#define TEST_ASSERT_NOT_NULL(p, fmt, ...) \
-	TEST_ASSERT((p) != NULL, fmt, ##__VA_ARGS__)
+struct rte_mempool *pool;
+uint16_t dev_a, dev_b;
+struct rte_ism_gid gid_a, gid_b;
+struct rte_ism_ring ra, rb;
 
-static struct rte_mempool *pool;
-static uint16_t dev_a, dev_b;
-static struct rte_ism_gid gid_a, gid_b;
-static struct ism_ring ra, rb;
+const struct rte_ism_ring_geom geom_default = { 256, 128 };
 
-static const struct ism_ring_geom geom_default = { 256, 128 };
-
-static int
-ring_init(struct ism_ring *r, uint16_t dev, const struct rte_ism_gid *peer,
-		const struct ism_ring_geom *g, bool zc)
+int
+ring_init(struct rte_ism_ring *r, uint16_t dev, const struct rte_ism_gid *peer,
+		const struct rte_ism_ring_geom *g, bool zc, bool poll_cursor)
 {
-	struct ism_ring_conf c = {
+	struct rte_ism_ring_conf c = {
 		.dev_id = dev,
+		.port = 7,
 		.peer = *peer,
 		.geom = *g,
 		.pool = pool,
 		.zero_copy = zc,
+		.poll_cursor = poll_cursor,
 	};
 
-	return ism_ring_init(r, &c);
+	return rte_ism_ring_init(r, &c);
+}
+
+void
+events_drain(void)
+{
+	struct rte_ism_event ev;
+
+	while (rte_ism_event_poll(dev_a, &ev, 1) > 0 ||
+	       rte_ism_event_poll(dev_b, &ev, 1) > 0)
+		;
 }
 
 /* What the handshake does, step by step, for a -> b and b -> a. */
 static int
 pair_connect(void)
 {
-	TEST_ASSERT_SUCCESS(ism_ring_peer_set(&ra, rb.dmb.token, &rb.rx_geom),
+	TEST_ASSERT_SUCCESS(rte_ism_ring_peer_set(&ra, rb.dmb.token, &rb.rx_geom),
 			    "a: peer_set");
-	TEST_ASSERT_SUCCESS(ism_ring_peer_set(&rb, ra.dmb.token, &ra.rx_geom),
+	TEST_ASSERT_SUCCESS(rte_ism_ring_peer_set(&rb, ra.dmb.token, &ra.rx_geom),
 			    "b: peer_set");
-	TEST_ASSERT_SUCCESS(ism_ring_announce(&ra), "a: announce");
-	TEST_ASSERT_SUCCESS(ism_ring_announce(&rb), "b: announce");
-	TEST_ASSERT_SUCCESS(ism_ring_tx_start(&ra), "a: tx_start");
-	TEST_ASSERT_SUCCESS(ism_ring_tx_start(&rb), "b: tx_start");
+	TEST_ASSERT_SUCCESS(rte_ism_ring_announce(&ra), "a: announce");
+	TEST_ASSERT_SUCCESS(rte_ism_ring_announce(&rb), "b: announce");
+	TEST_ASSERT_SUCCESS(rte_ism_ring_tx_start(&ra, true), "a: tx_start");
+	TEST_ASSERT_SUCCESS(rte_ism_ring_tx_start(&rb, true), "b: tx_start");
 	return 0;
 }
 
 static int
-pair_init(const struct ism_ring_geom *ga, const struct ism_ring_geom *gb,
+pair_init(const struct rte_ism_ring_geom *ga, const struct rte_ism_ring_geom *gb,
 		bool zc_a, bool zc_b)
 {
-	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, ga, zc_a), "init a");
-	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, gb, zc_b), "init b");
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, ga, zc_a, false),
+			    "init a");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, gb, zc_b, false),
+			    "init b");
 	return pair_connect();
 }
 
-static void
+void
 pair_fini(void)
 {
-	ism_ring_fini(&ra);
-	ism_ring_fini(&rb);
+	rte_ism_ring_fini(&ra);
+	rte_ism_ring_fini(&rb);
 }
 
 static uint8_t
@@ -108,7 +98,7 @@ pattern(uint32_t seed, uint32_t i)
 }
 
 /* A packet of len bytes in segments of at most seg bytes. */
-static struct rte_mbuf *
+struct rte_mbuf *
 pkt_make(uint32_t len, uint32_t seg, uint32_t seed)
 {
 	struct rte_mbuf *head = NULL, *m, *prev = NULL;
@@ -139,7 +129,7 @@ pkt_make(uint32_t len, uint32_t seg, uint32_t seed)
 	return head;
 }
 
-static int
+int
 pkt_verify(const struct rte_mbuf *m, uint32_t len, uint32_t seed)
 {
 	const struct rte_mbuf *s;
@@ -165,21 +155,21 @@ pkt_verify(const struct rte_mbuf *m, uint32_t len, uint32_t seed)
 static int
 test_geometry(void)
 {
-	struct ism_ring_geom g = { 256, 128 };
+	struct rte_ism_ring_geom g = { 256, 128 };
 
-	TEST_ASSERT_SUCCESS(ism_ring_geom_check(&g), "valid");
-	TEST_ASSERT_EQUAL(ism_ring_slots_off(&g), 128 + 256 * 8, "slots_off");
-	TEST_ASSERT_EQUAL(ism_ring_dmb_len(&g), 128 + 256 * 8 + 256 * 128,
+	TEST_ASSERT_SUCCESS(rte_ism_ring_geom_check(&g), "valid");
+	TEST_ASSERT_EQUAL(rte_ism_ring_slots_off(&g), 128 + 256 * 8, "slots_off");
+	TEST_ASSERT_EQUAL(rte_ism_ring_dmb_len(&g), 128 + 256 * 8 + 256 * 128,
 			  "dmb_len");
 	g.nb_slots = 100;
-	TEST_ASSERT_FAIL(ism_ring_geom_check(&g), "not a power of two");
+	TEST_ASSERT_FAIL(rte_ism_ring_geom_check(&g), "not a power of two");
 	g.nb_slots = 8;
-	TEST_ASSERT_FAIL(ism_ring_geom_check(&g), "too few slots");
+	TEST_ASSERT_FAIL(rte_ism_ring_geom_check(&g), "too few slots");
 	g.nb_slots = 256;
 	g.slot_size = 32;
-	TEST_ASSERT_FAIL(ism_ring_geom_check(&g), "slot too small");
+	TEST_ASSERT_FAIL(rte_ism_ring_geom_check(&g), "slot too small");
 	g.slot_size = 65536;
-	TEST_ASSERT_FAIL(ism_ring_geom_check(&g), "slot too large");
+	TEST_ASSERT_FAIL(rte_ism_ring_geom_check(&g), "slot too large");
 	return 0;
 }
 
@@ -189,14 +179,15 @@ test_not_connected(void)
 	struct rte_mbuf *m;
 
 	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
-				      false), "init");
+				      false, false), "init");
 	m = pkt_make(64, 2048, 1);
 	TEST_ASSERT_NOT_NULL(m, "mbuf");
-	TEST_ASSERT_EQUAL(ism_ring_send(&ra, &m, 1), 0, "sent without peer");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&ra, &m, 1), 0, "received");
-	TEST_ASSERT_FAIL(ism_ring_tx_start(&ra), "tx_start without peer");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, &m, 1), 0, "sent without peer");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&ra, &m, 1), 0, "received");
+	TEST_ASSERT_FAIL(rte_ism_ring_tx_start(&ra, true),
+			 "tx_start without peer");
 	rte_pktmbuf_free(m);
-	ism_ring_fini(&ra);
+	rte_ism_ring_fini(&ra);
 	return 0;
 }
 
@@ -204,8 +195,8 @@ test_not_connected(void)
 static int
 stream(uint32_t nb, uint32_t max_len, uint16_t burst)
 {
-	struct rte_mbuf *tx[ISM_RING_MAX_BURST], *rx[ISM_RING_MAX_BURST];
-	const uint64_t tx0 = ra.stats.tx_pkts, rx0 = rb.stats.rx_pkts;
+	struct rte_mbuf *tx[RTE_ISM_RING_MAX_BURST], *rx[RTE_ISM_RING_MAX_BURST];
+	const uint64_t tx0 = ra.tx_stats.pkts, rx0 = rb.rx_stats.pkts;
 	uint32_t sent = 0, rcvd = 0, i, guard;
 	uint32_t len_of[4096];	/* by sequence number */
 	uint16_t n, k, got, pending = 0;
@@ -221,11 +212,11 @@ stream(uint32_t nb, uint32_t max_len, uint16_t burst)
 			TEST_ASSERT_NOT_NULL(tx[pending], "mbuf");
 			pending++;
 		}
-		n = ism_ring_send(&ra, tx, pending);
+		n = rte_ism_ring_send(&ra, tx, pending);
 		memmove(tx, tx + n, (pending - n) * sizeof(tx[0]));
 		pending -= n;
 		sent += n;
-		got = ism_ring_recv(&rb, rx, 1 + rte_rand_max(burst));
+		got = rte_ism_ring_recv(&rb, rx, 1 + rte_rand_max(burst));
 		for (k = 0; k < got; k++) {
 			if (pkt_verify(rx[k], len_of[rcvd % 4096], rcvd) < 0)
 				return -1;
@@ -235,21 +226,21 @@ stream(uint32_t nb, uint32_t max_len, uint16_t burst)
 	}
 	TEST_ASSERT_EQUAL(rcvd, nb, "received %u of %u", rcvd, nb);
 	TEST_ASSERT_EQUAL(pending, 0, "left %u", pending);
-	TEST_ASSERT_EQUAL(ra.stats.tx_pkts - tx0, nb, "tx_pkts");
-	TEST_ASSERT_EQUAL(rb.stats.rx_pkts - rx0, nb, "rx_pkts");
-	TEST_ASSERT_EQUAL(rb.stats.rx_bad, 0, "protocol errors");
-	TEST_ASSERT_EQUAL(ra.stats.move_errors + rb.stats.move_errors, 0,
+	TEST_ASSERT_EQUAL(ra.tx_stats.pkts - tx0, nb, "tx_pkts");
+	TEST_ASSERT_EQUAL(rb.rx_stats.pkts - rx0, nb, "rx_pkts");
+	TEST_ASSERT_EQUAL(rb.rx_stats.bad, 0, "protocol errors");
+	TEST_ASSERT_EQUAL(ra.tx_stats.move_errors + rb.rx_stats.move_errors, 0,
 			  "move errors");
-	for (i = 0; i < 4 && ism_ring_rx_held(&rb) != 0; i++)
-		ism_ring_recv(&rb, rx, 1);	/* zero copy: reclaim */
-	TEST_ASSERT_EQUAL(ism_ring_rx_held(&rb), 0, "slots still held");
+	for (i = 0; i < 4 && rte_ism_ring_rx_held(&rb) != 0; i++)
+		rte_ism_ring_recv(&rb, rx, 1);	/* zero copy: reclaim */
+	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 0, "slots still held");
 	return 0;
 }
 
 static int
 test_stream_copy(void)
 {
-	const struct ism_ring_geom g = { 64, 128 };	/* 8 KiB: many wraps */
+	const struct rte_ism_ring_geom g = { 64, 128 };	/* 8 KiB: many wraps */
 	int ret;
 
 	if (pair_init(&g, &g, false, false) < 0)
@@ -264,7 +255,7 @@ test_stream_copy(void)
 static int
 test_stream_zero_copy(void)
 {
-	const struct ism_ring_geom g = { 64, 128 };
+	const struct rte_ism_ring_geom g = { 64, 128 };
 	int ret;
 
 	/* Zero-copy sender and receiver, then mixed modes. */
@@ -294,7 +285,7 @@ test_stream_zero_copy(void)
 static int
 test_ring_full(void)
 {
-	const struct ism_ring_geom g = { 16, 64 };
+	const struct rte_ism_ring_geom g = { 16, 64 };
 	struct rte_mbuf *m[20], *rx[20];
 	uint16_t i, n;
 
@@ -304,19 +295,19 @@ test_ring_full(void)
 		m[i] = pkt_make(100, 2048, i);	/* two slots each */
 		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
 	}
-	n = ism_ring_send(&ra, m, 20);
+	n = rte_ism_ring_send(&ra, m, 20);
 	TEST_ASSERT_EQUAL(n, 8, "sent %u into 16 slots", n);
-	TEST_ASSERT_EQUAL(ra.stats.tx_ring_full, 1, "ring-full count");
-	TEST_ASSERT_EQUAL(ism_ring_send(&ra, m + 8, 12), 0, "still full");
-	n = ism_ring_recv(&rb, rx, 3);
+	TEST_ASSERT_EQUAL(ra.tx_stats.ring_full, 1, "ring-full count");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m + 8, 12), 0, "still full");
+	n = rte_ism_ring_recv(&rb, rx, 3);
 	TEST_ASSERT_EQUAL(n, 3, "received %u", n);
 	rte_pktmbuf_free_bulk(rx, n);
-	n = ism_ring_send(&ra, m + 8, 12);
+	n = rte_ism_ring_send(&ra, m + 8, 12);
 	TEST_ASSERT_EQUAL(n, 3, "sent %u after 3 were consumed", n);
 	/* The 5 left from before, then (after the signal) the 3 new. */
-	n = ism_ring_recv(&rb, rx, 20);
+	n = rte_ism_ring_recv(&rb, rx, 20);
 	TEST_ASSERT_EQUAL(n, 5, "received %u", n);
-	n += ism_ring_recv(&rb, rx + n, 20 - n);
+	n += rte_ism_ring_recv(&rb, rx + n, 20 - n);
 	TEST_ASSERT_EQUAL(n, 8, "received %u", n);
 	for (i = 0; i < n; i++)
 		TEST_ASSERT_SUCCESS(pkt_verify(rx[i], 100, 3 + i), "data");
@@ -331,7 +322,7 @@ test_ring_full(void)
 static int
 test_credit_batching(void)
 {
-	const struct ism_ring_geom g = { 256, 64 };
+	const struct rte_ism_ring_geom g = { 256, 64 };
 	struct rte_mbuf *m[20], *rx[20];
 	uint16_t i;
 
@@ -341,18 +332,18 @@ test_credit_batching(void)
 		m[i] = pkt_make(64, 2048, i);
 		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
 	}
-	TEST_ASSERT_EQUAL(ism_ring_send(&ra, m, 20), 20, "sent");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 10), 10, "received");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 20), 20, "sent");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 10), 10, "received");
 	TEST_ASSERT_EQUAL(rb.credit_sent, 0, "10 < 16 slots: no credit yet");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx + 10, 10), 10, "received");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx + 10, 10), 10, "received");
 	TEST_ASSERT_EQUAL(rb.credit_sent, 20, "batch reached");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 1), 0, "nothing left");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 1), 0, "nothing left");
 	rte_pktmbuf_free_bulk(rx, 20);
 	m[0] = pkt_make(64, 2048, 0);
-	TEST_ASSERT_EQUAL(ism_ring_send(&ra, m, 1), 1, "sent");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 1), 1, "received");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 1), 1, "sent");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 1), 1, "received");
 	TEST_ASSERT_EQUAL(rb.credit_sent, 20, "held back");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx + 1, 1), 0, "idle");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx + 1, 1), 0, "idle");
 	TEST_ASSERT_EQUAL(rb.credit_sent, 21, "given back when idle");
 	rte_pktmbuf_free(rx[0]);
 	pair_fini();
@@ -362,7 +353,7 @@ test_credit_batching(void)
 static int
 test_drops(void)
 {
-	const struct ism_ring_geom g = { 16, 64 };
+	const struct rte_ism_ring_geom g = { 16, 64 };
 	struct rte_mbuf *m[3], *rx[3];
 
 	if (pair_init(&g, &g, false, false) < 0)
@@ -371,11 +362,11 @@ test_drops(void)
 	m[1] = rte_pktmbuf_alloc(pool);		/* empty */
 	m[2] = pkt_make(60, 2048, 2);
 	TEST_ASSERT(m[0] != NULL && m[1] != NULL && m[2] != NULL, "mbufs");
-	TEST_ASSERT_EQUAL(ism_ring_send(&ra, m, 3), 3, "all taken");
-	TEST_ASSERT_EQUAL(ra.stats.tx_too_big, 1, "too big");
-	TEST_ASSERT_EQUAL(ra.stats.tx_empty, 1, "empty");
-	TEST_ASSERT_EQUAL(ra.stats.tx_pkts, 1, "sent");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 3), 1, "received");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 3), 3, "all taken");
+	TEST_ASSERT_EQUAL(ra.tx_stats.too_big, 1, "too big");
+	TEST_ASSERT_EQUAL(ra.tx_stats.empty, 1, "empty");
+	TEST_ASSERT_EQUAL(ra.tx_stats.pkts, 1, "sent");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 3), 1, "received");
 	TEST_ASSERT_SUCCESS(pkt_verify(rx[0], 60, 2), "data");
 	rte_pktmbuf_free(rx[0]);
 	pair_fini();
@@ -386,7 +377,7 @@ test_drops(void)
 static int
 test_zero_copy_free_order(void)
 {
-	const struct ism_ring_geom g = { 16, 64 };
+	const struct rte_ism_ring_geom g = { 16, 64 };
 	struct rte_mbuf *m[3], *rx[3];
 	uint16_t i;
 
@@ -396,21 +387,21 @@ test_zero_copy_free_order(void)
 		m[i] = pkt_make(128, 2048, i);	/* two slots each */
 		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
 	}
-	TEST_ASSERT_EQUAL(ism_ring_send(&ra, m, 3), 3, "sent");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 3), 3, "received");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 3), 3, "sent");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 3), 3, "received");
 	for (i = 0; i < 3; i++) {
 		TEST_ASSERT(RTE_MBUF_HAS_EXTBUF(rx[i]), "attached");
 		TEST_ASSERT_SUCCESS(pkt_verify(rx[i], 128, i), "data");
 	}
-	TEST_ASSERT_EQUAL(ism_ring_rx_held(&rb), 6, "held");
+	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 6, "held");
 	rte_pktmbuf_free(rx[2]);
 	rte_pktmbuf_free(rx[1]);
-	ism_ring_recv(&rb, rx, 1);
-	TEST_ASSERT_EQUAL(ism_ring_rx_held(&rb), 6, "first still held");
+	rte_ism_ring_recv(&rb, rx, 1);
+	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 6, "first still held");
 	TEST_ASSERT_EQUAL(rb.credit_sent, 0, "no credit yet");
 	rte_pktmbuf_free(rx[0]);
-	ism_ring_recv(&rb, rx, 1);
-	TEST_ASSERT_EQUAL(ism_ring_rx_held(&rb), 0, "all given back");
+	rte_ism_ring_recv(&rb, rx, 1);
+	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 0, "all given back");
 	TEST_ASSERT_EQUAL(rb.credit_sent, 6, "credits");
 	pair_fini();
 	return 0;
@@ -420,8 +411,8 @@ test_zero_copy_free_order(void)
 static int
 test_bad_peer(void)
 {
-	const struct ism_ring_geom g = { 16, 64 };
-	struct ism_ring_desc d = { .len = 0 };
+	const struct rte_ism_ring_geom g = { 16, 64 };
+	struct rte_ism_ring_desc d = { .len = 0 };
 	struct rte_mbuf *rx[4];
 	uint32_t prod;
 
@@ -430,34 +421,34 @@ test_bad_peer(void)
 	/* Producer beyond the credits we gave. */
 	prod = 17;
 	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb.dmb.token, 0, 1,
-				ISM_RING_PROD_OFF, &prod, 4), "move");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 4), 0, "received");
-	TEST_ASSERT_EQUAL(rb.stats.rx_bad, 1, "bad cursor counted");
+				RTE_ISM_RING_PROD_OFF, &prod, 4), "move");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 4), 0, "received");
+	TEST_ASSERT_EQUAL(rb.rx_stats.bad, 1, "bad cursor counted");
 	/* A zero-length descriptor: its slot is skipped. */
 	prod = 1;
 	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb.dmb.token, 0, 0,
-				ISM_RING_DESC_OFF, &d, sizeof(d)), "move");
+				RTE_ISM_RING_DESC_OFF, &d, sizeof(d)), "move");
 	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb.dmb.token, 0, 1,
-				ISM_RING_PROD_OFF, &prod, 4), "move");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 4), 0, "received");
-	TEST_ASSERT_EQUAL(rb.stats.rx_bad, 2, "bad descriptor counted");
-	TEST_ASSERT_EQUAL(rb.stats.rx_bad_slots, 1, "one slot skipped");
+				RTE_ISM_RING_PROD_OFF, &prod, 4), "move");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 4), 0, "received");
+	TEST_ASSERT_EQUAL(rb.rx_stats.bad, 2, "bad descriptor counted");
+	TEST_ASSERT_EQUAL(rb.rx_stats.bad_slots, 1, "one slot skipped");
 	/* A descriptor longer than what was published. */
 	d.len = 5000;
 	prod = 3;
 	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb.dmb.token, 0, 0,
-				ISM_RING_DESC_OFF + sizeof(d), &d, sizeof(d)),
+				RTE_ISM_RING_DESC_OFF + sizeof(d), &d, sizeof(d)),
 			    "move");
 	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb.dmb.token, 0, 1,
-				ISM_RING_PROD_OFF, &prod, 4), "move");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 4), 0, "received");
-	TEST_ASSERT_EQUAL(rb.stats.rx_bad_slots, 3, "all published skipped");
+				RTE_ISM_RING_PROD_OFF, &prod, 4), "move");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 4), 0, "received");
+	TEST_ASSERT_EQUAL(rb.rx_stats.bad_slots, 3, "all published skipped");
 	/* Credits beyond what was sent are ignored by the sender. */
 	prod = 1000;
 	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_b, ra.dmb.token, 0, 0,
-				ISM_RING_CREDIT_OFF, &prod, 4), "move");
+				RTE_ISM_RING_CREDIT_OFF, &prod, 4), "move");
 	rx[0] = pkt_make(64, 2048, 0);
-	TEST_ASSERT_EQUAL(ism_ring_send(&ra, rx, 1), 1, "sent");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, rx, 1), 1, "sent");
 	TEST_ASSERT_EQUAL(ra.tx_cons, 0, "bogus credits taken");
 	/* The ring still works: the receiver resynchronised at 3. */
 	TEST_ASSERT_EQUAL(rb.rx_next, 3, "receiver position");
@@ -470,31 +461,31 @@ test_bad_peer(void)
 static int
 test_reconnect_zero_copy(void)
 {
-	const struct ism_ring_geom g = { 16, 64 };
+	const struct rte_ism_ring_geom g = { 16, 64 };
 	struct rte_mbuf *m[2], *rx[2];
 
 	if (pair_init(&g, &g, false, true) < 0)
 		return -1;
 	m[0] = pkt_make(64, 2048, 0);
 	m[1] = pkt_make(64, 2048, 1);
-	TEST_ASSERT_EQUAL(ism_ring_send(&ra, m, 2), 2, "sent");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 2), 2, "received");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 2), 2, "sent");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 2), 2, "received");
 	/* a restarts: new DMB, new token. */
-	ism_ring_fini(&ra);
-	ism_ring_peer_clear(&rb);
-	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &g, false), "a");
+	rte_ism_ring_fini(&ra);
+	rte_ism_ring_peer_clear(&rb);
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &g, false, false), "a");
 	if (pair_connect() < 0)
 		return -1;
 	TEST_ASSERT_EQUAL(ra.tx_prod, 2, "new sender starts after held");
 	TEST_ASSERT_EQUAL(ra.tx_cons, 0, "held slots are not credits");
 	rte_pktmbuf_free_bulk(rx, 2);
 	m[0] = pkt_make(64, 2048, 7);
-	TEST_ASSERT_EQUAL(ism_ring_send(&ra, m, 1), 1, "sent");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, rx, 2), 1, "received");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 1), 1, "sent");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 2), 1, "received");
 	TEST_ASSERT_SUCCESS(pkt_verify(rx[0], 64, 7), "data");
 	rte_pktmbuf_free(rx[0]);
-	ism_ring_recv(&rb, rx, 1);
-	TEST_ASSERT_EQUAL(ism_ring_rx_held(&rb), 0, "all given back");
+	rte_ism_ring_recv(&rb, rx, 1);
+	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 0, "all given back");
 	pair_fini();
 	return 0;
 }
@@ -507,130 +498,99 @@ test_peer_gone(void)
 
 	if (pair_init(&geom_default, &geom_default, false, false) < 0)
 		return -1;
-	ism_ring_fini(&rb);
+	rte_ism_ring_fini(&rb);
 	m = pkt_make(64, 2048, 0);
-	TEST_ASSERT_EQUAL(ism_ring_send(&ra, &m, 1), 0, "sent");
-	TEST_ASSERT_EQUAL(ra.last_error, -ENOENT, "error %d", ra.last_error);
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, &m, 1), 0, "sent");
+	TEST_ASSERT_EQUAL(ra.tx_error, -ENOENT, "error %d", ra.tx_error);
 	rte_pktmbuf_free(m);
-	ism_ring_fini(&ra);
+	rte_ism_ring_fini(&ra);
 	return 0;
 }
 
-/* Poll both peers until cond or a generous bound. */
-static unsigned int
-poll_both(struct fwd_peer *pa, struct fwd_peer *pb, unsigned int *ev_a,
-		unsigned int *ev_b, bool (*cond)(void))
-{
-	unsigned int i;
-
-	for (i = 0; i < 5000 && !cond(); i++) {
-		*ev_a |= peer_poll(pa, rte_rdtsc());
-		*ev_b |= peer_poll(pb, rte_rdtsc());
-		rte_delay_us_block(1000);
-	}
-	return i;
-}
-
-static struct fwd_peer pa, pb;
-
-static bool
-both_up(void)
-{
-	return peer_up(&pa) && peer_up(&pb);
-}
-
+/* The length limit: a longer packet is dropped and counted, one at the
+ * limit passes; received mbufs carry the port of the configuration. */
 static int
-test_handshake(void)
+test_max_len(void)
+{
+	struct rte_mbuf *m[2], *rx[2];
+
+	if (pair_init(&geom_default, &geom_default, false, false) < 0)
+		return -1;
+	rte_ism_ring_set_max_len(&ra, 100);
+	m[0] = pkt_make(101, 2048, 0);
+	m[1] = pkt_make(100, 2048, 1);
+	TEST_ASSERT(m[0] != NULL && m[1] != NULL, "mbufs");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 2), 2, "taken");
+	TEST_ASSERT_EQUAL(ra.tx_stats.too_big, 1, "too big");
+	TEST_ASSERT_EQUAL(ra.tx_stats.pkts, 1, "sent");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 2), 1, "received");
+	TEST_ASSERT_SUCCESS(pkt_verify(rx[0], 100, 1), "data");
+	TEST_ASSERT_EQUAL(rx[0]->port, 7, "mbuf port %u", rx[0]->port);
+	rte_pktmbuf_free(rx[0]);
+	/* No limit: what the peer's ring holds. */
+	rte_ism_ring_set_max_len(&ra, 0);
+	TEST_ASSERT_EQUAL(ra.tx_max_len, geom_default.nb_slots *
+			  geom_default.slot_size, "limit %u", ra.tx_max_len);
+	pair_fini();
+	return 0;
+}
+
+/* Zero copy: fini refuses while an mbuf points into the DMB, and keeps
+ * it registered; once the mbuf is freed it succeeds. */
+static int
+test_fini_busy(void)
 {
 	struct rte_mbuf *m, *rx;
-	unsigned int ev_a = 0, ev_b = 0;
 
-	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
-				      false), "a");
-	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
-				      true), "b");
-	peer_init(&pa, dev_a, &gid_b, &ra);
-	peer_init(&pb, dev_b, &gid_a, &rb);
-	poll_both(&pa, &pb, &ev_a, &ev_b, both_up);
-	TEST_ASSERT(both_up(), "handshake did not complete");
-	TEST_ASSERT(ev_a & PEER_EV_UP && ev_b & PEER_EV_UP, "up events");
-
-	/* b restarts: a sees the loss, then both come up again. */
-	ism_ring_fini(&rb);
-	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
-				      true), "b again");
-	peer_init(&pb, dev_b, &gid_a, &rb);
-	ev_a = ev_b = 0;
-	poll_both(&pa, &pb, &ev_a, &ev_b, both_up);
-	TEST_ASSERT(both_up(), "no handshake after the restart");
-	TEST_ASSERT(ev_a & PEER_EV_LOST, "a did not notice");
-	TEST_ASSERT_EQUAL(pa.token, rb.dmb.token, "a has b's new token");
-	m = pkt_make(300, 2048, 5);
-	TEST_ASSERT_EQUAL(ism_ring_send(&ra, &m, 1), 1, "sent");
-	TEST_ASSERT_EQUAL(ism_ring_recv(&rb, &rx, 1), 1, "received");
-	TEST_ASSERT_SUCCESS(pkt_verify(rx, 300, 5), "data");
+	if (pair_init(&geom_default, &geom_default, false, true) < 0)
+		return -1;
+	m = pkt_make(64, 2048, 0);
+	TEST_ASSERT_NOT_NULL(m, "mbuf");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, &m, 1), 1, "sent");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, &rx, 1), 1, "received");
+	TEST_ASSERT_EQUAL(rte_ism_ring_fini(&rb), -EBUSY, "fini while held");
+	TEST_ASSERT(rb.dmb.token != 0, "DMB unregistered under an mbuf");
+	TEST_ASSERT_SUCCESS(pkt_verify(rx, 64, 0), "data after fini");
 	rte_pktmbuf_free(rx);
-
-	/* b leaves cleanly: a must take it as a goodbye, not a loss. */
-	peer_bye(&pb);
-	ev_a = peer_poll(&pa, rte_rdtsc());
-	ev_a |= peer_poll(&pa, rte_rdtsc());
-	TEST_ASSERT(ev_a & PEER_EV_BYE, "a did not see the BYE (events 0x%x)",
-		    ev_a);
-	TEST_ASSERT(!(ev_a & PEER_EV_LOST), "a saw a loss (events 0x%x)", ev_a);
-	TEST_ASSERT(!peer_up(&pa), "a still up");
-	TEST_ASSERT_EQUAL(pa.nb_lost, 2, "losses seen");
-	ism_ring_fini(&ra);
-	ism_ring_fini(&rb);
+	TEST_ASSERT_SUCCESS(rte_ism_ring_fini(&rb), "fini once freed");
+	TEST_ASSERT_EQUAL(rb.dmb.token, 0, "still registered");
+	rte_ism_ring_fini(&ra);
 	return 0;
 }
 
-/* A HELLO as handshake.h lays it out: magic 0xf5, version 1, type 1,
- * log2(nb_slots) in bits 15-8, log2(slot_size) in bits 7-0. */
-#define HELLO_CODE(slots_log2, size_log2) \
-	(0xf5u << 24 | 1u << 20 | 1u << 16 | (slots_log2) << 8 | (size_log2))
-
-/* A peer sending a HELLO whose shifts are 32 or more: ignored, and never
- * used as a shift count (undefined: the UBSan build aborts). A good
- * handshake still follows. */
+/* A receiver that reads its producer cursor (poll_cursor) gets packets
+ * from a sender that raises no signal; the device sees none. */
 static int
-test_bad_hello(void)
+test_poll_cursor(void)
 {
-	static const uint8_t shifts[][2] = {
-		{ 32, 7 }, { 8, 32 }, { 32, 32 }, { 0xff, 0xff },
-	};
-	unsigned int ev_a = 0, ev_b = 0, i;
-	struct rte_ism_event ev;
+	struct rte_ism_signal sig[8];
+	struct rte_mbuf *m[4], *rx[4];
+	uint16_t i;
 
 	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
-				      false), "a");
+				      false, false), "init a");
 	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
-				      false), "b");
-	/* Earlier tests leave events behind; start from empty queues. */
-	while (rte_ism_event_poll(dev_a, &ev, 1) > 0 ||
-	       rte_ism_event_poll(dev_b, &ev, 1) > 0)
-		;
-	peer_init(&pa, dev_a, &gid_b, &ra);
-	for (i = 0; i < RTE_DIM(shifts); i++) {
-		TEST_ASSERT_SUCCESS(rte_ism_signal_event(dev_b, &gid_a, 1,
-				HELLO_CODE(shifts[i][0], shifts[i][1]),
-				rb.dmb.token), "send HELLO %u", i);
-		ev_a = peer_poll(&pa, rte_rdtsc());
-		/* ism_lo queues at once: the HELLO was read by peer_poll. */
-		TEST_ASSERT_EQUAL(rte_ism_event_poll(dev_a, &ev, 1), 0,
-				  "HELLO %u not consumed", i);
-		TEST_ASSERT_EQUAL(ev_a, 0, "HELLO %u: events 0x%x", i, ev_a);
-		TEST_ASSERT_EQUAL(pa.token, 0, "HELLO %u (shifts %u, %u) taken",
-				  i, shifts[i][0], shifts[i][1]);
-		TEST_ASSERT_EQUAL(ra.peer_token, 0, "HELLO %u: ring set up", i);
+				      false, true), "init b");
+	TEST_ASSERT_SUCCESS(rte_ism_ring_peer_set(&ra, rb.dmb.token,
+				&rb.rx_geom), "a: peer_set");
+	TEST_ASSERT_SUCCESS(rte_ism_ring_peer_set(&rb, ra.dmb.token,
+				&ra.rx_geom), "b: peer_set");
+	TEST_ASSERT_SUCCESS(rte_ism_ring_announce(&rb), "b: announce");
+	TEST_ASSERT_SUCCESS(rte_ism_ring_tx_start(&ra, false), "a: tx_start");
+	while (rte_ism_signal_poll(dev_b, sig, RTE_DIM(sig)) > 0)
+		;	/* earlier tests' */
+	for (i = 0; i < 4; i++) {
+		m[i] = pkt_make(200, 2048, i);
+		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
 	}
-	peer_init(&pb, dev_b, &gid_a, &rb);
-	ev_a = ev_b = 0;
-	poll_both(&pa, &pb, &ev_a, &ev_b, both_up);
-	TEST_ASSERT(both_up(), "no handshake after the malformed HELLOs");
-	TEST_ASSERT_EQUAL(pa.token, rb.dmb.token, "a has b's token");
-	ism_ring_fini(&ra);
-	ism_ring_fini(&rb);
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 4), 4, "sent");
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(dev_b, sig, RTE_DIM(sig)), 0,
+			  "the sender signalled");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 4), 4, "received");
+	for (i = 0; i < 4; i++)
+		TEST_ASSERT_SUCCESS(pkt_verify(rx[i], 200, i), "data");
+	rte_pktmbuf_free_bulk(rx, 4);
+	pair_fini();
 	return 0;
 }
 
@@ -658,8 +618,14 @@ static const struct {
 	{ "bad_peer", test_bad_peer },
 	{ "reconnect_zero_copy", test_reconnect_zero_copy },
 	{ "peer_gone", test_peer_gone },
+	{ "max_len", test_max_len },
+	{ "fini_busy", test_fini_busy },
+	{ "poll_cursor", test_poll_cursor },
 	{ "handshake", test_handshake },
 	{ "bad_hello", test_bad_hello },
+	{ "link_multi_ring", test_link_multi_ring },
+	{ "link_ring_mismatch", test_link_ring_mismatch },
+	{ "link_poll_cursor", test_link_poll_cursor },
 };
 
 int

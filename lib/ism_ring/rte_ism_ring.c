@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * The ring protocol (layout in rte_ism_ring.h): set-up, control steps and
+ * the send side; the receive side is in ism_ring_rx.c. Everything the peer
+ * wrote is read once and checked before use: a confused or hostile peer
+ * can make us drop packets, never read or write outside our DMB.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_atomic.h>
+#include <rte_branch_prediction.h>
+#include <rte_malloc.h>
+#include <rte_memory.h>
+
+#include "ism_ring_private.h"
+
+RTE_LOG_REGISTER_DEFAULT(ism_ring_logtype, NOTICE);
+
+/* Consecutive descriptors written by one send call. */
+struct desc_run {
+	uint32_t first;		/* descriptor index */
+	uint32_t n;		/* consecutive descriptors */
+};
+
+uint32_t
+rte_ism_ring_slots_off(const struct rte_ism_ring_geom *g)
+{
+	return RTE_ALIGN_CEIL(RTE_ISM_RING_DESC_OFF +
+			g->nb_slots * sizeof(struct rte_ism_ring_desc),
+			RTE_CACHE_LINE_SIZE);
+}
+
+uint64_t
+rte_ism_ring_dmb_len(const struct rte_ism_ring_geom *g)
+{
+	return rte_ism_ring_slots_off(g) + (uint64_t)g->nb_slots * g->slot_size;
+}
+
+int
+rte_ism_ring_geom_check(const struct rte_ism_ring_geom *g)
+{
+	if (g == NULL || !rte_is_power_of_2(g->nb_slots) ||
+	    !rte_is_power_of_2(g->slot_size) ||
+	    g->nb_slots < RTE_ISM_RING_SLOTS_MIN ||
+	    g->nb_slots > RTE_ISM_RING_SLOTS_MAX ||
+	    g->slot_size < RTE_ISM_RING_SLOT_MIN ||
+	    g->slot_size > RTE_ISM_RING_SLOT_MAX ||
+	    rte_ism_ring_dmb_len(g) > UINT32_MAX / 2)
+		return -EINVAL;
+	return 0;
+}
+
+static void
+zc_free_cb(void *addr, void *opaque)
+{
+	struct rte_ism_ring *r = opaque;
+	uint32_t i = RTE_PTR_DIFF(addr, r->rx_slots) >> r->rx_shift;
+
+	/* May run on any lcore that frees the mbuf. */
+	__atomic_store_n(&r->freed[i], 1, __ATOMIC_RELEASE);
+}
+
+/* A slot's IOVA if DPDK knows the memory (e.g. registered with
+ * rte_extmem_register()), else RTE_BAD_IOVA: fine for software ports. */
+static rte_iova_t
+slot_iova(const void *va)
+{
+	if (rte_mem_virt2memseg(va, NULL) == NULL)
+		return RTE_BAD_IOVA;
+	return rte_mem_virt2iova(va);
+}
+
+static void
+zc_arrays_free(struct rte_ism_ring *r)
+{
+	rte_free(r->shinfo);
+	rte_free(r->run);
+	rte_free(r->freed);
+	rte_free(r->iova);
+	r->shinfo = NULL;
+	r->run = NULL;
+	r->freed = NULL;
+	r->iova = NULL;
+}
+
+static int
+zc_arrays_alloc(struct rte_ism_ring *r)
+{
+	uint32_t i, n = r->rx_geom.nb_slots;
+
+	r->shinfo = rte_zmalloc("ism_ring_shinfo", n * sizeof(*r->shinfo), 0);
+	r->run = rte_zmalloc("ism_ring_run", n * sizeof(*r->run), 0);
+	r->freed = rte_zmalloc("ism_ring_freed", n, 0);
+	r->iova = rte_zmalloc("ism_ring_iova", n * sizeof(*r->iova), 0);
+	if (r->shinfo == NULL || r->run == NULL || r->freed == NULL ||
+	    r->iova == NULL) {
+		zc_arrays_free(r);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		r->shinfo[i].free_cb = zc_free_cb;
+		r->shinfo[i].fcb_opaque = r;
+		r->iova[i] = slot_iova(r->rx_slots + (i << r->rx_shift));
+	}
+	return 0;
+}
+
+int
+rte_ism_ring_init(struct rte_ism_ring *r, const struct rte_ism_ring_conf *conf)
+{
+	uint32_t mbuf_room;
+	int ret;
+
+	if (r == NULL || conf == NULL || conf->pool == NULL) {
+		RING_LOG(ERR, "NULL ring, configuration or pool");
+		return -EINVAL;
+	}
+	memset(r, 0, sizeof(*r));
+	ret = rte_ism_ring_geom_check(&conf->geom);
+	if (ret < 0) {
+		RING_LOG(ERR, "bad ring geometry: %u slots of %u bytes",
+			 conf->geom.nb_slots, conf->geom.slot_size);
+		return ret;
+	}
+	mbuf_room = rte_pktmbuf_data_room_size(conf->pool);
+	if (mbuf_room <= RTE_PKTMBUF_HEADROOM) {
+		RING_LOG(ERR, "mbufs of pool %s have no data room",
+			 conf->pool->name);
+		return -EINVAL;
+	}
+	rte_spinlock_init(&r->rx_lock);
+	rte_spinlock_init(&r->tx_lock);
+	r->dev_id = conf->dev_id;
+	r->port = conf->port;
+	r->zero_copy = conf->zero_copy;
+	r->poll_cursor = conf->poll_cursor;
+	r->pool = conf->pool;
+	r->room = mbuf_room - RTE_PKTMBUF_HEADROOM;
+	r->rx_geom = conf->geom;
+	r->rx_shift = rte_bsf32(conf->geom.slot_size);
+	r->rx_idx_mask = conf->geom.nb_slots - 1;
+	r->credit_batch = RTE_MAX(conf->geom.nb_slots / 16, 1u);
+	r->rx_ring_mask = conf->geom.nb_slots * conf->geom.slot_size - 1;
+
+	r->dmb.len = rte_ism_ring_dmb_len(&conf->geom);
+	r->dmb.rgid = conf->peer;
+	ret = rte_ism_dmb_register(r->dev_id, &r->dmb);
+	if (ret < 0)
+		return ret;
+	r->rx_desc = RTE_PTR_ADD(r->dmb.addr, RTE_ISM_RING_DESC_OFF);
+	r->rx_slots = RTE_PTR_ADD(r->dmb.addr,
+			rte_ism_ring_slots_off(&r->rx_geom));
+	if (r->zero_copy) {
+		ret = zc_arrays_alloc(r);
+		if (ret < 0) {
+			rte_ism_dmb_unregister(r->dev_id, r->dmb.token);
+			r->dmb.token = 0;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int
+rte_ism_ring_fini(struct rte_ism_ring *r)
+{
+	if (r == NULL || r->dmb.token == 0)
+		return 0;
+	rte_ism_ring_peer_clear(r);
+	if (r->zero_copy) {
+		rte_spinlock_lock(&r->rx_lock);
+		ism_ring_zc_reclaim(r);
+		rte_spinlock_unlock(&r->rx_lock);
+		if (rte_ism_ring_rx_held(r) != 0) {
+			/* Leak rather than let mbufs point to freed memory. */
+			RING_LOG(WARNING, "%u slots still held by mbufs: "
+				 "the DMB stays registered",
+				 rte_ism_ring_rx_held(r));
+			return -EBUSY;
+		}
+		zc_arrays_free(r);
+	}
+	rte_ism_dmb_unregister(r->dev_id, r->dmb.token);
+	r->dmb.token = 0;
+	return 0;
+}
+
+static void
+ctl_lock(struct rte_ism_ring *r)
+{
+	rte_spinlock_lock(&r->rx_lock);
+	rte_spinlock_lock(&r->tx_lock);
+}
+
+static void
+ctl_unlock(struct rte_ism_ring *r)
+{
+	rte_spinlock_unlock(&r->tx_lock);
+	rte_spinlock_unlock(&r->rx_lock);
+}
+
+/* Our receive ring restarts where we stopped handing out slots; whatever
+ * the old peer published beyond that is dropped. Only we write our DMB
+ * here, at a time when no peer may write it (none is connected). */
+static void
+rx_restart(struct rte_ism_ring *r)
+{
+	r->rx_prod = r->rx_next;
+	r->rx_start = r->rx_next;
+	r->credit_sent = r->rx_cons;
+	__atomic_store_n(ism_ring_own_prod(r), r->rx_next, __ATOMIC_RELEASE);
+}
+
+static void
+peer_clear_locked(struct rte_ism_ring *r)
+{
+	if (r->tx_map != NULL)
+		rte_ism_dmb_detach(r->dev_id, r->peer_token);
+	r->tx_map = NULL;
+	rte_free(r->tx_desc);
+	r->tx_desc = NULL;
+	r->peer_token = 0;
+	__atomic_store_n(&r->tx_ready, false, __ATOMIC_RELAXED);
+	r->nb_segs = 0;
+	__atomic_store_n(&r->tx_error, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->rx_error, 0, __ATOMIC_RELAXED);
+	if (r->dmb.token != 0)
+		rx_restart(r);
+}
+
+void
+rte_ism_ring_peer_clear(struct rte_ism_ring *r)
+{
+	if (r == NULL)
+		return;
+	ctl_lock(r);
+	peer_clear_locked(r);
+	ctl_unlock(r);
+}
+
+/* The longest packet we send: the user's limit, and what the peer's ring
+ * can hold. */
+static void
+tx_max_len_update(struct rte_ism_ring *r)
+{
+	uint32_t ring = r->tx_geom.nb_slots * r->tx_geom.slot_size;
+
+	r->tx_max_len = r->max_len != 0 ? RTE_MIN(r->max_len, ring) : ring;
+}
+
+int
+rte_ism_ring_peer_set(struct rte_ism_ring *r, uint64_t token,
+		const struct rte_ism_ring_geom *geom)
+{
+	struct rte_ism_ring_desc *desc = NULL;
+
+	if (r == NULL || token == 0 || rte_ism_ring_geom_check(geom) < 0)
+		return -EINVAL;
+	if (!r->zero_copy) {
+		desc = rte_zmalloc("ism_ring_tx_desc",
+				geom->nb_slots * sizeof(*desc), 0);
+		if (desc == NULL)
+			return -ENOMEM;
+	}
+	ctl_lock(r);
+	peer_clear_locked(r);
+	r->tx_desc = desc;
+	r->peer_token = token;
+	r->tx_geom = *geom;
+	r->tx_shift = rte_bsf32(geom->slot_size);
+	r->tx_idx_mask = geom->nb_slots - 1;
+	r->tx_ring_mask = geom->nb_slots * geom->slot_size - 1;
+	r->tx_slots_off = rte_ism_ring_slots_off(geom);
+	tx_max_len_update(r);
+	ctl_unlock(r);
+	return 0;
+}
+
+void
+rte_ism_ring_set_max_len(struct rte_ism_ring *r, uint32_t max_len)
+{
+	if (r == NULL)
+		return;
+	ctl_lock(r);
+	r->max_len = max_len;
+	tx_max_len_update(r);
+	ctl_unlock(r);
+}
+
+int
+rte_ism_ring_announce(struct rte_ism_ring *r)
+{
+	struct rte_ism_ring_credit c;
+	int ret = 0;
+
+	if (r == NULL)
+		return -EINVAL;
+	ctl_lock(r);
+	if (r->peer_token == 0) {
+		ret = -ENOTCONN;
+		goto out;
+	}
+	c.cons = r->rx_cons;
+	c.start = r->rx_start;
+	ret = rte_ism_move_data(r->dev_id, r->peer_token, 0, 0,
+			RTE_ISM_RING_CREDIT_OFF, &c, sizeof(c));
+	if (ret < 0) {
+		r->rx_stats.move_errors++;
+		__atomic_store_n(&r->rx_error, ret, __ATOMIC_RELAXED);
+		goto out;
+	}
+	r->credit_sent = c.cons;
+out:
+	ctl_unlock(r);
+	return ret;
+}
+
+int
+rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal)
+{
+	volatile struct rte_ism_ring_credit *c;
+	struct rte_ism_dmb peer;
+	uint32_t cons, start;
+	int ret = 0;
+
+	if (r == NULL)
+		return -EINVAL;
+	ctl_lock(r);
+	if (r->peer_token == 0) {
+		ret = -ENOTCONN;
+		goto out;
+	}
+	c = ism_ring_own_credit(r);
+	cons = __atomic_load_n(&c->cons, __ATOMIC_ACQUIRE);
+	start = c->start;
+	if (start - cons > r->tx_geom.nb_slots) {
+		ret = -EPROTO;
+		goto out;
+	}
+	if (r->zero_copy && r->tx_map == NULL) {
+		ret = rte_ism_dmb_attach(r->dev_id, r->peer_token, &peer);
+		if (ret < 0)
+			goto out;
+		if (peer.len < rte_ism_ring_dmb_len(&r->tx_geom)) {
+			rte_ism_dmb_detach(r->dev_id, r->peer_token);
+			ret = -EPROTO;
+			goto out;
+		}
+		r->tx_map = peer.addr;
+	}
+	r->tx_sf = signal ? 1 : 0;
+	r->tx_prod = start;
+	r->tx_cons = cons;
+	__atomic_store_n(&r->tx_ready, true, __ATOMIC_RELAXED);
+out:
+	ctl_unlock(r);
+	return ret;
+}
+
+/* Send side. */
+
+static int
+tx_move_error(struct rte_ism_ring *r, int ret)
+{
+	r->tx_stats.move_errors++;
+	__atomic_store_n(&r->tx_error, ret, __ATOMIC_RELAXED);
+	return ret;
+}
+
+static int
+seg_flush(struct rte_ism_ring *r, uint32_t sf)
+{
+	int ret;
+
+	if (r->nb_segs == 0)
+		return 0;
+	ret = rte_ism_move_burst(r->dev_id, r->peer_token, 0, sf, r->segs,
+			r->nb_segs);
+	r->nb_segs = 0;
+	return ret < 0 ? tx_move_error(r, ret) : 0;
+}
+
+static __rte_always_inline void
+seg_add(struct rte_ism_ring *r, const void *data, uint32_t offset,
+		uint32_t len)
+{
+	struct rte_ism_move_seg *s;
+
+	/* The cursor is not among these, so moving early is harmless. */
+	if (unlikely(r->nb_segs == RTE_ISM_RING_MAX_SEGS))
+		seg_flush(r, 0);
+	s = &r->segs[r->nb_segs++];
+	s->data = data;
+	s->offset = offset;
+	s->len = len;
+}
+
+/* Put len bytes at off in the peer's slot area (no wrap). */
+static __rte_always_inline void
+tx_put_linear(struct rte_ism_ring *r, uint32_t off, const void *src,
+		uint32_t len)
+{
+	if (len == 0)
+		return;
+	off += r->tx_slots_off;
+	if (r->tx_map != NULL)
+		ism_ring_copy(r->tx_map + off, src, len);
+	else
+		seg_add(r, src, off, len);
+}
+
+/* Put len bytes at off in the peer's slot area, wrapping at its end. */
+static __rte_always_inline void
+tx_put(struct rte_ism_ring *r, uint32_t off, const void *src, uint32_t len)
+{
+	uint32_t room = r->tx_ring_mask + 1 - off;
+
+	if (likely(len <= room)) {
+		tx_put_linear(r, off, src, len);
+		return;
+	}
+	tx_put_linear(r, off, src, room);
+	tx_put_linear(r, 0, RTE_PTR_ADD(src, room), len - room);
+}
+
+static __rte_always_inline void
+desc_put(struct rte_ism_ring *r, uint32_t prod, uint32_t len,
+		struct desc_run *runs, unsigned int *nb_runs)
+{
+	uint32_t i = prod & r->tx_idx_mask;
+	struct rte_ism_ring_desc *d;
+
+	if (r->tx_map != NULL) {
+		d = (struct rte_ism_ring_desc *)
+			(r->tx_map + RTE_ISM_RING_DESC_OFF) + i;
+		d->len = len;
+		d->flags = 0;
+		return;
+	}
+	r->tx_desc[i].len = len;
+	r->tx_desc[i].flags = 0;
+	/* Consecutive one-slot packets: one segment for all descriptors. */
+	if (*nb_runs > 0 && runs[*nb_runs - 1].first + runs[*nb_runs - 1].n == i)
+		runs[*nb_runs - 1].n++;
+	else
+		runs[(*nb_runs)++] = (struct desc_run){ .first = i, .n = 1 };
+}
+
+/* Credits left, re-reading what the peer last gave back. */
+static uint32_t
+tx_credits(struct rte_ism_ring *r, uint32_t prod)
+{
+	uint32_t cons = __atomic_load_n(&ism_ring_own_credit(r)->cons,
+			__ATOMIC_ACQUIRE);
+
+	/* Valid: between what we knew and what we have published. */
+	if (likely(cons - r->tx_cons <= r->tx_prod - r->tx_cons))
+		r->tx_cons = cons;
+	return r->tx_geom.nb_slots - (prod - r->tx_cons);
+}
+
+/* Descriptors, then the producer cursor (with the signal if wanted). */
+static int
+tx_publish(struct rte_ism_ring *r, uint32_t prod, const struct desc_run *runs,
+		unsigned int nb_runs, uint64_t errors_before)
+{
+	uint32_t cursor = prod;
+	unsigned int i;
+	int ret;
+
+	if (r->tx_map != NULL) {
+		/* Our stores into the mapping before the cursor's. */
+		rte_atomic_thread_fence(__ATOMIC_RELEASE);
+		ret = rte_ism_move_data(r->dev_id, r->peer_token, 0, r->tx_sf,
+				RTE_ISM_RING_PROD_OFF, &cursor, sizeof(cursor));
+		return ret < 0 ? tx_move_error(r, ret) : 0;
+	}
+	if (r->tx_stats.move_errors != errors_before) {	/* an early flush */
+		r->nb_segs = 0;
+		return r->tx_error;
+	}
+	for (i = 0; i < nb_runs; i++)
+		seg_add(r, &r->tx_desc[runs[i].first],
+			RTE_ISM_RING_DESC_OFF +
+			runs[i].first * sizeof(struct rte_ism_ring_desc),
+			runs[i].n * sizeof(struct rte_ism_ring_desc));
+	seg_add(r, &cursor, RTE_ISM_RING_PROD_OFF, sizeof(cursor));
+	return seg_flush(r, r->tx_sf);
+}
+
+uint16_t
+rte_ism_ring_send(struct rte_ism_ring *r, struct rte_mbuf **pkts,
+		uint16_t nb_pkts)
+{
+	struct desc_run runs[RTE_ISM_RING_MAX_BURST];
+	unsigned int nb_runs = 0;
+	const uint64_t errors_before = r->tx_stats.move_errors;
+	uint32_t prod = r->tx_prod, credits, need, len, off;
+	uint64_t bytes = 0;
+	struct rte_mbuf *s;
+	uint16_t i, sent = 0;
+
+	if (unlikely(!r->tx_ready))
+		return 0;
+	nb_pkts = RTE_MIN(nb_pkts, RTE_ISM_RING_MAX_BURST);
+	credits = r->tx_geom.nb_slots - (prod - r->tx_cons);
+	for (i = 0; i < nb_pkts; i++) {
+		s = pkts[i];
+		len = rte_pktmbuf_pkt_len(s);
+		/* One test for both: 0 - 1 is above any limit. */
+		if (unlikely(len - 1 >= r->tx_max_len)) {
+			if (len == 0)
+				r->tx_stats.empty++;
+			else
+				r->tx_stats.too_big++;
+			continue;	/* freed with the others */
+		}
+		need = ism_ring_pkt_slots(len, r->tx_shift);
+		if (need > credits) {
+			credits = tx_credits(r, prod);
+			if (need > credits) {
+				r->tx_stats.ring_full++;
+				break;
+			}
+		}
+		off = (prod & r->tx_idx_mask) << r->tx_shift;
+		if (likely(s->next == NULL)) {
+			tx_put(r, off, rte_pktmbuf_mtod(s, void *), len);
+		} else {
+			for (; s != NULL; s = s->next) {
+				tx_put(r, off, rte_pktmbuf_mtod(s, void *),
+				       s->data_len);
+				off = (off + s->data_len) & r->tx_ring_mask;
+			}
+		}
+		desc_put(r, prod, len, runs, &nb_runs);
+		prod += need;
+		credits -= need;
+		bytes += len;
+		sent++;
+	}
+	if (sent > 0) {
+		if (tx_publish(r, prod, runs, nb_runs, errors_before) < 0)
+			return 0;	/* nothing published: caller keeps all */
+		r->tx_prod = prod;
+		r->tx_stats.pkts += sent;
+		r->tx_stats.bytes += bytes;
+		r->tx_stats.bursts++;
+	}
+	rte_pktmbuf_free_bulk(pkts, i);
+	return i;
+}
