@@ -5,7 +5,8 @@
 # Prepares a Debian 12 machine to build and test dpdk-ism:
 #  1. installs the Debian packages the project needs (only missing ones);
 #  2. provides the DPDK driver-SDK headers that Debian does not ship
-#     (dev_driver.h, bus_driver.h, bus_vdev_driver.h, bus_pci_driver.h),
+#     (dev_driver.h, bus_driver.h, bus_vdev_driver.h, bus_pci_driver.h,
+#     ethdev_driver.h, ethdev_vdev.h),
 #     taken from the source package of exactly the installed DPDK version.
 # Nothing from DPDK is committed: the headers land in $SDK_DIR (default
 # .deps/dpdk-sdk, ignored by git). A second run finds nothing to do.
@@ -16,7 +17,7 @@ SDK_DIR=${SDK_DIR:-$top/.deps/dpdk-sdk}
 
 PKGS="meson ninja-build pkg-config gcc make libc6-dev libdpdk-dev dpdk-dev
 libbsd-dev libnuma-dev libpcap-dev python3-pyelftools dpkg-dev xz-utils
-valgrind gnuplot-nox clang libclang-rt-14-dev"
+valgrind gnuplot-nox clang libclang-rt-14-dev dpdk-doc"
 
 log() { echo "setup: $*"; }
 
@@ -43,8 +44,18 @@ if [ -n "$missing" ]; then
 		--no-install-recommends $missing
 fi
 
+# The SDK headers we take; a header added here is fetched on the next run.
+SDK_HDRS="lib/eal/include/bus_driver.h lib/eal/include/dev_driver.h
+drivers/bus/vdev/bus_vdev_driver.h drivers/bus/pci/bus_pci_driver.h
+lib/ethdev/ethdev_driver.h lib/ethdev/ethdev_vdev.h"
+
 debver=$(dpkg-query -W -f='${Version}' libdpdk-dev)
-if [ "$(cat "$SDK_DIR/VERSION" 2>/dev/null || true)" = "$debver" ]; then
+have_all=yes
+for h in $SDK_HDRS; do
+	[ -f "$SDK_DIR/include/$(basename "$h")" ] || have_all=no
+done
+if [ "$(cat "$SDK_DIR/VERSION" 2>/dev/null || true)" = "$debver" ] &&
+	[ "$have_all" = yes ]; then
 	exit 0
 fi
 
@@ -79,8 +90,7 @@ log "fetching dpdk=$debver source to extract the driver-SDK headers"
 }
 (cd "$work" && dpkg-source --no-check -x dpdk_*.dsc src >/dev/null)
 mkdir -p "$SDK_DIR/include"
-for h in lib/eal/include/bus_driver.h lib/eal/include/dev_driver.h \
-	drivers/bus/vdev/bus_vdev_driver.h drivers/bus/pci/bus_pci_driver.h; do
+for h in $SDK_HDRS; do
 	cp "$work/src/$h" "$SDK_DIR/include/"
 done
 echo "$debver" > "$SDK_DIR/VERSION"
