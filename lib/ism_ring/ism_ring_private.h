@@ -38,6 +38,11 @@ ism_ring_pkt_slots(uint32_t len, uint32_t shift)
 	return (len + (1u << shift) - 1) >> shift;
 }
 
+/* Zero copy: packets up to this length are copied on receive, not
+ * attached: attaching, and freeing through the external-buffer callback,
+ * costs more instructions than copying a few cache lines. */
+#define ISM_RING_ZC_COPY_MAX	256
+
 /* glibc's memcpy (AVX, ERMS) beats the SSE rte_memcpy that pkg-config's
  * -march=corei7 selects once copies reach a few hundred bytes; below that
  * the inline copy saves a call. */
@@ -48,6 +53,22 @@ ism_ring_copy(void *dst, const void *src, uint32_t len)
 		rte_memcpy(dst, src, len);
 	else
 		memcpy(dst, src, len);
+}
+
+/* The 8 bytes at rearm_data of a fresh mbuf of a direct pool (data_off,
+ * refcnt, nb_segs, port), as NIC drivers write them. */
+static inline uint64_t
+ism_ring_rearm_data(uint16_t port)
+{
+	struct rte_mbuf mb = { .data_off = RTE_PKTMBUF_HEADROOM };
+	uint64_t v;
+
+	rte_mbuf_refcnt_set(&mb, 1);
+	mb.nb_segs = 1;
+	mb.port = port;
+	memcpy(&v, RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
+	       sizeof(v));
+	return v;
 }
 
 /* Zero copy: give back the slots of the mbufs freed in order (receive

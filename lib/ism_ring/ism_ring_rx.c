@@ -6,6 +6,13 @@
  * The receive side of the ring protocol (layout in rte_ism_ring.h). Only
  * our own DMB is read; every cursor and descriptor the peer wrote is read
  * once and checked before use.
+ *
+ * One pass over the burst: the mbufs are taken from the pool in bulk up
+ * front, one per published slot at most, and what is left goes back. A
+ * packet that fits one mbuf is copied (in zero-copy mode too when it is
+ * short: attaching, and later freeing through the external-buffer
+ * callback, costs more than copying a few cache lines); the rest (chains,
+ * the ring's end, zero-copy attachments) takes the slow path.
  */
 
 #include <rte_atomic.h>
@@ -14,15 +21,11 @@
 
 #include "ism_ring_private.h"
 
-/* At most this many mbufs per received burst (copy: a packet of len bytes
- * needs ceil(len / data room) of them). */
-#define RX_MAX_MBUFS	512
-
-struct rx_pkt {
-	uint32_t slot;		/* first slot (cursor value) */
-	uint32_t len;
-	uint16_t nb_mbufs;
-};
+/* Slots ahead whose data is prefetched (exact for one-slot packets, still
+ * the current packet's data for longer ones). */
+#define PREFETCH_AHEAD	4
+/* Most mbufs for one packet; a longer one (tiny mbufs) is dropped. */
+#define RX_MAX_SEGS	512
 
 void
 ism_ring_zc_reclaim(struct rte_ism_ring *r)
@@ -40,41 +43,49 @@ ism_ring_zc_reclaim(struct rte_ism_ring *r)
 
 /* Copy len bytes at off in our slot area, wrapping at its end. */
 static __rte_always_inline void
-rx_read(const struct rte_ism_ring *r, uint32_t off, void *dst, uint32_t len)
+rx_read(const uint8_t *slots, uint32_t ring_bytes, uint32_t off, void *dst,
+		uint32_t len)
 {
-	uint32_t room = r->rx_ring_mask + 1 - off;
+	uint32_t room = ring_bytes - off;
 
 	if (likely(len <= room)) {
-		ism_ring_copy(dst, r->rx_slots + off, len);
+		ism_ring_copy(dst, slots + off, len);
 		return;
 	}
-	ism_ring_copy(dst, r->rx_slots + off, room);
-	ism_ring_copy(RTE_PTR_ADD(dst, room), r->rx_slots, len - room);
+	ism_ring_copy(dst, slots + off, room);
+	ism_ring_copy(RTE_PTR_ADD(dst, room), slots, len - room);
 }
 
-/* Copy mode: the packet into a chain of freshly allocated mbufs. */
-static void
-rx_copy(const struct rte_ism_ring *r, const struct rx_pkt *p,
-		struct rte_mbuf **segs)
+/* A fresh mbuf made ready for len bytes of a packet of pkt_len: what
+ * rte_pktmbuf_reset() does, in the few stores NIC drivers use. An mbuf of
+ * a pool has next NULL and nothing else to reset on its second line; the
+ * VLAN fields mean nothing without their ol_flags. A pool of pinned
+ * external buffers went through rte_pktmbuf_alloc_bulk() instead. */
+static __rte_always_inline void
+rx_mbuf_init(struct rte_mbuf *m, uint64_t rearm, uint16_t port,
+		uint32_t pkt_len, uint16_t len)
 {
-	uint32_t off = (p->slot & r->rx_idx_mask) << r->rx_shift;
-	uint32_t left = p->len, chunk;
-	struct rte_mbuf *m, *prev = NULL;
-	uint16_t n;
-
-	for (n = 0; n < p->nb_mbufs; n++) {
-		m = segs[n];
-		chunk = RTE_MIN(left, r->room);
-		rx_read(r, off, rte_pktmbuf_mtod(m, void *), chunk);
-		m->data_len = chunk;
-		off = (off + chunk) & r->rx_ring_mask;
-		left -= chunk;
-		if (prev != NULL)
-			prev->next = m;
-		prev = m;
+	if (likely(rearm != 0)) {
+		/* One 8-byte store (memcpy: no type punning). */
+		memcpy(RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)),
+		       &rearm, sizeof(rearm));
+		m->ol_flags = 0;
+		m->packet_type = 0;
+	} else {
+		m->port = port;
 	}
-	segs[0]->pkt_len = p->len;
-	segs[0]->nb_segs = p->nb_mbufs;
+	m->pkt_len = pkt_len;
+	m->data_len = len;
+}
+
+/* Fresh mbufs: the pool's objects as they are, made ready one by one
+ * (rx_mbuf_init()), or fully reset for pools of pinned buffers. */
+static __rte_always_inline int
+rx_alloc(const struct rte_ism_ring *r, struct rte_mbuf **m, unsigned int n)
+{
+	if (likely(r->mbuf_rearm != 0))
+		return rte_mempool_get_bulk(r->pool, (void **)m, n);
+	return rte_pktmbuf_alloc_bulk(r->pool, m, n);
 }
 
 /* Zero copy: slots of one mbuf, at most up to the ring's end and what an
@@ -85,23 +96,6 @@ zc_run(const struct rte_ism_ring *r, uint32_t i, uint32_t slots)
 	uint32_t max = UINT16_MAX >> r->rx_shift;
 
 	return RTE_MIN(RTE_MIN(slots, r->rx_geom.nb_slots - i), max);
-}
-
-static inline uint16_t
-zc_mbufs(const struct rte_ism_ring *r, uint32_t slot, uint32_t slots)
-{
-	uint32_t i = slot & r->rx_idx_mask, run;
-	uint16_t n = 0;
-
-	if (likely(zc_run(r, i, slots) == slots))
-		return 1;
-	while (slots > 0) {
-		run = zc_run(r, i, slots);
-		slots -= run;
-		i = (i + run) & r->rx_idx_mask;
-		n++;
-	}
-	return n;
 }
 
 /* Zero copy: one mbuf attached to run slots from index i. */
@@ -116,29 +110,71 @@ zc_attach(struct rte_ism_ring *r, struct rte_mbuf *m, uint32_t i,
 	r->run[i] = run;
 }
 
-/* Zero copy: mbufs attached to the packet's slots, freed out of order. */
+/* Link the chain segs[0..n) into one packet of len bytes. */
 static void
-rx_attach(struct rte_ism_ring *r, const struct rx_pkt *p,
-		struct rte_mbuf **segs)
+chain(struct rte_mbuf **segs, uint16_t n, uint32_t len)
 {
-	uint32_t i = p->slot & r->rx_idx_mask, left = p->len, run;
-	uint32_t slots = ism_ring_pkt_slots(p->len, r->rx_shift);
-	struct rte_mbuf *m, *prev = NULL;
-	uint16_t n;
+	uint16_t i;
 
-	for (n = 0; n < p->nb_mbufs; n++) {
-		m = segs[n];
-		run = zc_run(r, i, slots);
-		zc_attach(r, m, i, run, RTE_MIN(left, run << r->rx_shift));
-		left -= m->data_len;
-		slots -= run;
-		i = (i + run) & r->rx_idx_mask;
-		if (prev != NULL)
-			prev->next = m;
-		prev = m;
+	for (i = 1; i < n; i++)
+		segs[i - 1]->next = segs[i];
+	segs[0]->pkt_len = len;
+	segs[0]->nb_segs = n;
+}
+
+/*
+ * The packets the fast path does not take: a zero-copy attachment (one
+ * mbuf, more where the ring wraps or runs exceed 64 KiB), a copy into a
+ * chain of mbufs, a copy across the ring's end. m is the mbuf taken for
+ * the packet; more come from the pool here. Returns 1 if the packet was
+ * attached, 0 if copied, -ENOMEM without the mbufs it needs (nothing is
+ * consumed then), -E2BIG if it needs more than RX_MAX_SEGS.
+ */
+static __rte_noinline int
+rx_slow(struct rte_ism_ring *r, struct rte_mbuf *m, uint32_t slot,
+		uint32_t len)
+{
+	struct rte_mbuf *segs[RX_MAX_SEGS];
+	uint32_t i = slot & r->rx_idx_mask, left = len, run, chunk, off;
+	uint32_t slots = ism_ring_pkt_slots(len, r->rx_shift);
+	const bool attach = r->zero_copy && len > ISM_RING_ZC_COPY_MAX;
+	uint16_t n, k;
+
+	if (attach) {
+		n = 0;
+		for (run = slots, k = i; run > 0; n++) {
+			chunk = zc_run(r, k, run);
+			run -= chunk;
+			k = (k + chunk) & r->rx_idx_mask;
+		}
+	} else {
+		n = (len + r->room - 1) / r->room;
 	}
-	segs[0]->pkt_len = p->len;
-	segs[0]->nb_segs = p->nb_mbufs;
+	if (n > RTE_DIM(segs))
+		return -E2BIG;
+	segs[0] = m;
+	if (n > 1 && rx_alloc(r, segs + 1, n - 1) != 0)
+		return -ENOMEM;
+	off = i << r->rx_shift;
+	for (k = 0; k < n; k++) {
+		rx_mbuf_init(segs[k], r->mbuf_rearm, r->port, 0, 0);
+		if (attach) {
+			run = zc_run(r, i, slots);
+			zc_attach(r, segs[k], i, run,
+				  RTE_MIN(left, run << r->rx_shift));
+			slots -= run;
+			i = (i + run) & r->rx_idx_mask;
+		} else {
+			chunk = RTE_MIN(left, r->room);
+			rx_read(r->rx_slots, r->rx_ring_mask + 1, off,
+				rte_pktmbuf_mtod(segs[k], void *), chunk);
+			segs[k]->data_len = chunk;
+			off = (off + chunk) & r->rx_ring_mask;
+		}
+		left -= segs[k]->data_len;
+	}
+	chain(segs, n, len);
+	return attach ? 1 : 0;
 }
 
 /* Drop n slots after a protocol error. */
@@ -222,97 +258,105 @@ rx_credit(struct rte_ism_ring *r, bool idle)
 	r->rx_stats.credit_moves++;
 }
 
-/* Mbufs a packet needs. */
-static inline uint16_t
-rx_nb_mbufs(const struct rte_ism_ring *r, uint32_t slot, uint32_t len,
-		uint32_t need)
-{
-	if (r->zero_copy)
-		return zc_mbufs(r, slot, need);
-	return likely(len <= r->room) ? 1 : (len + r->room - 1) / r->room;
-}
-
 uint16_t
 rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 		uint16_t nb_pkts)
 {
-	struct rx_pkt p[RTE_ISM_RING_MAX_BURST];
-	struct rte_mbuf *mbufs[RX_MAX_MBUFS], *m;
-	uint32_t avail, next, len, need, skip = 0;
-	unsigned int nb_mbufs = 0, mi = 0;
+	struct rte_mbuf *mbufs[RTE_ISM_RING_MAX_BURST], *m;
+	/* In locals: the stores into mbufs could alias the ring's fields. */
+	const struct rte_ism_ring_desc *const desc = r->rx_desc;
+	const uint8_t *const slots = r->rx_slots;
+	const uint32_t idx_mask = r->rx_idx_mask, shift = r->rx_shift;
+	const uint32_t ring_bytes = r->rx_ring_mask + 1;
+	const uint64_t rearm = r->mbuf_rearm;
+	const uint16_t port = r->port;
+	const bool zc = r->zero_copy;
+	/* Longest packet copied into one mbuf on the fast path. */
+	const uint32_t copy_max = zc ? RTE_MIN((uint32_t)ISM_RING_ZC_COPY_MAX,
+			r->room) : r->room;
+	uint32_t avail, next, len, need, idx, off, cons, skip = 0;
 	uint64_t bytes = 0;
-	uint16_t k, j;
+	bool in_order;
+	uint16_t k = 0, nb;
+	int ret;
 
 	if (unlikely(r->peer_token == 0))
 		return 0;
-	if (r->zero_copy)
+	if (zc)
 		ism_ring_zc_reclaim(r);
 	avail = rx_avail(r);
-	nb_pkts = RTE_MIN(nb_pkts, RTE_ISM_RING_MAX_BURST);
+	/* At most one packet per published slot. */
+	nb = RTE_MIN(nb_pkts, (uint16_t)RTE_ISM_RING_MAX_BURST);
+	if (avail < nb)
+		nb = avail;
+	if (nb > 0 && unlikely(rx_alloc(r, mbufs, nb) != 0)) {
+		r->rx_stats.no_mbuf++;
+		nb = 0;	/* try again next time, same state */
+	}
 	next = r->rx_next;
-	/* Pass 1: descriptors (each read once), and the data on its way. */
-	for (k = 0; k < nb_pkts && avail > 0; k++) {
-		len = __atomic_load_n(&r->rx_desc[next & r->rx_idx_mask].len,
-				__ATOMIC_RELAXED);
-		need = ism_ring_pkt_slots(len, r->rx_shift);
+	/* Zero copy: copied packets give their slots back at once while
+	 * no attached one is before them. */
+	cons = r->rx_cons;
+	in_order = cons == next;
+	for (idx = 0; idx < PREFETCH_AHEAD && nb > 0; idx++)
+		rte_prefetch0(slots + (((next + idx) & idx_mask) << shift));
+	while (k < nb && avail > 0) {
+		idx = next & idx_mask;
+		len = __atomic_load_n(&desc[idx].len, __ATOMIC_RELAXED);
+		need = ism_ring_pkt_slots(len, shift);
 		if (unlikely(len == 0 || need > avail)) {
 			skip = avail;	/* lost track: drop all we have */
 			break;
 		}
-		p[k].slot = next;
-		p[k].len = len;
-		p[k].nb_mbufs = rx_nb_mbufs(r, next, len, need);
-		if (unlikely(nb_mbufs + p[k].nb_mbufs > RX_MAX_MBUFS)) {
-			if (k == 0)
-				skip = need;	/* absurdly large: drop it */
-			break;
+		rte_prefetch0(slots + (((next + PREFETCH_AHEAD) & idx_mask) <<
+				       shift));
+		m = mbufs[k];
+		off = idx << shift;
+		if (likely(len <= copy_max && len <= ring_bytes - off)) {
+			rx_mbuf_init(m, rearm, port, len, len);
+			ism_ring_copy(rte_pktmbuf_mtod(m, void *), slots + off,
+				      len);
+			ret = 0;
+		} else {
+			ret = rx_slow(r, m, next, len);
+			if (unlikely(ret == -E2BIG)) {
+				skip = need;	/* absurdly many mbufs: drop */
+				break;
+			}
+			if (unlikely(ret < 0)) {
+				r->rx_stats.no_mbuf++;
+				break;
+			}
 		}
-		if (!r->zero_copy)
-			rte_prefetch0(r->rx_slots +
-				((next & r->rx_idx_mask) << r->rx_shift));
-		nb_mbufs += p[k].nb_mbufs;
+		if (zc) {
+			if (ret > 0) {
+				in_order = false;
+			} else if (in_order) {
+				cons = next + need;
+			} else {
+				r->run[idx] = need;
+				r->freed[idx] = 1;
+			}
+		}
+		pkts[k++] = m;
 		next += need;
 		avail -= need;
+		bytes += len;
 	}
 	/* Published descriptors of the next burst: on their way meanwhile. */
-	for (j = 0; j < RTE_MIN(avail, (uint32_t)RTE_ISM_RING_MAX_BURST); j += 8)
-		rte_prefetch0(&r->rx_desc[(next + j) & r->rx_idx_mask]);
-	if (k > 0 && rte_pktmbuf_alloc_bulk(r->pool, mbufs, nb_mbufs) != 0) {
-		r->rx_stats.no_mbuf++;
-		k = 0;
-		skip = 0;	/* try again next time, same state */
-		next = r->rx_next;
-	}
-	/* Pass 2: build the mbufs. */
-	for (j = 0; j < k; j++) {
-		m = mbufs[mi];
-		if (r->zero_copy && likely(p[j].nb_mbufs == 1)) {
-			zc_attach(r, m, p[j].slot & r->rx_idx_mask,
-				  ism_ring_pkt_slots(p[j].len, r->rx_shift),
-				  p[j].len);
-			m->pkt_len = p[j].len;
-		} else if (r->zero_copy) {
-			rx_attach(r, &p[j], &mbufs[mi]);
-		} else if (likely(p[j].nb_mbufs == 1)) {
-			rx_read(r, (p[j].slot & r->rx_idx_mask) << r->rx_shift,
-				rte_pktmbuf_mtod(m, void *), p[j].len);
-			m->data_len = p[j].len;
-			m->pkt_len = p[j].len;
-		} else {
-			rx_copy(r, &p[j], &mbufs[mi]);
-		}
-		m->port = r->port;
-		pkts[j] = m;
-		mi += p[j].nb_mbufs;
-		bytes += p[j].len;
-	}
+	if (avail > 0)
+		rte_prefetch0(&desc[next & idx_mask]);
+	if (k < nb)
+		rte_mempool_put_bulk(r->pool, (void **)&mbufs[k], nb - k);
 	r->rx_next = next;
-	if (unlikely(skip != 0))
+	r->rx_cons = zc ? cons : next;
+	if (unlikely(skip != 0)) {
 		rx_skip(r, skip);
-	if (!r->zero_copy)
-		r->rx_cons = r->rx_next;
-	else if (skip != 0)
-		ism_ring_zc_reclaim(r);
+		if (zc)
+			ism_ring_zc_reclaim(r);
+		else
+			r->rx_cons = r->rx_next;
+	}
 	if (k > 0) {
 		r->rx_stats.pkts += k;
 		r->rx_stats.bytes += bytes;

@@ -3,8 +3,8 @@
  */
 
 /*
- * The ring protocol (layout in rte_ism_ring.h): set-up, control steps and
- * the send side; the receive side is in ism_ring_rx.c. Everything the peer
+ * The ring protocol (layout in rte_ism_ring.h): set-up and control steps;
+ * the send side is in ism_ring_tx.c, the receive side in ism_ring_rx.c. Everything the peer
  * wrote is read once and checked before use: a confused or hostile peer
  * can make us drop packets, never read or write outside our DMB.
  */
@@ -20,12 +20,6 @@
 #include "ism_ring_private.h"
 
 RTE_LOG_REGISTER_DEFAULT(ism_ring_logtype, NOTICE);
-
-/* Consecutive descriptors written by one send call. */
-struct desc_run {
-	uint32_t first;		/* descriptor index */
-	uint32_t n;		/* consecutive descriptors */
-};
 
 uint32_t
 rte_ism_ring_slots_off(const struct rte_ism_ring_geom *g)
@@ -141,6 +135,19 @@ rte_ism_ring_init(struct rte_ism_ring *r, const struct rte_ism_ring_conf *conf)
 	r->poll_cursor = conf->poll_cursor;
 	r->pool = conf->pool;
 	r->room = mbuf_room - RTE_PKTMBUF_HEADROOM;
+	/* Pools of pinned external buffers keep a flag the short mbuf
+	 * initialisation of the receive side would clear. */
+	if (rte_pktmbuf_priv_flags(conf->pool) &
+	    RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF) {
+		if (conf->zero_copy) {
+			RING_LOG(ERR, "zero copy needs a pool of direct mbufs, "
+				 "%s has pinned external buffers",
+				 conf->pool->name);
+			return -EINVAL;
+		}
+	} else {
+		r->mbuf_rearm = ism_ring_rearm_data(conf->port);
+	}
 	r->rx_geom = conf->geom;
 	r->rx_shift = rte_bsf32(conf->geom.slot_size);
 	r->rx_idx_mask = conf->geom.nb_slots - 1;
@@ -226,7 +233,6 @@ peer_clear_locked(struct rte_ism_ring *r)
 	r->tx_desc = NULL;
 	r->peer_token = 0;
 	__atomic_store_n(&r->tx_ready, false, __ATOMIC_RELAXED);
-	r->nb_segs = 0;
 	__atomic_store_n(&r->tx_error, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->rx_error, 0, __ATOMIC_RELAXED);
 	if (r->dmb.token != 0)
@@ -360,198 +366,4 @@ rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal)
 out:
 	ctl_unlock(r);
 	return ret;
-}
-
-/* Send side. */
-
-static int
-tx_move_error(struct rte_ism_ring *r, int ret)
-{
-	r->tx_stats.move_errors++;
-	__atomic_store_n(&r->tx_error, ret, __ATOMIC_RELAXED);
-	return ret;
-}
-
-static int
-seg_flush(struct rte_ism_ring *r, uint32_t sf)
-{
-	int ret;
-
-	if (r->nb_segs == 0)
-		return 0;
-	ret = rte_ism_move_burst(r->dev_id, r->peer_token, 0, sf, r->segs,
-			r->nb_segs);
-	r->nb_segs = 0;
-	return ret < 0 ? tx_move_error(r, ret) : 0;
-}
-
-static __rte_always_inline void
-seg_add(struct rte_ism_ring *r, const void *data, uint32_t offset,
-		uint32_t len)
-{
-	struct rte_ism_move_seg *s;
-
-	/* The cursor is not among these, so moving early is harmless. */
-	if (unlikely(r->nb_segs == RTE_ISM_RING_MAX_SEGS))
-		seg_flush(r, 0);
-	s = &r->segs[r->nb_segs++];
-	s->data = data;
-	s->offset = offset;
-	s->len = len;
-}
-
-/* Put len bytes at off in the peer's slot area (no wrap). */
-static __rte_always_inline void
-tx_put_linear(struct rte_ism_ring *r, uint32_t off, const void *src,
-		uint32_t len)
-{
-	if (len == 0)
-		return;
-	off += r->tx_slots_off;
-	if (r->tx_map != NULL)
-		ism_ring_copy(r->tx_map + off, src, len);
-	else
-		seg_add(r, src, off, len);
-}
-
-/* Put len bytes at off in the peer's slot area, wrapping at its end. */
-static __rte_always_inline void
-tx_put(struct rte_ism_ring *r, uint32_t off, const void *src, uint32_t len)
-{
-	uint32_t room = r->tx_ring_mask + 1 - off;
-
-	if (likely(len <= room)) {
-		tx_put_linear(r, off, src, len);
-		return;
-	}
-	tx_put_linear(r, off, src, room);
-	tx_put_linear(r, 0, RTE_PTR_ADD(src, room), len - room);
-}
-
-static __rte_always_inline void
-desc_put(struct rte_ism_ring *r, uint32_t prod, uint32_t len,
-		struct desc_run *runs, unsigned int *nb_runs)
-{
-	uint32_t i = prod & r->tx_idx_mask;
-	struct rte_ism_ring_desc *d;
-
-	if (r->tx_map != NULL) {
-		d = (struct rte_ism_ring_desc *)
-			(r->tx_map + RTE_ISM_RING_DESC_OFF) + i;
-		d->len = len;
-		d->flags = 0;
-		return;
-	}
-	r->tx_desc[i].len = len;
-	r->tx_desc[i].flags = 0;
-	/* Consecutive one-slot packets: one segment for all descriptors. */
-	if (*nb_runs > 0 && runs[*nb_runs - 1].first + runs[*nb_runs - 1].n == i)
-		runs[*nb_runs - 1].n++;
-	else
-		runs[(*nb_runs)++] = (struct desc_run){ .first = i, .n = 1 };
-}
-
-/* Credits left, re-reading what the peer last gave back. */
-static uint32_t
-tx_credits(struct rte_ism_ring *r, uint32_t prod)
-{
-	uint32_t cons = __atomic_load_n(&ism_ring_own_credit(r)->cons,
-			__ATOMIC_ACQUIRE);
-
-	/* Valid: between what we knew and what we have published. */
-	if (likely(cons - r->tx_cons <= r->tx_prod - r->tx_cons))
-		r->tx_cons = cons;
-	return r->tx_geom.nb_slots - (prod - r->tx_cons);
-}
-
-/* Descriptors, then the producer cursor (with the signal if wanted). */
-static int
-tx_publish(struct rte_ism_ring *r, uint32_t prod, const struct desc_run *runs,
-		unsigned int nb_runs, uint64_t errors_before)
-{
-	uint32_t cursor = prod;
-	unsigned int i;
-	int ret;
-
-	if (r->tx_map != NULL) {
-		/* Our stores into the mapping before the cursor's. */
-		rte_atomic_thread_fence(__ATOMIC_RELEASE);
-		ret = rte_ism_move_data(r->dev_id, r->peer_token, 0, r->tx_sf,
-				RTE_ISM_RING_PROD_OFF, &cursor, sizeof(cursor));
-		return ret < 0 ? tx_move_error(r, ret) : 0;
-	}
-	if (r->tx_stats.move_errors != errors_before) {	/* an early flush */
-		r->nb_segs = 0;
-		return r->tx_error;
-	}
-	for (i = 0; i < nb_runs; i++)
-		seg_add(r, &r->tx_desc[runs[i].first],
-			RTE_ISM_RING_DESC_OFF +
-			runs[i].first * sizeof(struct rte_ism_ring_desc),
-			runs[i].n * sizeof(struct rte_ism_ring_desc));
-	seg_add(r, &cursor, RTE_ISM_RING_PROD_OFF, sizeof(cursor));
-	return seg_flush(r, r->tx_sf);
-}
-
-uint16_t
-rte_ism_ring_send(struct rte_ism_ring *r, struct rte_mbuf **pkts,
-		uint16_t nb_pkts)
-{
-	struct desc_run runs[RTE_ISM_RING_MAX_BURST];
-	unsigned int nb_runs = 0;
-	const uint64_t errors_before = r->tx_stats.move_errors;
-	uint32_t prod = r->tx_prod, credits, need, len, off;
-	uint64_t bytes = 0;
-	struct rte_mbuf *s;
-	uint16_t i, sent = 0;
-
-	if (unlikely(!r->tx_ready))
-		return 0;
-	nb_pkts = RTE_MIN(nb_pkts, RTE_ISM_RING_MAX_BURST);
-	credits = r->tx_geom.nb_slots - (prod - r->tx_cons);
-	for (i = 0; i < nb_pkts; i++) {
-		s = pkts[i];
-		len = rte_pktmbuf_pkt_len(s);
-		/* One test for both: 0 - 1 is above any limit. */
-		if (unlikely(len - 1 >= r->tx_max_len)) {
-			if (len == 0)
-				r->tx_stats.empty++;
-			else
-				r->tx_stats.too_big++;
-			continue;	/* freed with the others */
-		}
-		need = ism_ring_pkt_slots(len, r->tx_shift);
-		if (need > credits) {
-			credits = tx_credits(r, prod);
-			if (need > credits) {
-				r->tx_stats.ring_full++;
-				break;
-			}
-		}
-		off = (prod & r->tx_idx_mask) << r->tx_shift;
-		if (likely(s->next == NULL)) {
-			tx_put(r, off, rte_pktmbuf_mtod(s, void *), len);
-		} else {
-			for (; s != NULL; s = s->next) {
-				tx_put(r, off, rte_pktmbuf_mtod(s, void *),
-				       s->data_len);
-				off = (off + s->data_len) & r->tx_ring_mask;
-			}
-		}
-		desc_put(r, prod, len, runs, &nb_runs);
-		prod += need;
-		credits -= need;
-		bytes += len;
-		sent++;
-	}
-	if (sent > 0) {
-		if (tx_publish(r, prod, runs, nb_runs, errors_before) < 0)
-			return 0;	/* nothing published: caller keeps all */
-		r->tx_prod = prod;
-		r->tx_stats.pkts += sent;
-		r->tx_stats.bytes += bytes;
-		r->tx_stats.bursts++;
-	}
-	rte_pktmbuf_free_bulk(pkts, i);
-	return i;
 }

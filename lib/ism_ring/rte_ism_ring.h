@@ -143,6 +143,9 @@ struct rte_ism_ring {
 	bool poll_cursor;
 	uint16_t room;			/* data bytes per pool mbuf */
 	struct rte_mempool *pool;
+	/* data_off, refcnt, nb_segs, port of a fresh mbuf; 0: allocate
+	 * with rte_pktmbuf_alloc_bulk() (pinned external buffers). */
+	uint64_t mbuf_rearm;
 	struct rte_ism_dmb dmb;		/* ours: the ring the peer sends into */
 	struct rte_ism_ring_geom rx_geom;
 	uint32_t rx_shift;		/* log2(slot_size) */
@@ -186,7 +189,6 @@ struct rte_ism_ring {
 	struct rte_ism_ring_desc *tx_desc; /* copy: mirror of its descs */
 	uint8_t *tx_map;		/* zero copy: its DMB, attached */
 	struct rte_ism_ring_tx_stats tx_stats;
-	uint16_t nb_segs;
 	struct rte_ism_move_seg segs[RTE_ISM_RING_MAX_SEGS];
 } __rte_cache_aligned;
 

@@ -373,36 +373,46 @@ test_drops(void)
 	return 0;
 }
 
-/* Zero copy: mbufs freed out of order; credits return in ring order. */
+/* Zero copy: packets above ISM_RING_ZC_COPY_MAX (256 B) are attached,
+ * shorter ones copied; mbufs are freed out of order, credits return in
+ * ring order, copied packets' slots with them. */
 static int
 test_zero_copy_free_order(void)
 {
-	const struct rte_ism_ring_geom g = { 16, 64 };
-	struct rte_mbuf *m[3], *rx[3];
+	static const uint32_t len[4] = { 100, 300, 256, 257 };
+	static const bool attached[4] = { false, true, false, true };
+	const struct rte_ism_ring_geom g = { 32, 64 };
+	struct rte_mbuf *m[4], *rx[4];
 	uint16_t i;
 
 	if (pair_init(&g, &g, false, true) < 0)
 		return -1;
-	for (i = 0; i < 3; i++) {
-		m[i] = pkt_make(128, 2048, i);	/* two slots each */
+	for (i = 0; i < 4; i++) {
+		m[i] = pkt_make(len[i], 2048, i);	/* 2, 5, 4, 5 slots */
 		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
 	}
-	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 3), 3, "sent");
-	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 3), 3, "received");
-	for (i = 0; i < 3; i++) {
-		TEST_ASSERT(RTE_MBUF_HAS_EXTBUF(rx[i]), "attached");
-		TEST_ASSERT_SUCCESS(pkt_verify(rx[i], 128, i), "data");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 4), 4, "sent");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 4), 4, "received");
+	for (i = 0; i < 4; i++) {
+		TEST_ASSERT_EQUAL(RTE_MBUF_HAS_EXTBUF(rx[i]) != 0, attached[i],
+				  "packet %u of %u B attached: %d", i, len[i],
+				  RTE_MBUF_HAS_EXTBUF(rx[i]) != 0);
+		TEST_ASSERT_SUCCESS(pkt_verify(rx[i], len[i], i), "data");
 	}
-	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 6, "held");
+	/* The first, copied, is given back at once; the rest waits for the
+	 * attached second. */
+	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 14, "held %u",
+			  rte_ism_ring_rx_held(&rb));
+	rte_pktmbuf_free(rx[0]);
 	rte_pktmbuf_free(rx[2]);
+	rte_pktmbuf_free(rx[3]);
+	rte_ism_ring_recv(&rb, rx, 1);
+	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 14, "second still held");
+	TEST_ASSERT_EQUAL(rb.credit_sent, 2, "credits %u", rb.credit_sent);
 	rte_pktmbuf_free(rx[1]);
 	rte_ism_ring_recv(&rb, rx, 1);
-	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 6, "first still held");
-	TEST_ASSERT_EQUAL(rb.credit_sent, 0, "no credit yet");
-	rte_pktmbuf_free(rx[0]);
-	rte_ism_ring_recv(&rb, rx, 1);
 	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 0, "all given back");
-	TEST_ASSERT_EQUAL(rb.credit_sent, 6, "credits");
+	TEST_ASSERT_EQUAL(rb.credit_sent, 16, "credits %u", rb.credit_sent);
 	pair_fini();
 	return 0;
 }
@@ -456,8 +466,9 @@ test_bad_peer(void)
 	return 0;
 }
 
-/* The receiver's peer restarts while zero-copy mbufs are held: the new
- * sender starts after them, and their slots come back when freed. */
+/* The receiver's peer restarts while zero-copy mbufs (attached: 300 B,
+ * five slots each) are held: the new sender starts after them, and their
+ * slots come back when freed. */
 static int
 test_reconnect_zero_copy(void)
 {
@@ -466,8 +477,8 @@ test_reconnect_zero_copy(void)
 
 	if (pair_init(&g, &g, false, true) < 0)
 		return -1;
-	m[0] = pkt_make(64, 2048, 0);
-	m[1] = pkt_make(64, 2048, 1);
+	m[0] = pkt_make(300, 2048, 0);
+	m[1] = pkt_make(300, 2048, 1);
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 2), 2, "sent");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 2), 2, "received");
 	/* a restarts: new DMB, new token. */
@@ -476,13 +487,13 @@ test_reconnect_zero_copy(void)
 	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &g, false, false), "a");
 	if (pair_connect() < 0)
 		return -1;
-	TEST_ASSERT_EQUAL(ra.tx_prod, 2, "new sender starts after held");
+	TEST_ASSERT_EQUAL(ra.tx_prod, 10, "new sender starts after held");
 	TEST_ASSERT_EQUAL(ra.tx_cons, 0, "held slots are not credits");
 	rte_pktmbuf_free_bulk(rx, 2);
-	m[0] = pkt_make(64, 2048, 7);
+	m[0] = pkt_make(300, 2048, 7);
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 1), 1, "sent");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 2), 1, "received");
-	TEST_ASSERT_SUCCESS(pkt_verify(rx[0], 64, 7), "data");
+	TEST_ASSERT_SUCCESS(pkt_verify(rx[0], 300, 7), "data");
 	rte_pktmbuf_free(rx[0]);
 	rte_ism_ring_recv(&rb, rx, 1);
 	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 0, "all given back");
@@ -544,13 +555,13 @@ test_fini_busy(void)
 
 	if (pair_init(&geom_default, &geom_default, false, true) < 0)
 		return -1;
-	m = pkt_make(64, 2048, 0);
+	m = pkt_make(300, 2048, 0);
 	TEST_ASSERT_NOT_NULL(m, "mbuf");
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, &m, 1), 1, "sent");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, &rx, 1), 1, "received");
 	TEST_ASSERT_EQUAL(rte_ism_ring_fini(&rb), -EBUSY, "fini while held");
 	TEST_ASSERT(rb.dmb.token != 0, "DMB unregistered under an mbuf");
-	TEST_ASSERT_SUCCESS(pkt_verify(rx, 64, 0), "data after fini");
+	TEST_ASSERT_SUCCESS(pkt_verify(rx, 300, 0), "data after fini");
 	rte_pktmbuf_free(rx);
 	TEST_ASSERT_SUCCESS(rte_ism_ring_fini(&rb), "fini once freed");
 	TEST_ASSERT_EQUAL(rb.dmb.token, 0, "still registered");
