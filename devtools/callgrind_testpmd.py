@@ -111,7 +111,7 @@ def run_case(args, pmd, mode, size, tmp):
            "--total-num-mbufs=16384", "--txpkts=%d" % size]
     print("+ " + " ".join(cmd), flush=True)
     log = open(os.path.join(tmp, "cg-%s.log" % tag), "w+")
-    p = subprocess.Popen(["timeout", "-k", "10", str(args.secs + 120)] + cmd,
+    p = subprocess.Popen(["timeout", "-k", "10", str(args.secs + 900)] + cmd,
                          stdin=subprocess.DEVNULL, stdout=log,
                          stderr=subprocess.STDOUT, start_new_session=True)
     # Forwarding starts once both links are up; then count for secs.
@@ -126,11 +126,14 @@ def run_case(args, pmd, mode, size, tmp):
         os.killpg(p.pid, signal.SIGINT)
     except ProcessLookupError:
         pass
+    t0 = time.monotonic()
     try:
-        p.wait(120)
+        p.wait(600)
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
         p.wait()
+    print("   (%s: exit took %.0f s under valgrind)" % (tag, time.monotonic() - t0),
+          flush=True)
     shutil.rmtree("/var/run/dpdk/cg-%s-%d" % (tag, os.getpid()),
                   ignore_errors=True)
     log.seek(0)
@@ -197,9 +200,15 @@ def main():
                 for pmd in args.pmds.split(","):
                     r = run_case(args, pmd, mode, size, tmp)
                     tag = "%s %s %dB" % (pmd, mode, size)
-                    if r is not None and r[1] is not None and r[0] > 0:
-                        results[(pmd, mode, size)] = report(tag, r[0], r[1],
-                                                            args.top)
+                    if r is None:
+                        continue
+                    if r[1] is None or r[0] == 0:
+                        print("%s: %s; see the log in --keep" % (tag,
+                              "no callgrind output" if r[1] is None else
+                              "no packet forwarded"), flush=True)
+                        continue
+                    results[(pmd, mode, size)] = report(tag, r[0], r[1],
+                                                        args.top)
         if args.keep:
             shutil.copytree(tmp, args.keep, dirs_exist_ok=True)
     print("\nRESULT instructions per forwarded packet (receive + transmit "

@@ -317,6 +317,12 @@ rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 			ism_ring_copy(rte_pktmbuf_mtod(m, void *), slots + off,
 				      len);
 			ret = 0;
+		} else if (zc && len > copy_max &&
+			   likely(zc_run(r, idx, need) == need)) {
+			/* One mbuf attached to the packet's slots. */
+			rx_mbuf_init(m, rearm, port, len, len);
+			zc_attach(r, m, idx, need, len);
+			ret = 1;
 		} else {
 			ret = rx_slow(r, m, next, len);
 			if (unlikely(ret == -E2BIG)) {
