@@ -7,7 +7,8 @@
 #               libFuzzer run, option fuzz) and in an ASan+UBSan build (with
 #               RTE_ISM_DEBUG fast-path checks)
 #   make bench  the benchmark suite (devtools/bench.sh): CSV, charts and a
-#               summary of ratios in build/perf-results
+#               summary of ratios in build/perf-results; then net_ism
+#               against net_memif with testpmd (devtools/bench_testpmd.py)
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -53,6 +54,7 @@ test: build build-asan vm-setup
 
 bench: build
 	BUILD=$(BUILD) ./devtools/bench.sh
+	./devtools/bench_testpmd.py --build $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
