@@ -134,8 +134,24 @@ class Proc:
         return mark
 
     def signal(self, sig):
-        if self.alive():
+        """SIGKILL to the group; another signal to the program only: sent
+        to `timeout` it would also arm its kill-after timer."""
+        if not self.alive():
+            return
+        if sig == signal.SIGKILL:
             os.killpg(self.proc.pid, sig)
+            return
+        try:
+            with open("/proc/%d/task/%d/children" % (self.proc.pid,
+                                                      self.proc.pid)) as f:
+                kids = [int(k) for k in f.read().split()]
+        except OSError:
+            kids = []
+        for k in kids or [self.proc.pid]:
+            try:
+                os.kill(k, sig)
+            except ProcessLookupError:
+                pass
 
     def wait(self, timeout=WAIT):
         """Exit status; on a hang, kill it and fail."""
