@@ -4,9 +4,11 @@
 
 /*
  * The ring protocol (layout in rte_ism_ring.h): set-up and control steps;
- * the send side is in ism_ring_tx.c, the receive side in ism_ring_rx.c. Everything the peer
- * wrote is read once and checked before use: a confused or hostile peer
- * can make us drop packets, never read or write outside our DMB.
+ * the send side is in ism_ring_tx.c, the receive side in ism_ring_rx.c.
+ * Everything the peer wrote is read once and checked before use: a
+ * confused or hostile peer can make us drop packets, never read or write
+ * outside our DMB. Failures a peer can cause again and again are logged at
+ * debug level only (the handshake reports them, rate-limited).
  */
 
 #include <errno.h>
@@ -265,13 +267,18 @@ rte_ism_ring_peer_set(struct rte_ism_ring *r, uint64_t token,
 {
 	struct rte_ism_ring_desc *desc = NULL;
 
-	if (r == NULL || token == 0 || rte_ism_ring_geom_check(geom) < 0)
+	if (r == NULL || token == 0 || rte_ism_ring_geom_check(geom) < 0) {
+		RING_LOG(DEBUG, "peer_set: no ring, zero token or bad geometry");
 		return -EINVAL;
+	}
 	if (!r->zero_copy) {
 		desc = rte_zmalloc("ism_ring_tx_desc",
 				geom->nb_slots * sizeof(*desc), 0);
-		if (desc == NULL)
+		if (desc == NULL) {
+			RING_LOG(ERR, "no memory for %u descriptors",
+				 geom->nb_slots);
 			return -ENOMEM;
+		}
 	}
 	ctl_lock(r);
 	peer_clear_locked(r);
@@ -304,10 +311,13 @@ rte_ism_ring_announce(struct rte_ism_ring *r)
 	struct rte_ism_ring_credit c;
 	int ret = 0;
 
-	if (r == NULL)
+	if (r == NULL) {
+		RING_LOG(ERR, "announce: NULL ring");
 		return -EINVAL;
+	}
 	ctl_lock(r);
 	if (r->peer_token == 0) {
+		RING_LOG(DEBUG, "announce: no peer");
 		ret = -ENOTCONN;
 		goto out;
 	}
@@ -316,6 +326,7 @@ rte_ism_ring_announce(struct rte_ism_ring *r)
 	ret = rte_ism_move_data(r->dev_id, r->peer_token, 0, 0,
 			RTE_ISM_RING_CREDIT_OFF, &c, sizeof(c));
 	if (ret < 0) {
+		RING_LOG(DEBUG, "announce: move failed: %s", strerror(-ret));
 		r->rx_stats.move_errors++;
 		__atomic_store_n(&r->rx_error, ret, __ATOMIC_RELAXED);
 		goto out;
@@ -334,10 +345,13 @@ rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal)
 	uint32_t cons, start;
 	int ret = 0;
 
-	if (r == NULL)
+	if (r == NULL) {
+		RING_LOG(ERR, "tx_start: NULL ring");
 		return -EINVAL;
+	}
 	ctl_lock(r);
 	if (r->peer_token == 0) {
+		RING_LOG(DEBUG, "tx_start: no peer");
 		ret = -ENOTCONN;
 		goto out;
 	}
@@ -345,6 +359,8 @@ rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal)
 	cons = __atomic_load_n(&c->cons, __ATOMIC_ACQUIRE);
 	start = c->start;
 	if (start - cons > r->tx_geom.nb_slots) {
+		RING_LOG(DEBUG, "tx_start: the peer's credits %u..%u make no "
+			 "sense", cons, start);
 		ret = -EPROTO;
 		goto out;
 	}
@@ -353,6 +369,8 @@ rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal)
 		if (ret < 0)
 			goto out;
 		if (peer.len < rte_ism_ring_dmb_len(&r->tx_geom)) {
+			RING_LOG(DEBUG, "tx_start: the peer's DMB (%u bytes) "
+				 "is shorter than its ring", peer.len);
 			rte_ism_dmb_detach(r->dev_id, r->peer_token);
 			ret = -EPROTO;
 			goto out;

@@ -176,8 +176,9 @@ rings_init(struct rte_eth_dev *dev)
 		 * nothing polls it, so it never allocates. */
 		c.pool = q->pool != NULL ? q->pool : p->queues[0].pool;
 		if (c.pool == NULL) {
-			ISM_ETH_LOG(ERR, "%s: queue pair %u: set up rx queue 0 "
-				    "first", dev->data->name, i);
+			ISM_ETH_LOG(ERR, "%s: queue pair %u: the port needs an "
+				    "rx queue 0 (its mempool)", dev->data->name,
+				    i);
 			return -EINVAL;
 		}
 		room = RTE_MIN(room, rte_pktmbuf_data_room_size(c.pool) -
@@ -246,9 +247,11 @@ ism_eth_close(struct rte_eth_dev *dev)
 		return 0;
 	ism_ctl_port_stop(p);
 	ism_ctl_port_del(p);
-	/* The rings are freed here; ethdev frees dev_private and the MAC
+	/* The rings are freed here (kept, with a warning, while zero-copy
+	 * mbufs point into them); ethdev frees dev_private and the MAC
 	 * address when it releases the port. */
-	return queues_free(p) == -EBUSY ? -EBUSY : 0;
+	queues_free(p);
+	return 0;
 }
 
 static int
