@@ -496,6 +496,29 @@ test_close_held(void)
 	return 0;
 }
 
+/* Close gives the DMBs back: a port using every DMB of ism_lo2 (2) is
+ * created, started and closed again and again. Its peer is itself. */
+static int
+test_close_releases_dmbs(void)
+{
+	unsigned int i;
+	int a;
+
+	for (i = 0; i < 3; i++) {
+		a = port_create("net_ism0", "ism=ism_lo2,peer=0xc,queues=2");
+		TEST_ASSERT(a >= 0, "round %u: port", i);
+		if (port_setup(a, 2, 1500) < 0)
+			return -1;
+		TEST_ASSERT(link_wait(a, RTE_ETH_LINK_UP),
+			    "round %u: no link with itself", i);
+		if (stream(a, a, 2, 200, 1500) < 0)
+			return -1;
+		TEST_ASSERT_SUCCESS(rte_vdev_uninit("net_ism0"), "uninit");
+		TEST_ASSERT_EQUAL(rte_eth_dev_count_avail(), 0, "port left");
+	}
+	return 0;
+}
+
 static char rundir[PATH_MAX];
 
 /* EAL leaves its (empty, with --no-shconf) runtime directory. */
@@ -517,6 +540,7 @@ static const struct {
 	{ "stats", test_stats },
 	{ "link_down_up", test_link_down_up },
 	{ "close_held", test_close_held },
+	{ "close_releases_dmbs", test_close_releases_dmbs },
 };
 
 int
