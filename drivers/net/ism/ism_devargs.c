@@ -149,6 +149,15 @@ check_device(const char *name, struct ism_eth_args *a, bool queues_given)
 			 "queue pair)", info.max_dmbs, a->ism);
 		return bad(name, ARG_QUEUES, v, why);
 	}
+	if (a->geom.nb_slots == 0) {
+		/* Default: as many slots as fit in 1 MiB and in a DMB of the
+		 * device (4096 of 128 B), as the ism_fwd sample does. */
+		a->geom.nb_slots = RTE_ISM_RING_SLOTS_MAX;
+		while (a->geom.nb_slots > RTE_ISM_RING_SLOTS_MIN &&
+		       rte_ism_ring_dmb_len(&a->geom) >
+		       RTE_MIN(ISM_ETH_DEFAULT_DMB, info.max_dmb_len))
+			a->geom.nb_slots /= 2;
+	}
 	if (rte_ism_ring_dmb_len(&a->geom) > info.max_dmb_len) {
 		char v[16];
 
@@ -182,7 +191,6 @@ ism_eth_args_parse(const char *name, const char *params,
 
 	memset(a, 0, sizeof(*a));
 	a->geom.slot_size = ISM_ETH_DEFAULT_SLOT;
-	a->geom.nb_slots = ISM_ETH_DEFAULT_SLOTS;
 	rte_eth_random_addr(a->mac.addr_bytes);
 	if (params != NULL && params[0] != '\0') {
 		/* No key list: an unknown key is reported by name below. */

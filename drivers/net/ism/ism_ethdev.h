@@ -36,7 +36,8 @@ extern int ism_eth_logtype;
 /* Frame overhead the ethdev layer adds to the MTU (header and CRC). */
 #define ISM_ETH_OVERHEAD	(RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
 #define ISM_ETH_DEFAULT_SLOT	128
-#define ISM_ETH_DEFAULT_SLOTS	2048
+/* Default ring: as many slots as fit in this and in the device's DMBs. */
+#define ISM_ETH_DEFAULT_DMB	(1u << 20)
 
 /* The devargs (ism_devargs.c), for RTE_PMD_REGISTER_PARAM_STRING. */
 #define ISM_ETH_PARAMS \
