@@ -102,8 +102,9 @@ ism_eth_configure(struct rte_eth_dev *dev)
 			    "queues)", dev->data->name, n, p->args.max_queues);
 		return -EINVAL;
 	}
-	if (queues_free(p) < 0)
-		return -EBUSY;
+	/* Rings still holding zero-copy mbufs stay behind (logged); the new
+	 * configuration gets new ones. */
+	queues_free(p);
 	p->queues = rte_zmalloc_socket("net_ism_queues",
 			n * sizeof(*p->queues), RTE_CACHE_LINE_SIZE,
 			dev->data->numa_node);
@@ -133,8 +134,12 @@ ism_eth_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 	}
 	/* A ring set up with another pool is set up again at start. */
 	if (q->ring_ready && q->ring.pool != pool) {
-		if (rte_ism_ring_fini(&q->ring) < 0)
+		if (rte_ism_ring_fini(&q->ring) < 0) {
+			ISM_ETH_LOG(ERR, "%s: rx queue %u: zero-copy mbufs of "
+				    "the old pool are still in use",
+				    dev->data->name, qid);
 			return -EBUSY;
+		}
 		q->ring_ready = false;
 	}
 	q->pool = pool;
