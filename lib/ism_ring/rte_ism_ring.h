@@ -318,8 +318,11 @@ uint16_t rte_ism_ring_send(struct rte_ism_ring *r, struct rte_mbuf **pkts,
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Like rte_eth_rx_burst(), at most RTE_ISM_RING_MAX_BURST per call; also
- * gives credits back to the peer. A packet longer than the pool's data
- * room comes as a chain of mbufs.
+ * gives credits back to the peer. Copy mode: a packet longer than the
+ * pool's data room comes as a chain of mbufs. Zero copy: a packet longer
+ * than 256 bytes comes as an mbuf attached to the ring's slots (external
+ * buffer; two or more where the ring wraps), whose slots come back when it
+ * is freed; shorter ones are copied, which costs less.
  */
 __rte_experimental
 uint16_t rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
