@@ -8,7 +8,8 @@
 #               warning fails it; DPDK's forbidden-token lint) and in an
 #               ASan+UBSan build (with RTE_ISM_DEBUG fast-path checks)
 #   make bench  the benchmark suite (devtools/bench.sh): CSV, charts and a
-#               summary of ratios in build/perf-results
+#               summary of ratios in build/perf-results; then net_ism
+#               against net_memif with testpmd (devtools/bench_testpmd.py)
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -58,6 +59,7 @@ test: build build-asan vm-setup
 
 bench: build
 	BUILD=$(BUILD) ./devtools/bench.sh
+	./devtools/bench_testpmd.py --build $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

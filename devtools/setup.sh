@@ -7,7 +7,8 @@
 #  2. provides what Debian's DPDK packages do not ship, taken from the
 #     source package of exactly the installed DPDK version: the driver-SDK
 #     headers (dev_driver.h, bus_driver.h, bus_vdev_driver.h,
-#     bus_pci_driver.h), rte_test.h (the assertions of the tests) and
+#     bus_pci_driver.h,
+#     ethdev_driver.h, ethdev_vdev.h), rte_test.h (the assertions of the tests) and
 #     devtools/check-forbidden-tokens.awk (DPDK's lint, run by make test).
 # Nothing from DPDK is committed: the files land in $SDK_DIR (default
 # .deps/dpdk-sdk, ignored by git; include/ and devtools/). Files are only
@@ -21,7 +22,8 @@ SDK_DIR=${SDK_DIR:-$top/.deps/dpdk-sdk}
 
 PKGS="meson ninja-build pkg-config gcc make libc6-dev libdpdk-dev dpdk-dev
 libbsd-dev libnuma-dev libpcap-dev python3-pyelftools dpkg-dev xz-utils
-valgrind gnuplot-nox clang libclang-rt-14-dev gawk python3-sphinx doxygen"
+valgrind gnuplot-nox clang libclang-rt-14-dev gawk python3-sphinx doxygen
+dpdk-doc"
 
 # What is copied from the DPDK source package: path in the source, then
 # the directory under $SDK_DIR.
@@ -29,6 +31,8 @@ SDK_FILES="lib/eal/include/bus_driver.h:include
 lib/eal/include/dev_driver.h:include
 drivers/bus/vdev/bus_vdev_driver.h:include
 drivers/bus/pci/bus_pci_driver.h:include
+lib/ethdev/ethdev_driver.h:include
+lib/ethdev/ethdev_vdev.h:include
 lib/eal/include/rte_test.h:include
 devtools/check-forbidden-tokens.awk:devtools"
 
