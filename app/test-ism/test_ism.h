@@ -24,31 +24,6 @@
 
 #include "test_assert.h"
 
-/*
- * Compatibility: the macros of the suites not converted to test_assert.h
- * yet (test_api.c, test_rawdev.c, test_pmd_api.c, test_pci_protocol.c).
- * Delete once they are.
- */
-/* Check a call's return value: TEST_RET(rte_ism_x(...), -ENOENT). */
-#define TEST_RET(expr, want) do { \
-	int64_t got_ = (expr), want_ = (want); \
-	if (got_ != want_) { \
-		printf("    FAIL %s:%d: %s returned %" PRId64 " (%s), " \
-		       "want %" PRId64 " (%s)\n", \
-		       __func__, __LINE__, #expr, got_, \
-		       got_ < 0 ? strerror((int)-got_) : "-", want_, \
-		       want_ < 0 ? strerror((int)-want_) : "-"); \
-		return TEST_FAILED; \
-	} \
-} while (0)
-
-/* Run a helper returning TEST_*; propagate a failure. */
-#define TEST_RUN(expr) do { \
-	int r_ = (expr); \
-	if (r_ != TEST_SUCCESS) \
-		return r_; \
-} while (0)
-
 struct test_case {
 	const char *name;
 	int (*fn)(void);
