@@ -21,8 +21,8 @@
 
 #include "test_ism.h"
 
-/* Create device name with devargs full; expect failure and key in the
- * log. */
+/* Create device name with devargs full_prefix + args; expect failure,
+ * key in the log and no device left. */
 static int
 expect_refused_with(const char *name, const char *full_prefix,
 		const char *args, const char *key)
@@ -138,7 +138,8 @@ test_shm_dir_refused(void)
 	if (strcmp(fx.spawn_drv, "ism_shm") != 0)
 		return TEST_SKIPPED;
 	TEST_ASSERT_NOT_NULL(mkdtemp(base), "mkdtemp: %s", strerror(errno));
-	/* Longer than sun_path (108) leaves room for, under PATH_MAX. */
+	/* Too long for a socket path (sun_path: 108 bytes), not for a
+	 * directory. */
 	snprintf(dir, sizeof(dir), "%s/%0120d", base, 0);
 	ret = expect_refused_with("ism_shm_longdir", "dir=", dir, "dir=");
 	gone = stat(dir, &st) < 0 && errno == ENOENT;

@@ -190,8 +190,8 @@ count_lines(const char *log, const char *needle)
 
 /*
  * A caller retrying signal_event to a GID that is not there (a HELLO to a
- * peer not up yet) gets -ENETUNREACH each time, but the log a line only
- * at first and then at most once per second: the bound comes from the
+ * peer not up yet) gets -ENETUNREACH each time, but the log gets a line
+ * only at first and then at most one per second: the bound comes from the
  * time the calls took, not from a guess of it.
  */
 static int
