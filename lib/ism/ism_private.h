@@ -26,6 +26,7 @@ uint16_t ism_evq_poll(struct ism_event_queue *q, struct rte_ism_event *ev,
 void ism_evq_counters(struct ism_event_queue *q, uint64_t *posted,
 		uint64_t *dropped);
 void ism_evq_reset_counters(struct ism_event_queue *q);
+uint32_t ism_evq_space(struct ism_event_queue *q);
 
 /* One-time set-up of the move tracking (ism_sync.c). */
 void ism_sync_init(void);
