@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "ism_sw_sba.h"
+#include "ism_sw_token.h"
 #include <ism_shm_msg.h>
 
 #include "shm_peer.h"
@@ -361,7 +362,7 @@ flood(struct rogue *r)
 	}
 	/* A token of our own slot that we never announced: -ENOENT. */
 	shm_msg_init(&m, SHM_MSG_DMB_DEL, 0);
-	m.u.tok.token = shm_tok_make(FAKE_SLOT, 40, 1);
+	m.u.tok.token = ism_sw_tok_make(FAKE_SLOT, 40, 1);
 	for (i = 1; i <= 100000; i++) {
 		m.hdr.seq = i;
 		if (raw_send(fd, &m, sizeof(m), NULL, 0) < 0)
@@ -520,14 +521,14 @@ raw_attacks(struct rogue *r, uint64_t leak)
 	scribble(r);
 	foreign_attach(r, leak);
 	shm_msg_init(&m, SHM_MSG_DMB_ADD, 5);
-	m.u.dmb.token = shm_tok_make(r->honest_slot, 40, 1);
+	m.u.dmb.token = ism_sw_tok_make(r->honest_slot, 40, 1);
 	m.u.dmb.idx = 40;
 	m.u.dmb.len = 4096;
 	m.u.dmb.rgid.gid = r->o->victim.gid;
 	m.u.dmb.rgid.gid_ext = r->o->victim.gid_ext;
 	fds[0] = memfd(4096, true);
 	after_handshake(r, "DMB in another device's slot", &m, fds, 1);
-	m.u.dmb.token = shm_tok_make(FAKE_SLOT, 40, 1);
+	m.u.dmb.token = ism_sw_tok_make(FAKE_SLOT, 40, 1);
 	if (pipe(p) == 0) {
 		after_handshake(r, "DMB grant with a pipe", &m, p, 1);
 		close(p[0]);
