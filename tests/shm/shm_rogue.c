@@ -605,3 +605,46 @@ rogue_main(uint16_t dev, const struct peer_opts *o)
 	rte_ism_signal_event(dev, &o->victim, 1, EV_ROGUE_DONE, r.violations);
 	return r.failed != 0;
 }
+
+/*
+ * role flood: what must not flood the victim's log. --msgs connections
+ * that each send a malformed datagram (each must be closed by the victim),
+ * then FLOOD_SILENT connections at once that send nothing: beyond
+ * SHM_MAX_PENDING (16) handshakes the victim refuses them. The driver
+ * compares the victim's log lines with its counters.
+ */
+#define FLOOD_SILENT	100
+
+int
+flood_main(uint16_t dev __rte_unused, const struct peer_opts *o)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int fds[FLOOD_SILENT], fd;
+	unsigned int slot, i, closed = 0, opened = 0;
+	uint8_t junk[sizeof(struct shm_msg)];
+	uint16_t chid;
+
+	if (find_sock(o->dir, &o->victim, path, sizeof(path), &chid,
+		      &slot) < 0) {
+		fail("cannot find the victim's socket");
+		return 1;
+	}
+	memset(junk, 0xa5, sizeof(junk));
+	for (i = 0; i < o->msgs; i++) {
+		fd = raw_connect(path);
+		if (fd >= 0 && raw_send(fd, junk, sizeof(junk), NULL, 0) == 0)
+			closed += closed_by_victim(fd);
+		else if (fd >= 0)
+			close(fd);
+	}
+	say("FLOOD malformed %u closed %u", (unsigned int)o->msgs, closed);
+	for (i = 0; i < FLOOD_SILENT; i++) {
+		fds[i] = raw_connect(path);
+		opened += fds[i] >= 0;
+	}
+	for (i = 0; i < FLOOD_SILENT; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	say("FLOOD silent %u", opened);
+	return closed == o->msgs ? 0 : 1;
+}
