@@ -21,6 +21,10 @@
  *   wait-xstat <name> <value>
  *                       until the xstat has that value (bounded)
  *   wait-peer <gid>     until a DEV_ENABLED event of gid (bounded)
+ *   mapfill <room>      fill the process's address space with mappings
+ *                       until only room more fit under vm.max_map_count
+ *                       (R mapfill <mappings added>)
+ *   mapfree             unmap them
  *   events              poll every queued event: one line per DEV event
  *                       (E <ENABLED|DISABLED> <gid> <gid_ext> <info>),
  *                       then
@@ -34,6 +38,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -50,7 +55,75 @@ struct script {
 	bool limited;
 	uint64_t *tokens;
 	unsigned int nb_tokens;
+	void **maps;		/* mapfill's one-page mappings */
+	unsigned int nb_maps;
 };
+
+static long
+read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f != NULL) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static long
+count_maps(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	long n = 0;
+	int c;
+
+	if (f == NULL)
+		return -1;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* One-page mappings, read-only and inaccessible in turn so that the
+ * kernel cannot merge neighbours: one map count each. */
+static int
+cmd_mapfill(struct script *s, long room)
+{
+	long max = read_long("/proc/sys/vm/max_map_count");
+	long want, i;
+	void *p;
+
+	want = max - count_maps() - room;
+	if (max < 0 || want <= 0 || s->maps != NULL)
+		return -1;
+	s->maps = calloc(want, sizeof(*s->maps));
+	if (s->maps == NULL)
+		return -1;
+	for (i = 0; i < want; i++) {
+		p = mmap(NULL, 4096, i % 2 ? PROT_READ : PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			break;
+		s->maps[s->nb_maps++] = p;
+	}
+	say("R mapfill %u", s->nb_maps);
+	return 0;
+}
+
+static int
+cmd_mapfree(struct script *s)
+{
+	while (s->nb_maps > 0)
+		munmap(s->maps[--s->nb_maps], 4096);
+	free(s->maps);
+	s->maps = NULL;
+	say("R mapfree");
+	return 0;
+}
 
 static int
 cmd_fdlimit(struct script *s)
@@ -184,6 +257,7 @@ run_line(struct script *s, char *line)
 		return 0;
 	if (argc >= 2 && strcmp(argv[0], "xstat") != 0 &&
 	    strcmp(argv[0], "wait-xstat") != 0 &&
+	    strcmp(argv[0], "mapfill") != 0 &&
 	    rte_ism_gid_parse(argv[1], &gid) < 0)
 		return -1;
 	if (strcmp(argv[0], "fdlimit") == 0)
@@ -213,6 +287,10 @@ run_line(struct script *s, char *line)
 		return cmd_wait_peer(s, &gid);
 	if (strcmp(argv[0], "events") == 0)
 		return cmd_events(s);
+	if (strcmp(argv[0], "mapfill") == 0 && argc == 2)
+		return cmd_mapfill(s, atol(argv[1]));
+	if (strcmp(argv[0], "mapfree") == 0)
+		return cmd_mapfree(s);
 	if (strcmp(argv[0], "quit") == 0)
 		return 1;
 	return -1;
@@ -236,6 +314,8 @@ script_main(uint16_t dev, const struct peer_opts *o __rte_unused)
 	if (ret == 0)
 		fail("stdin ended before quit");
 	cmd_fdrestore(&s);
+	if (s.maps != NULL)
+		cmd_mapfree(&s);
 	while (s.nb_tokens > 0)
 		rte_ism_dmb_unregister(dev, s.tokens[--s.nb_tokens]);
 	free(s.tokens);

@@ -35,6 +35,10 @@ nothing new of ours.
                  polls no event, are killed at once: the victim gets a
                  DEV_DISABLED event per peer, DMB events posted or counted,
                  and its control thread's turns stay within their budget
+  map-limit      a writer with no mapping left under vm.max_map_count but
+                 40: the owner's registrations beyond get -ENOMEM, the
+                 connection stays, and the next one works once mappings
+                 are free again
   log-flood      600 connections that each send a malformed message, then
                  100 silent ones: the victim's log lines of each kind, and
                  the counts of the lines it held back, add up to its
@@ -429,6 +433,25 @@ class Test:
               flush=True)
         v.quit()
 
+    def map_limit(self):
+        v = self.script('v')
+        a = self.script('a')
+        if v.cmd_int('mapfill 40') <= 0:
+            raise Failure('cannot fill the address space')
+        ok, first = [int(x) for x in
+                     a.cmd('reg %s 100' % GID['v']).split()[2:]]
+        if not 0 < ok < 100 or first != -ENOMEM:
+            raise Failure('100 grants to a writer with 40 mappings left: '
+                          '%d registered, first error %d' % (ok, first))
+        if a.cmd_int('xstat peers') != 1 or \
+                v.cmd_int('query %s' % GID['a']) != 0:
+            raise Failure('the connection did not stay')
+        v.cmd('mapfree')
+        if a.cmd('reg %s 1' % GID['v']) != 'R reg 1 0':
+            raise Failure('no grant once mappings are free')
+        v.quit()
+        a.quit()
+
     def log_flood(self):
         v = self.script('v')
         t0 = time.monotonic()
@@ -478,6 +501,7 @@ class Test:
              'fd-limit': self.fd_limit,
              'stopped-peer': self.stopped_peer,
              'mass-departure': self.mass_departure,
+             'map-limit': self.map_limit,
              'log-flood': self.log_flood}[self.scenario]()
             self.check_leftovers(shm_before)
         finally:
@@ -536,7 +560,7 @@ def main():
                                          'kill-writer', 'kill-receiver',
                                          'kill-all', 'grants', 'fd-limit',
                                          'stopped-peer', 'mass-departure',
-                                         'log-flood'])
+                                         'map-limit', 'log-flood'])
     args = ap.parse_args()
     if not os.path.isdir('/proc/self/fd') or shutil.which('timeout') is None:
         print('SKIP: needs /proc and timeout(1)')
