@@ -19,7 +19,8 @@ test_register_basic(void)
 	TEST_RUN(fx_register(fx.a, 5000, &fx.ib.gid, &d2));
 	TEST_ASSERT(d1.token != 0 && d1.token != d2.token, "tokens");
 	/* Bits 0-19 and 23-27: the ISM move_data request encoding. */
-	TEST_ASSERT((d1.token & 0x0f8fffff) == 0 && (d2.token & 0x0f8fffff) == 0,
+	TEST_ASSERT((d1.token & 0x0f8fffff) == 0 &&
+		    (d2.token & 0x0f8fffff) == 0,
 		    "token bits 0-19 or 23-27 set: 0x%" PRIx64, d1.token);
 	TEST_ASSERT(d1.idx >= RTE_ISM_DMB_IDX_FIRST && d1.idx != d2.idx,
 		    "indices %u %u", d1.idx, d2.idx);

@@ -34,7 +34,8 @@ shm_lookup(const struct shm_dev *d, uint64_t token,
 	const struct shm_view *v;
 	const struct shm_view_ent *e;
 
-	v = __atomic_load_n(&d->views[ism_sw_tok_slot(token)], __ATOMIC_ACQUIRE);
+	v = __atomic_load_n(&d->views[ism_sw_tok_slot(token)],
+			__ATOMIC_ACQUIRE);
 	if (unlikely(v == NULL || idx - SHM_IDX_FIRST >= v->max_dmbs))
 		return -ENOENT;
 	e = &v->ent[idx];
