@@ -150,6 +150,25 @@ class Peer:
         os.kill(self.pid, signal.SIGKILL)
         return time.monotonic_ns()
 
+    def stop(self):
+        """SIGSTOP, and wait until every thread has stopped: the signal
+        takes effect asynchronously (a thread running on another CPU may
+        still answer a request meanwhile)."""
+        os.kill(self.pid, signal.SIGSTOP)
+        deadline = time.monotonic() + CMD_TIMEOUT_S
+        while time.monotonic() < deadline:
+            states = []
+            for t in os.listdir('/proc/%d/task' % self.pid):
+                with open('/proc/%d/task/%s/stat' % (self.pid, t)) as f:
+                    states.append(f.read().rsplit(')', 1)[1].split()[0])
+            if all(st == 'T' for st in states):
+                return
+            time.sleep(0.01)
+        raise Failure('%s did not stop' % self.name)
+
+    def cont(self):
+        os.kill(self.pid, signal.SIGCONT)
+
     def finish(self, timeout=PROC_TIMEOUT_S):
         self.release()
         rc = self.proc.wait(timeout)
@@ -364,8 +383,8 @@ class Test:
 
     def stopped_peer(self):
         a = self.script('a')
-        os.kill(a.pid, signal.SIGSTOP)
         try:
+            a.stop()
             # Its join waits for a until the handshake deadline.
             b = self.script('b')
             if b.cmd_int('xstat handshakes_pending') != 0 or \
@@ -375,22 +394,22 @@ class Test:
                 if b.cmd('reg %s' % GID['a']) != 'R reg 1 0':
                     raise Failure('register for a stopped peer')
         finally:
-            os.kill(a.pid, signal.SIGCONT)
+            a.cont()
         if any('did not answer' in l for l in b.lines):
             raise Failure('control calls waited for a dropped connection')
         # A peer that stops answering once up: waited for once.
         c = self.script('c')
         if c.cmd_int('wait-xstat peers 2') != 2:
             raise Failure('c did not join a and b')
-        os.kill(a.pid, signal.SIGSTOP)
         try:
+            a.stop()
             for _ in range(2):
                 if c.cmd('reg %s' % GID['a']) != 'R reg 1 0':
                     raise Failure('register for a stopped peer')
             if c.cmd_int('xstat peers_unresponsive') != 1:
                 raise Failure('stopped peer not marked unresponsive')
         finally:
-            os.kill(a.pid, signal.SIGCONT)
+            a.cont()
         if c.cmd_int('wait-xstat peers_unresponsive 0') != 0:
             raise Failure('resumed peer still unresponsive')
         waits = [l for l in c.lines if 'did not answer' in l]
