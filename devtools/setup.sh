@@ -73,8 +73,18 @@ if sdk_complete; then
 	exit 0
 fi
 
+# Whether apt already knows the source package of this version (from any
+# deb-src entry, ours or the machine's). apt-cache showsrc takes a package
+# name, not "name=version": look for the version among its records.
+src_known() {
+	apt-cache showsrc dpdk 2>/dev/null | awk -v want="$debver" '
+		/^Version:/ { v = $2 }
+		/^Files:/ && v == want { found = 1 }
+		END { exit !found }'
+}
+
 need_root "fetching the DPDK $debver source package"
-if ! apt-cache showsrc "dpdk=$debver" 2>/dev/null | grep -q '^Files:'; then
+if ! src_known; then
 	# No deb-src entry for this version yet: add one mirroring the
 	# machine's binary sources (deb822 format, Debian 12 default).
 	src=/etc/apt/sources.list.d/dpdk-ism-deb-src.sources

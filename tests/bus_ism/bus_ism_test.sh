@@ -171,7 +171,8 @@ case_scan() {
 	expect_count scan '^LIST bus=ism,addr=0000:00:02.1 ' 1
 	expect_count scan '^LIST bus=ism,addr=00:02.1 ism 0000:00:02.1$' 1
 	expect scan '^LIST_END bus=ism,bogus=1 rte_errno=22$'
-	expect scan 'only addr=<PCI address> filters ISM devices'
+	# Refused by the bus layer parser (EAL parses the filter first).
+	expect scan 'the bus layer takes addr= only, not "bogus"'
 	# Not set up through vfio: no BARs, no DMA mapping.
 	expect scan '^REGION 0000:00:02.0 read=-22 write=-22$'
 	expect scan '^DMAMAP 0000:00:02.0 rc=-1 rte_errno=ENOTSUP$'
@@ -232,6 +233,16 @@ case_allow_block() {
 	expect_rc a_bad_layered 1
 	expect a_bad_layered 'addr is not a PCI address'
 	expect a_bad_layered '^EAL_INIT failed'
+
+	# A device argument in the bus layer would never reach the driver
+	# (EAL passes it the driver layer only): refused, not dropped.
+	run a_layered_args $e -- --no-pci \
+		-a bus=ism,addr=0001:00:05.0,max_dmbs=10 -- devargs
+	expect_rc a_layered_args 1
+	expect a_layered_args 'the bus layer takes addr= only, not "max_dmbs"'
+	expect a_layered_args 'ism:<PCI address>,max_dmbs=\.\.\.'
+	expect a_layered_args '^EAL_INIT failed'
+	expect_none a_layered_args '^PROBE '
 
 	# The layered form without an address allows nothing on the ism bus.
 	run a_none $e -- --no-pci -a bus=ism -- devargs

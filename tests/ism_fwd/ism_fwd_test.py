@@ -18,7 +18,8 @@ build. Scenarios:
   kill           kill -9 of one side mid-stream: the survivor reports it
                  (from its own output: how long after the event, and after
                  the kill, printed for information); with --on-peer-loss
-                 wait it resumes when the peer restarts; with --on-peer-loss
+                 wait it resumes when the peer restarts, and while it waits
+                 its HELLOs do not log a line each; with --on-peer-loss
                  exit it exits (status 3)
 
 Every process runs under a deadline (timeout), with its own --file-prefix
@@ -266,6 +267,26 @@ def lost_report(app, start):
     return i, int(m.group(1)), float(m.group(2) or 0)
 
 
+# What a send to an absent peer may log (lib/ism's signal_event failure,
+# the ring link's own warning).
+SEND_FAIL_RX = re.compile(r"cannot (signal event|send to the peer)")
+STATS_RX = r"^\[\s*[\d.]+s\] ism-rx"
+
+
+def no_send_flood(app, start, what):
+    """While app waits alone for its peer, its HELLO (every 100 ms) must
+    not log a line each time: at most one line about a failed send over
+    5 of its stats periods (0.2 s each: 10 HELLOs), counted by its own
+    output, not by our clock."""
+    i = start
+    for _ in range(5):
+        i = app.wait_for(STATS_RX, start=i) + 1
+    n = sum(1 for k in range(start, app.count())
+            if SEND_FAIL_RX.search(app.line(k)))
+    check(n <= 1, "%s: %d lines about failed sends while waiting for the "
+          "peer (log once, then rate-limit)" % (what, n))
+
+
 def kill_peer(app, tag, tmp):
     shm = Shm(tmp)
     # A sends; B receives. Kill B mid-stream, restart it; A resumes.
@@ -295,6 +316,7 @@ def kill_peer(app, tag, tmp):
               "the event (informational)"
               % ((reported - killed) / 1e6, after_event))
         b.wait()
+        no_send_flood(a, mark, "A after the peer's kill")
         b = App("B2", app, 1, [shm.vdev(Shm.GID_B)],
                 ["--peer-gid", Shm.GID_A, "--fwd-mode", "rxonly",
                  "--stats-period", "0.2"], tag)

@@ -59,13 +59,19 @@ ism_bus_parse(const char *name, void *addr)
 	return 0;
 }
 
-/* The layered form: -a bus=ism,addr=<PCI address>. */
+/*
+ * The layered form: -a bus=ism,addr=<PCI address>. The bus layer takes no
+ * other key: EAL gives the driver only the driver layer (after
+ * "/driver="), so a device argument here would be dropped without a word.
+ * It is refused instead, with the form that passes it.
+ */
 static int
 ism_bus_devargs_parse(struct rte_devargs *da)
 {
 	struct rte_pci_addr pa;
 	struct rte_kvargs *kv;
 	const char *s;
+	unsigned int i;
 	int ret = 0;
 
 	if (da == NULL || da->bus_str == NULL)
@@ -73,6 +79,17 @@ ism_bus_devargs_parse(struct rte_devargs *da)
 	kv = rte_kvargs_parse(da->bus_str, NULL);
 	if (kv == NULL) {
 		ISM_BUS_LOG(ERR, "cannot parse \"%s\"", da->bus_str);
+		return -EINVAL;
+	}
+	for (i = 0; i < kv->count; i++) {
+		if (strcmp(kv->pairs[i].key, "bus") == 0 ||
+		    strcmp(kv->pairs[i].key, "addr") == 0)
+			continue;
+		ISM_BUS_LOG(ERR, "\"%s\": the bus layer takes addr= only, not "
+			    "\"%s\"; give device arguments as "
+			    "ism:<PCI address>,%s=...", da->bus_str,
+			    kv->pairs[i].key, kv->pairs[i].key);
+		rte_kvargs_free(kv);
 		return -EINVAL;
 	}
 	/* No addr: "bus=ism" alone, as in an iterator filter. */

@@ -13,7 +13,9 @@
 # ism_vfio_pci it is probed, presented as an IBM Z function on plain
 # vfio-pci it is refused. The ivshmem server is ivshmem_server.py.
 #   vm_test.sh PROG TAG
-# Skips (77) unless prepare.sh was run, and in sanitizer builds.
+# Skips (77) unless prepare.sh was run, in sanitizer builds, and when
+# ISM_SKIP_VM is set (make test honours it: the guest may have been
+# prepared before).
 set -u
 
 prog=$1
@@ -25,6 +27,7 @@ skip() {
 	echo "SKIP: $*"
 	exit 77
 }
+[ -z "${ISM_SKIP_VM:-}" ] || skip "ISM_SKIP_VM is set"
 [ "$tag" = rel ] || skip "runs in the release build only"
 command -v qemu-system-x86_64 >/dev/null ||
 	skip "no qemu-system-x86_64: run tests/bus_ism/vm/prepare.sh once (root)"
