@@ -38,16 +38,16 @@ from ism_eal import check  # noqa: E402
 from ism_pcap import (compare, mixed_packets, pcap_read,  # noqa: E402
                       pcap_write)
 
+DEADLINE = 60  # seconds; only stops a hang
+
+
+# ----------------------------------------------------------------- processes
 
 def run_all(apps, body):
     """ism_eal.run_all: SIGINT first, so that dpdk-ism_fwd writes its
     pcap files and totals on the way out."""
     ism_eal.run_all(apps, body, interrupt=True)
 
-DEADLINE = 60  # seconds; only stops a hang
-
-
-# ----------------------------------------------------------------- processes
 
 class App(ism_eal.Process):
     """One dpdk-ism_fwd process (tests/lib/ism_eal.py: under a deadline,
@@ -90,8 +90,8 @@ def shm_probe(app, tag, tmp):
     if r.proc.returncode == 0:
         return
     r.dump()
-    raise ism_eal.Error("dpdk-ism_fwd --help with an ism_shm device: status %d"
-               % r.proc.returncode)
+    raise ism_eal.Error("dpdk-ism_fwd --help with an ism_shm device: "
+                        "status %d" % r.proc.returncode)
 
 
 # ----------------------------------------------------------------- scenarios
