@@ -10,7 +10,6 @@
  */
 
 #include <stdlib.h>
-#include <time.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_hash_crc.h>
@@ -202,15 +201,6 @@ fx_fill(void *p, size_t len, uint64_t *state)
 			r = fx_rand(state);
 		b[i] = r >> (8 * (i % 8));
 	}
-}
-
-uint64_t
-fx_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 bool

@@ -5,7 +5,7 @@
 /*
  * ism-bus-test: EAL with the ism bus and a test driver on it that records
  * probe and remove calls on stdout, then runs commands (hotplug, removal,
- * iteration, DMA map, region access) and rte_eal_cleanup. bus_ism_test.sh
+ * iteration, DMA map, region access) and rte_eal_cleanup. bus_ism_test.py
  * builds fake sysfs trees, runs this program and checks what it printed.
  *
  *   ism-bus-test [EAL options] -- [--vfio] [--fail BDF] [--decline BDF]

@@ -8,6 +8,7 @@
 set -eu
 build=$(cd "$1" && pwd)
 src=$2
+eal_py=$(cd "$(dirname "$0")/../lib" && pwd)/ism_eal.py
 
 dest=$(mktemp -d "$build/ism-fwd-make.XXXXXX")
 # meson install rewrites the build's install-log.txt, which `ninja
@@ -34,10 +35,19 @@ rm -rf "$dest/ism_fwd/build"
 PKG_CONFIG_PATH=$(dirname "$pc") make -s -C "$dest/ism_fwd"
 
 # The binary finds the PMD through its rpath, librte_ism through this.
-LD_LIBRARY_PATH=$(dirname "$(dirname "$pc")") timeout 60 \
+# tests/lib/ism_eal.py adds a --file-prefix of its own, bounds the run and
+# removes the runtime directory.
+LD_LIBRARY_PATH=$(dirname "$(dirname "$pc")") python3 "$eal_py" run \
+	--quiet --tag rel --name fwd-make --timeout 60 -- \
 	"$dest/ism_fwd/build/dpdk-ism_fwd" -l 0 --no-huge -m 256 --no-shconf \
-	--no-pci --file-prefix ism-fwd-make-$$ --vdev ism_lo0,gid=0x1 -- \
+	--no-pci --vdev ism_lo0,gid=0x1 -- \
 	--peer-gid 0x1 --fwd-mode loopback-check --nb-pkts 10000 \
-	--stats-period 0 | grep -q 'loopback-check ok 10000 lost 0 corrupt 0' ||
-	{ echo "FAIL: the Makefile-built binary did not pass loopback-check"; exit 1; }
+	--stats-period 0 > "$dest/run.log" 2>&1 && rc=0 || rc=$?
+[ "$rc" = 0 ] &&
+grep -q 'loopback-check ok 10000 lost 0 corrupt 0' "$dest/run.log" || {
+	cat "$dest/run.log"
+	echo "FAIL: the Makefile-built binary did not pass loopback-check" \
+		"(exit status $rc)"
+	exit 1
+}
 echo "PASS"
