@@ -36,6 +36,8 @@
 
 #include <rte_lcore.h>
 
+#include <ism_compat.h>
+
 #include "ism_shm.h"
 
 /* fds received per datagram (a message may carry one at most: more, up to
@@ -824,8 +826,8 @@ ctl_start(void)
 	}
 	evfd = -1;
 	ctl.stop = false;
-	ret = -rte_ctrl_thread_create(&ctl.thread, "ism-shm-ctl", NULL,
-			ctl_main, NULL);
+	ret = ism_ctrl_thread_create(&ctl.thread, "ism-shm-ctl", ctl_main,
+			NULL);
 	if (ret == 0)
 		return 0;
 	ISM_PMD_LOG(ERR, "cannot start the shm control thread: %s",
