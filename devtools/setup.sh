@@ -7,7 +7,7 @@
 #  2. provides what Debian's DPDK packages do not ship, taken from the
 #     source package of exactly the installed DPDK version: the driver-SDK
 #     headers (dev_driver.h, bus_driver.h, bus_vdev_driver.h,
-#     bus_pci_driver.h), rte_test.h (the assertions of the tests),
+#     bus_pci_driver.h, ethdev_driver.h, ethdev_vdev.h), rte_test.h (the assertions of the tests),
 #     devtools/check-forbidden-tokens.awk (DPDK's lint, run by make test)
 #     and buildtools/pmdinfogen.py (the PMD info of the drivers, which
 #     dpdk-pmdinfo.py prints).
@@ -26,7 +26,7 @@ SDK_DIR=${SDK_DIR:-$top/.deps/dpdk-sdk}
 PKGS="meson ninja-build pkg-config gcc make libc6-dev libdpdk-dev dpdk-dev
 libbsd-dev libnuma-dev libpcap-dev python3-pyelftools dpkg-dev xz-utils
 valgrind gnuplot-nox clang libclang-rt-14-dev gawk python3-sphinx doxygen
-dpdk libsystemd-dev"
+dpdk-doc dpdk libsystemd-dev"
 # dpdk: dpdk-pmdinfo.py and dpdk-test (tests); libsystemd-dev: a static link
 # of Debian's DPDK (pkg-config --static libdpdk names -lsystemd).
 
@@ -36,6 +36,8 @@ SDK_FILES="lib/eal/include/bus_driver.h:include
 lib/eal/include/dev_driver.h:include
 drivers/bus/vdev/bus_vdev_driver.h:include
 drivers/bus/pci/bus_pci_driver.h:include
+lib/ethdev/ethdev_driver.h:include
+lib/ethdev/ethdev_vdev.h:include
 lib/eal/include/rte_test.h:include
 devtools/check-forbidden-tokens.awk:devtools
 buildtools/pmdinfogen.py:buildtools

@@ -390,6 +390,8 @@ int rte_ism_dmb_unregister(uint16_t dev_id, uint64_t token);
  * authorised writer) can write into it directly. Signals are still raised
  * with rte_ism_move_data() or rte_ism_move_burst().
  *
+ * @param dev_id writing device (must be the DMB's rgid)
+ * @param token DMB token from the receiver
  * @param[out] dmb addr, len, idx, token and rgid of the remote DMB
  * @return 0, -ENODEV, -EINVAL (NULL dmb), -ENOTSUP (no
  *   RTE_ISM_CAPA_NOCOPY), -ENOENT (unknown token), -EACCES (this device is
@@ -454,6 +456,10 @@ rte_ism_move_data(uint16_t dev_id, uint64_t token, uint32_t idx, uint32_t sf,
  * copied, so a failed burst writes nothing. Segments become visible in
  * order; the signal, if sf, is raised after the last one.
  *
+ * @param dev_id sending device, as for rte_ism_move_data()
+ * @param token DMB token from the receiver
+ * @param idx signal element, as for rte_ism_move_data()
+ * @param sf non-zero: signal the receiver after the last segment
  * @param segs array of nb_segs segments
  * @param nb_segs 1 or more
  * @return 0, or the errors of rte_ism_move_data() (-EINVAL also for
@@ -484,6 +490,7 @@ rte_ism_move_burst(uint16_t dev_id, uint64_t token, uint32_t idx, uint32_t sf,
  * before a signal is visible once the signal is returned. The cost does not
  * depend on how many DMBs are registered but not signalled.
  *
+ * @param dev_id receiving device (the owner of the DMBs)
  * @param sigs array of nb_sigs entries to fill
  * @param nb_sigs capacity; signals that do not fit stay pending
  * @return number of entries filled, or -ENODEV (-EINVAL for NULL sigs
@@ -511,7 +518,11 @@ rte_ism_signal_poll(uint16_t dev_id, struct rte_ism_signal *sigs,
  * Send a software event to the device with GID rgid; it is queued there as
  * RTE_ISM_EVENT_SW with this device's GID, code and info.
  *
+ * @param dev_id sending device
+ * @param rgid GID of the receiving device
  * @param trigger_irq non-zero: deliver at once (polled backends always do)
+ * @param code event code, given to the receiver
+ * @param info event information, given to the receiver
  * @return 0, -ENODEV, -EINVAL (NULL or zero rgid), -ENOTSUP,
  *   -ENETUNREACH (no such device in the fabric), -ETIMEDOUT (the receiver
  *   is in another process and did not confirm in time; it may still get
@@ -596,7 +607,9 @@ int rte_ism_stats_reset(uint16_t dev_id);
  * "errors_no_device"), then the driver's own (see the driver's guide).
  * An xstat's id is its index in this list.
  *
+ * @param dev_id device id
  * @param names array of size entries, or NULL
+ * @param size number of entries of names
  * @return the number of xstats n (names filled if size >= n; if names is
  *   NULL or size < n nothing is filled), -ENODEV.
  */
@@ -621,6 +634,8 @@ int rte_ism_xstats_get(uint16_t dev_id, const unsigned int ids[],
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Value and id of the xstat called name.
+ * @param dev_id device id
+ * @param name the xstat's name, as rte_ism_xstats_names_get() gives it
  * @param[out] id its id, or UINT_MAX if there is none (may be NULL)
  * @param[out] value its value
  * @return 0, -ENODEV, -EINVAL (NULL name or value, or no xstat of that
@@ -689,7 +704,9 @@ int rte_ism_gid_parse(const char *str, struct rte_ism_gid *gid);
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Format a GID in UUID form (as Linux prints DIBS GIDs).
+ * @param gid the GID
  * @param buf at least RTE_ISM_GID_STRLEN bytes
+ * @param size size of buf
  * @return 0, or -EINVAL (NULL argument or buffer too small).
  */
 __rte_experimental

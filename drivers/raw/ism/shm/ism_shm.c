@@ -707,8 +707,8 @@ raise_fd_limit(const char *name, uint32_t max_dmbs)
 		return;
 	rl.rlim_cur = want;
 	if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
-		ISM_PMD_LOG(INFO, "%s: open-file limit raised to %lu for DMB "
-			    "memfds", name, (unsigned long)want);
+		ISM_PMD_LOG(INFO, "%s: open-file limit raised to %" PRIu64
+			    " for DMB memfds", name, (uint64_t)want);
 }
 
 /* Publish our own memory, listen, greet every device found. */
