@@ -60,6 +60,25 @@ extern "C" {
 #define rte_tel_data_add_dict_uint rte_tel_data_add_dict_u64
 #endif
 
+/*
+ * ethdev's stats_get callback: up to 25.07 the per-queue counters are in
+ * struct rte_eth_stats; 25.11 passes them apart, in struct eth_queue_stats
+ * (ethdev_driver.h), which may be NULL. A driver declares its callback
+ * with ISM_ETH_QSTATS_PARAM after the stats argument and fills the queue
+ * counters of ISM_ETH_QSTATS(stats), of type ISM_ETH_QSTATS_T, when not
+ * NULL.
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(25, 11, 0, 0)
+struct eth_queue_stats;
+#define ISM_ETH_QSTATS_T struct eth_queue_stats
+#define ISM_ETH_QSTATS_PARAM , struct eth_queue_stats *ism_qstats
+#define ISM_ETH_QSTATS(stats) (ism_qstats)
+#else
+#define ISM_ETH_QSTATS_T struct rte_eth_stats
+#define ISM_ETH_QSTATS_PARAM
+#define ISM_ETH_QSTATS(stats) (stats)
+#endif
+
 /**
  * Start a control thread (EAL's control CPU set, not on an lcore), joined
  * with pthread_join(). rte_ctrl_thread_create() of 22.11 was replaced in
@@ -79,6 +98,7 @@ static inline int
 ism_ctrl_thread_create(pthread_t *thread, const char *name,
 		void *(*start)(void *), void *arg)
 {
+	/* A negative errno on failure (lib/eal/common/eal_common_thread.c). */
 	return rte_ctrl_thread_create(thread, name, NULL, start, arg);
 }
 
@@ -113,10 +133,11 @@ ism_ctrl_thread_create(pthread_t *thread, const char *name,
 		return -ENOMEM;
 	s->start = start;
 	s->arg = arg;
+	/* A positive errno on failure. */
 	ret = rte_thread_create_control(&t, name, ism_compat_ctrl_main, s);
 	if (ret != 0) {
 		free(s);
-		return ret;
+		return -ret;
 	}
 	*thread = (pthread_t)t.opaque_id;
 	return 0;
