@@ -5,14 +5,17 @@
 # DPDK's own rawdev_autotest (dpdk-test, Debian package dpdk-dev) on small
 # but valid ISM devices: it runs rte_rawdev_selftest() on every rawdev, so
 # the selftest must fit any configuration (1-byte DMBs, a single DMB).
-#   rawdev_autotest.sh <PMD plugin> <file-prefix tag>
-# Exit 77 (skipped) when dpdk-test is not installed.
+#   rawdev_autotest.sh <PMD plugin> <file-prefix tag> <DPDK's bindir>
+# The dpdk-test of the DPDK the plugin was built against; exit 77
+# (skipped) when it has none (Debian: package dpdk-dev; DPDK built with
+# -Dtests=false).
 set -u
 pmd=$1
 tag=$2
+dpdk_test=$3/dpdk-test
 
-dpdk_test=$(command -v dpdk-test) || {
-	echo "SKIP: dpdk-test not found (Debian package dpdk-dev)"
+[ -x "$dpdk_test" ] || {
+	echo "SKIP: $dpdk_test not found (Debian package dpdk-dev)"
 	exit 77
 }
 dir=$(mktemp -d /tmp/ism-rawdev-autotest.XXXXXX) || exit 1
