@@ -9,13 +9,15 @@
 #   dpdk-version.sh list           the versions with a tarball in $DPDK_SRC
 #   dpdk-version.sh prefix <ver>   build <ver> if needed (24.11, 25.11 or a
 #                                  full 25.11.2), print its install prefix
-#   dpdk-version.sh env <ver>      the same, then shell assignments:
+#   dpdk-version.sh find <ver>     the install prefix of <ver> if it is
+#                                  built already (else status 1): no build
+#   dpdk-version.sh env <ver>      the same as prefix, then shell assignments:
 #                                  DPDK_PREFIX, DPDK_PKG_CONFIG_PATH,
 #                                  DPDK_LIBDIR, DPDK_SOURCE (the source
 #                                  tree: -Ddpdk_sdk, for pmdinfogen)
 #
 # DPDK_SRC    tarballs dpdk-<full version>.tar.xz (default ../shared/dpdk-src
-#             next to this tree)
+#             next to this tree, or to the main tree of a git worktree)
 # DPDK_CACHE  the cache (default /var/cache/dpdk-ism for root, else
 #             ~/.cache/dpdk-ism). Not under a world-writable directory such
 #             as /tmp or /var/tmp: EAL refuses to load the plugins of its
@@ -29,7 +31,16 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-DPDK_SRC=${DPDK_SRC:-$top/../shared/dpdk-src}
+# ../shared/dpdk-src next to the tree, or next to the main work tree of a
+# git worktree.
+if [ -z "${DPDK_SRC:-}" ]; then
+	DPDK_SRC=$top/../shared/dpdk-src
+	common=$(git -C "$top" rev-parse --path-format=absolute \
+		--git-common-dir 2>/dev/null || true)
+	if [ ! -d "$DPDK_SRC" ] && [ -n "$common" ]; then
+		DPDK_SRC=$(dirname "$common")/../shared/dpdk-src
+	fi
+fi
 if [ "$(id -u)" = 0 ]; then
 	DPDK_CACHE=${DPDK_CACHE:-/var/cache/dpdk-ism}
 else
@@ -122,6 +133,16 @@ prefix)
 	[ $# = 2 ] || die "usage: $0 prefix <version>"
 	prefix "$2"
 	;;
+find)
+	[ $# = 2 ] || die "usage: $0 find <version>"
+	tar=$(tarball "$2")
+	[ -n "$tar" ] || exit 1
+	full=$(basename "$tar" .tar.xz)
+	full=${full#dpdk-}
+	inst=$DPDK_CACHE/install-$full
+	[ "$(cat "$inst/.dpdk-ism-recipe" 2>/dev/null)" = "$RECIPE" ] || exit 1
+	echo "$inst"
+	;;
 env)
 	[ $# = 2 ] || die "usage: $0 env <version>"
 	p=$(prefix "$2")
@@ -133,6 +154,6 @@ env)
 	echo "DPDK_SOURCE=$DPDK_CACHE/dpdk-$full"
 	;;
 *)
-	die "usage: $0 list | prefix <version> | env <version>"
+	die "usage: $0 list | prefix <version> | find <version> | env <version>"
 	;;
 esac
