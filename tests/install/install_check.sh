@@ -12,9 +12,9 @@
 #             from the moved prefix with no LD_LIBRARY_PATH for ISM: every
 #             ISM library they and the plugins need is found in it, through
 #             run paths relative to $ORIGIN, never in the build's prefix
-#   pmdinfo   Debian's dpdk-pmdinfo.py on the installed plugin: the devargs
-#             of ism_lo and ism_shm, the PCI ids and the kernel modules of
-#             ism_pci
+#   pmdinfo   Debian's dpdk-pmdinfo.py on the installed plugins: the devargs
+#             of ism_lo, ism_shm and net_ism, the PCI ids and the kernel
+#             modules of ism_pci
 #   install_check.sh <case> <build dir> <tests/install dir> <tag> [<pmdinfo>]
 # <pmdinfo>: "no" when the build has no pmdinfogen (the case is skipped).
 set -eu
@@ -118,7 +118,9 @@ pmdinfo)
 	fi
 	command -v dpdk-pmdinfo.py >/dev/null ||
 		fail "dpdk-pmdinfo.py not found (Debian package dpdk)"
-	dpdk-pmdinfo.py "$pmd_dir/librte_raw_ism.so" > "$dest/pmdinfo"
+	# Both PMD plugins' entries in one list.
+	dpdk-pmdinfo.py "$pmd_dir/librte_raw_ism.so" \
+		"$pmd_dir/librte_net_ism.so" > "$dest/pmdinfo"
 	cat "$dest/pmdinfo"
 	python3 - "$dest/pmdinfo" <<'EOF' || fail "wrong PMD info"
 import json
@@ -129,6 +131,7 @@ want = {
     "ism_lo": ["gid=", "chid=", "max_dmbs=", "max_dmb_len="],
     "ism_shm": ["dir=", "gid=", "chid=", "max_dmbs=", "max_dmb_len="],
     "ism_pci": ["max_dmbs=", "max_dmb_len="],
+    "net_ism": ["ism=", "peer=", "zero-copy=", "queues="],
 }
 ok = True
 for name, keys in want.items():
