@@ -66,8 +66,9 @@ check_runpath() {
 
 case $case in
 static)
-	cc -O2 -DALLOW_EXPERIMENTAL_API "$here/ism_client.c" \
-		-o "$dest/ism_client_static" \
+	# shellcheck disable=SC2086
+	cc -O2 -DALLOW_EXPERIMENTAL_API ${ISM_TEST_CFLAGS:-} \
+		"$here/ism_client.c" -o "$dest/ism_client_static" \
 		$(pkg-config --cflags libdpdk-ism) \
 		$(pkg-config --static --libs libdpdk-ism)
 	if readelf -d "$dest/ism_client_static" | grep -q 'NEEDED.*librte_'
