@@ -51,10 +51,17 @@ trap 'rm -rf "$dest"; restore_install_log' EXIT
 DESTDIR=$dest meson install -C "$build" --no-rebuild --quiet >/dev/null
 pc=$(find "$dest" -name libdpdk-ism.pc)
 [ -n "$pc" ] || { echo "FAIL: libdpdk-ism.pc not installed"; exit 1; }
-export PKG_CONFIG_PATH=$(dirname "$pc")
+# libdpdk-ism.pc, then the DPDK the build used (PKG_CONFIG_PATH of meson
+# test).
+export PKG_CONFIG_PATH=$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 libdir=$(pkg-config --variable=libdir libdpdk-ism)
 incdir=$(pkg-config --variable=includedir libdpdk-ism)
 pmd_dir=$(pkg-config --variable=pmd_dir libdpdk-ism)
+# An absolute pmd_dir outside the prefix is not relocated with the .pc file.
+case "$pmd_dir" in
+"$dest"/*) ;;
+*) pmd_dir=$dest$pmd_dir ;;
+esac
 for f in "$incdir/dpdk-ism/rte_ism.h" "$incdir/dpdk-ism/rte_ism_core.h" \
 	"$libdir/librte_ism.a" "$libdir/librte_ism.so" \
 	"$pmd_dir/librte_raw_ism.so"; do

@@ -5,12 +5,14 @@
 but valid ISM devices: it runs rte_rawdev_selftest() on every rawdev, so
 the selftest must fit any configuration (1-byte DMBs, a single DMB).
 
-    rawdev_autotest.py PMD_PLUGIN TAG
+    rawdev_autotest.py PMD_PLUGIN TAG DPDK_BINDIR
 
+The dpdk-test of the DPDK the plugin was built against (DPDK_BINDIR).
 dpdk-test runs through tests/lib/ism_eal.py (a deadline, a --file-prefix
 of its own with TAG in it, its runtime directory removed); the ism_shm
 device's rendezvous directory must be empty at the end. Exit status 0
-pass, 1 fail, 77 skipped (dpdk-test not installed).
+pass, 1 fail, 77 skipped (that DPDK has no dpdk-test: Debian package dpdk-dev, or a DPDK
+built with -Dtests=false).
 """
 
 import os
@@ -26,13 +28,13 @@ DEVS = ("ism_lo0", "ism_lo1", "ism_lo2", "ism_shm0")
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) != 4:
         print(__doc__, file=sys.stderr)
         return 2
-    pmd, tag = sys.argv[1:]
-    dpdk_test = shutil.which("dpdk-test")
-    if dpdk_test is None:
-        print("SKIP: dpdk-test not found (Debian package dpdk-dev)")
+    pmd, tag, bindir = sys.argv[1:]
+    dpdk_test = os.path.join(bindir, "dpdk-test")
+    if not os.access(dpdk_test, os.X_OK):
+        print("SKIP: %s not found (Debian package dpdk-dev)" % dpdk_test)
         return 77
     with tempfile.TemporaryDirectory(prefix="ism-rawdev-autotest.") as fab:
         prefix = ism_eal.file_prefix(tag, "rawdev")

@@ -28,6 +28,8 @@
 #include <rte_pci.h>
 #include <dev_driver.h>
 
+#include <ism_compat.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -152,7 +154,7 @@ RTE_INIT(ism_bus_initfn_ ## nm) \
 	(ism_drv).driver.name = RTE_STR(nm); \
 	rte_ism_bus_register(&(ism_drv)); \
 } \
-RTE_PMD_EXPORT_NAME(nm, __COUNTER__)
+ISM_PMD_EXPORT_NAME(nm)
 
 #ifdef __cplusplus
 }

@@ -183,13 +183,12 @@ ism_ctl_port_add(struct ism_eth_port *p)
 	pthread_mutex_lock(&ctl_lock);
 	if (!ctl_running) {
 		gen = __atomic_add_fetch(&ctl_gen, 1, __ATOMIC_RELEASE);
-		ret = rte_ctrl_thread_create(&ctl_tid, "ism-eth-ctl", NULL,
+		ret = ism_ctrl_thread_create(&ctl_tid, "ism-eth-ctl",
 				ctl_main, (void *)(uintptr_t)gen);
 		if (ret != 0) {
 			ISM_ETH_LOG(ERR, "%s: cannot start the control "
 				    "thread: %s", p->dev->data->name,
-				    strerror(ret));
-			ret = -ret;
+				    strerror(-ret));
 			goto out;
 		}
 		ctl_running = true;
