@@ -16,7 +16,6 @@ built with -Dtests=false).
 """
 
 import os
-import shutil
 import sys
 import tempfile
 
