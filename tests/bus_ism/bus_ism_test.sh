@@ -5,7 +5,7 @@
 # ism bus tests against fake PCI sysfs trees.
 #   bus_ism_test.sh CASE PROG PROG_PCIFIRST TAG
 # CASE: scan | allow-block | pci-coexist | pci-first | binding | zpci |
-#       malformed | hotplug. PROG is ism-bus-test; PROG_PCIFIRST the same program with
+#       malformed | hotplug | ivshmem. PROG is ism-bus-test; PROG_PCIFIRST the same program with
 # the pci bus registered before the ism bus; TAG keeps the --file-prefix of
 # the release and ASan builds apart. Each EAL process runs under timeout,
 # with its own --file-prefix, without hugepages.
@@ -524,6 +524,97 @@ case_hotplug() {
 	expect_count hotplug '^REMOVE ' 4
 }
 
+# An ivshmem function (1af4:1110) is used by other software: the bus takes
+# one only when -a (or hotplug) names it for this bus with fabric=ivshmem,
+# and gives it only to a driver of ivshmem functions. A bare address stays
+# the pci bus's.
+case_ivshmem() {
+	root=$tmp/sys
+	mk_basic_tree "$root"	# 0000:00:03.0: ivshmem on vfio-pci
+	mkfn "$root" 0000:00:06.0 0x1af4 0x1110 - - 0
+	e="ISM_BUS_SYSFS_ROOT=$root"
+	isms="0000:00:02.0 0000:00:02.1 0001:00:05.0"
+
+	run iv_none $e -- --no-pci -- list bus=ism
+	expect_clean_exit iv_none
+	expect_probed iv_none "$isms"
+	expect_none iv_none '0000:00:0[36]\.0'
+
+	run iv_nofabric $e -- --no-pci -a ism:0000:00:03.0 -- devargs \
+		list bus=ism
+	expect_clean_exit iv_nofabric
+	expect_probed iv_nofabric ""
+	expect iv_nofabric '0000:00:03.0: an ivshmem function, not an ISM function; skipped. To hold an ISM fabric in its shared memory: -a ism:0000:00:03.0,fabric=ivshmem$'
+	expect_count iv_nofabric '^LIST bus=ism ' 0
+
+	run iv_named $e -- --no-pci -a ism:0000:00:03.0,fabric=ivshmem,gid=0x5 \
+		-- devargs list bus=ism
+	expect_clean_exit iv_named
+	expect_probed iv_named "0000:00:03.0"
+	expect iv_named '^PROBE 0000:00:03.0 driver=ism_bus_test_ivshmem numa=0 kdrv=vfio-pci group=987652 vfio=no args=fabric=ivshmem,gid=0x5$'
+	expect iv_named 'ISM_BUS: 0000:00:03.0: ivshmem function \(named with fabric=ivshmem\), NUMA node 0, kernel driver vfio-pci, IOMMU group 987652'
+	expect iv_named '^DEVARGS ism 0000:00:03.0 allowed$'
+	expect_count iv_named '^LIST bus=ism ' 1
+
+	# Each kind goes to its own driver.
+	run iv_mixed $e -- --no-pci -a ism:0000:00:03.0,fabric=ivshmem \
+		-a 0000:00:02.0 -- list bus=ism
+	expect_clean_exit iv_mixed
+	expect_probed iv_mixed "0000:00:02.0 0000:00:03.0"
+	expect iv_mixed '^PROBE 0000:00:02.0 driver=ism_bus_test '
+	expect iv_mixed '^PROBE 0000:00:03.0 driver=ism_bus_test_ivshmem '
+
+	run iv_layered $e -- --no-pci \
+		-a bus=ism,addr=0000:00:03.0,fabric=ivshmem -- devargs
+	expect_clean_exit iv_layered
+	expect_probed iv_layered "0000:00:03.0"
+
+	# The bare address is the pci bus's, whichever bus registered first.
+	run iv_bare $e -- --no-pci -a 0000:00:03.0,fabric=ivshmem -- devargs
+	expect_clean_exit iv_bare
+	expect iv_bare '^DEVARGS pci 0000:00:03.0 allowed$'
+	expect_none iv_bare '^DEVARGS ism '
+	expect_probed iv_bare "$isms"
+	run_with "$prog_pcifirst" iv_pcifirst $e -- --no-pci \
+		-a 0000:00:03.0,fabric=ivshmem -a ism:0000:00:06.0,fabric=ivshmem \
+		-- devargs
+	expect_clean_exit iv_pcifirst
+	expect iv_pcifirst '^DEVARGS pci 0000:00:03.0 allowed$'
+	expect iv_pcifirst '^DEVARGS ism 0000:00:06.0 allowed$'
+	expect_probed iv_pcifirst "0000:00:06.0"
+
+	run iv_blocked $e -- --no-pci -b ism:0000:00:03.0,fabric=ivshmem -- \
+		list bus=ism
+	expect_clean_exit iv_blocked
+	expect_probed iv_blocked "$isms"
+
+	run iv_bad $e -- --no-pci -a ism:0000:00:03.0,fabric=ism \
+		-a ism:0000:00:02.0,fabric=ivshmem -- list bus=ism
+	expect_clean_exit iv_bad
+	expect_probed iv_bad ""
+	expect iv_bad '0000:00:03.0: fabric=ism: unknown \(only fabric=ivshmem\); skipped'
+	expect iv_bad '0000:00:02.0: an ISM function named with fabric=ivshmem, which is for ivshmem functions only; skipped'
+
+	# Hotplug: taken only once named with the fabric.
+	run iv_hotplug $e -- --no-pci -a ism:0000:00:02.0 -- \
+		probe ism:0000:00:03.0 probe ism:0000:00:03.0,fabric=ivshmem \
+		list bus=ism remove 0000:00:03.0
+	expect_clean_exit iv_hotplug
+	expect_seq iv_hotplug '^HOTPLUG_PROBE ism:0000:00:03.0 rc=-19$' \
+		'^PROBE 0000:00:03.0 driver=ism_bus_test_ivshmem ' \
+		'^HOTPLUG_PROBE ism:0000:00:03.0,fabric=ivshmem rc=0$' \
+		'^LIST bus=ism ism 0000:00:03.0$' '^REMOVE 0000:00:03.0$' \
+		'^HOTPLUG_REMOVE 0000:00:03.0 rc=0$'
+
+	# The binding rules apply: vfio-pci, with the commands that bind it.
+	run iv_vfio $e -- --no-pci -a ism:0000:00:03.0,fabric=ivshmem \
+		-a ism:0000:00:06.0,fabric=ivshmem -- --vfio
+	expect_clean_exit iv_vfio
+	expect_probed iv_vfio ""
+	expect iv_vfio '0000:00:03.0: bound to vfio-pci but not VFIO-managed \(no /dev/vfio/987652\); skipped'
+	expect iv_vfio '0000:00:06.0: not bound to any kernel driver; skipped. To use it: modprobe vfio-pci; echo vfio-pci > /sys/bus/pci/devices/0000:00:06.0/driver_override; echo 0000:00:06.0 > /sys/bus/pci/drivers_probe$'
+}
+
 case "$case_name" in
 scan) case_scan ;;
 allow-block) case_allow_block ;;
@@ -533,6 +624,7 @@ binding) case_binding ;;
 zpci) case_zpci ;;
 malformed) case_malformed ;;
 hotplug) case_hotplug ;;
+ivshmem) case_ivshmem ;;
 *)
 	echo "unknown case $case_name" >&2
 	exit 2
