@@ -155,7 +155,7 @@ peers_applied(struct ivshm_dev *d, void *arg __rte_unused)
 	struct ivshm_member *m;
 	unsigned int s;
 
-	if (d->phase != IVSHM_PH_LIVE)
+	if (!ivshm_in_fabric(d))
 		return true;
 	for (s = 0; s < d->lay.members; s++) {
 		if (s == d->slot || !d->peers[s].up)
@@ -196,7 +196,7 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	int ret = 0;
 
 	op_lock(d);
-	if (d->phase != IVSHM_PH_LIVE) {
+	if (!ivshm_in_fabric(d)) {
 		ISM_PMD_LOG(ERR, "%s: not in the fabric now (declared gone, "
 			    "joining again)", d->name);
 		ret = -EAGAIN;
@@ -396,7 +396,7 @@ ivshm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 	int ret;
 
 	op_lock(d);
-	if (d->phase == IVSHM_PH_LIVE && oslot == d->slot) {
+	if (ivshm_in_fabric(d) && oslot == d->slot) {
 		o = ivshm_own_find(d, token);
 		ret = o == NULL || !o->registered || !o->live ? -ENOENT :
 			!rte_ism_gid_equal(&o->rgid, &d->gid) ? -EACCES : 0;
@@ -408,7 +408,7 @@ ivshm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 	}
 	p = &d->peers[oslot];
 	v = p->up ? p->view : NULL;
-	if (d->phase != IVSHM_PH_LIVE || v == NULL ||
+	if (!ivshm_in_fabric(d) || v == NULL ||
 	    idx - IVSHM_IDX_FIRST >= v->max_dmbs ||
 	    v->ent[idx].token != token) {
 		ret = -ENOENT;
@@ -480,7 +480,7 @@ ivshm_signal_event(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
 		ret = 0;
 		goto out;
 	}
-	s = d->phase == IVSHM_PH_LIVE ? ivshm_peer_by_gid(d, rgid) : -1;
+	s = ivshm_in_fabric(d) ? ivshm_peer_by_gid(d, rgid) : -1;
 	if (s < 0) {
 		ret = -ENETUNREACH;
 		goto out;
@@ -505,7 +505,7 @@ ivshm_query_remote_gid(struct rte_ism_dev *idev,
 		return -ENETUNREACH;
 	pthread_mutex_lock(&ivshm_ctl_lock);
 	if (!rte_ism_gid_equal(rgid, &d->gid) &&
-	    (d->phase != IVSHM_PH_LIVE || ivshm_peer_by_gid(d, rgid) < 0))
+	    (!ivshm_in_fabric(d) || ivshm_peer_by_gid(d, rgid) < 0))
 		ret = -ENETUNREACH;
 	pthread_mutex_unlock(&ivshm_ctl_lock);
 	return ret;

@@ -166,6 +166,7 @@ struct ivshm_dev {
 	/* Membership (under the control lock). */
 	enum ivshm_phase phase;
 	int join_err;
+	bool rejoin;			/* was in the fabric: retry joins */
 	uint64_t phase_ns;
 	unsigned int slot;		/* IVSHM_NO_SLOT while out */
 	unsigned int prev_slot;		/* preferred when rejoining */
@@ -195,6 +196,14 @@ struct ivshm_dev {
 	bool attached;
 	struct ism_sw_sba quiet_sba;	/* polled while out of the fabric */
 };
+
+/* In the fabric: live in the region (also while the others take it up
+ * after a rejoin). */
+static inline bool
+ivshm_in_fabric(const struct ivshm_dev *d)
+{
+	return d->phase == IVSHM_PH_ANNOUNCE || d->phase == IVSHM_PH_LIVE;
+}
 
 static inline struct ivshm_dev *
 ivshm_dev_of(struct rte_ism_dev *idev)

@@ -138,6 +138,10 @@ try_claim(struct ivshm_dev *d, unsigned int s)
 static void
 join_failed(struct ivshm_dev *d, int err, uint64_t now)
 {
+	if (d->rejoin)
+		ISM_PMD_LOG(ERR, "%s: joining again failed (%s); trying again "
+			    "in %" PRIu64 " ms", d->name, strerror(-err),
+			    d->liveness_ns / 1000000);
 	uint64_t w;
 
 	if (d->slot != IVSHM_NO_SLOT) {
@@ -309,9 +313,57 @@ expelled(struct ivshm_dev *d, uint64_t w, uint64_t now)
 		     &d->gid, 0, 0);
 	d->prev_slot = d->slot;
 	d->slot = IVSHM_NO_SLOT;
+	d->rejoin = true;
 	d->me = NULL;
 	memset(d->peers, 0, sizeof(d->peers));
 	set_phase(d, IVSHM_PH_CLAIM, now);
+}
+
+static void
+fix64(uint64_t *p, uint64_t want)
+{
+	if (__atomic_load_n(p, __ATOMIC_RELAXED) != want)
+		__atomic_store_n(p, want, __ATOMIC_RELEASE);
+}
+
+/*
+ * Any member may overwrite our area. What the others read from it is
+ * written again when it differs from what we know: identity, the head of
+ * our change ring, our acknowledgements and pins. (Our DMB table is not:
+ * its entries are checked by every reader, and rewritten on change.)
+ */
+static void
+repair(struct ivshm_dev *d)
+{
+	struct ivshm_member *m = d->me;
+	struct ivshm_orphan *o;
+	struct ivshm_peer *p;
+	unsigned int s;
+	uint64_t pin;
+
+	if (m->gid != d->gid.gid || m->gid_ext != d->gid.gid_ext ||
+	    m->max_dmbs != d->max_dmbs || m->max_dmb_len != d->max_dmb_len ||
+	    m->chid != d->chid || m->kind != d->kind) {
+		m->gid = d->gid.gid;
+		m->gid_ext = d->gid.gid_ext;
+		m->max_dmbs = d->max_dmbs;
+		m->max_dmb_len = d->max_dmb_len;
+		m->chid = d->chid;
+		m->kind = d->kind;
+	}
+	fix64(&m->chg_head, d->chg_head);
+	for (s = 0; s < d->lay.members; s++) {
+		p = &d->peers[s];
+		pin = 0;
+		TAILQ_FOREACH(o, &d->orphans, next)
+			if (o->owner_gone && ivshm_tok_slot(o->token) == s)
+				pin = o->epoch;
+		fix64(&m->pinned[s], pin);
+		if (s == d->slot)
+			continue;
+		fix64(&m->seen_chg[s], p->up ? p->seen_chg : 0);
+		fix64(&m->view_epoch[s], p->up ? p->epoch : 0);
+	}
 }
 
 void
@@ -335,6 +387,7 @@ ivshm_member_step(struct ivshm_dev *d, uint64_t now)
 			expelled(d, w, now);
 			break;
 		}
+		repair(d);
 		if (d->phase == IVSHM_PH_ANNOUNCE)
 			step_announce(d, now);
 		break;
@@ -342,6 +395,10 @@ ivshm_member_step(struct ivshm_dev *d, uint64_t now)
 		beat(d);
 		break;
 	case IVSHM_PH_FAILED:
+		/* A device that was in the fabric keeps trying: whatever
+		 * stopped it (a member with its GID, no slot) may go. */
+		if (d->rejoin && now - d->phase_ns > d->liveness_ns)
+			set_phase(d, IVSHM_PH_CLAIM, now);
 		break;
 	}
 }

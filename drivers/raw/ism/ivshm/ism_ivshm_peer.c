@@ -378,7 +378,7 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 	uint64_t w, b, e;
 	bool valid, serving;
 
-	serving = d->phase == IVSHM_PH_ANNOUNCE || d->phase == IVSHM_PH_LIVE;
+	serving = ivshm_in_fabric(d);
 	for (s = 0; s < d->lay.members; s++) {
 		if (s == d->slot)
 			continue;
@@ -399,7 +399,13 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 		}
 		if (!valid) {
 			ivshm_bad(d, s, "unknown member state");
-			ivshm_peer_retire(d, s, true);
+			ivshm_peer_retire(d, s, serving);
+			/* Garbage that stays: a dead slot, to be reused. */
+			if (ivshm_peer_dead(d, p, now))
+				__atomic_compare_exchange_n(&m->state, &w,
+					ivshm_state_make(ivshm_state_epoch(w),
+					IVSHM_ST_DEAD), false,
+					__ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 			continue;
 		}
 		st = ivshm_state_st(w);
@@ -462,12 +468,15 @@ req_done(struct ivshm_dev *d, void *arg)
 	struct req_wait *w = arg;
 	struct ivshm_peer *p = &d->peers[w->slot];
 
-	if (!p->up || p->epoch != w->epoch || d->phase != IVSHM_PH_LIVE) {
+	/* An answer counts even if the peer left right after it. */
+	w->status = answer_of(d, w->slot, w->seq);
+	if (w->status != 1)
+		return true;
+	if (!p->up || p->epoch != w->epoch || !ivshm_in_fabric(d)) {
 		w->status = -ENETUNREACH;
 		return true;
 	}
-	w->status = answer_of(d, w->slot, w->seq);
-	return w->status != 1;
+	return false;
 }
 
 int
