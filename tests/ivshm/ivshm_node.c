@@ -54,6 +54,7 @@ struct link {
 	uint64_t sent, acked, rcvd, total, late;
 	uint32_t ack_pending;
 	bool done_sent, done_rcvd;
+	bool released;			/* EV_RELEASE delivered */
 	bool broken;			/* a move failed: loss expected */
 	uint8_t *payload;
 	uint8_t *map;			/* nocopy mapping of tx */
@@ -460,27 +461,34 @@ finished(struct node *n)
 
 	if (!released())
 		return false;
+	/* A tolerant coordinator goes once every peer has its release. */
 	if (n->o->tolerant)
-		return true;
+		return !n->o->hold || n->release_sent;
 	for (i = 0; i < n->nb; i++)
 		if (!n->links[i].done_sent || !n->links[i].done_rcvd)
 			return false;
 	return true;
 }
 
-/* The coordinator (--hold) releases the guests (--hold-event). */
+/* The coordinator (--hold) releases the guests (--hold-event): each peer
+ * once it is up (it may be joining again after a disturbance). */
 static void
 release_peers(struct node *n)
 {
-	unsigned int i;
+	unsigned int i, done = 0;
+	struct link *l;
 
 	if (!n->o->hold || !released() || n->release_sent)
 		return;
-	n->release_sent = true;
-	for (i = 0; i < n->nb; i++)
-		if (n->links[i].up)
-			rte_ism_signal_event(n->dev, &n->links[i].gid, 1,
-					     EV_RELEASE, 0);
+	for (i = 0; i < n->nb; i++) {
+		l = &n->links[i];
+		if (!l->released && l->up &&
+		    rte_ism_signal_event(n->dev, &l->gid, 1, EV_RELEASE,
+					 0) == 0)
+			l->released = true;
+		done += l->released;
+	}
+	n->release_sent = done == n->nb;
 }
 
 static void
