@@ -4,14 +4,17 @@
 
 /*
  * Cross-process cases on the shm backend (vdev ism_shm, devargs dir= and
- * gid=): copy throughput into a DMB of another process, and the round
- * trip between two processes. Skipped, with the reason, when the ism_shm
- * driver is not in this build.
+ * gid=) or the ivshmem backend (vdev ism_ivshm, a region file path= in
+ * that directory, as host processes join a fabric of QEMU guests): copy
+ * throughput into a DMB of another process, and the round trip between
+ * two processes. Skipped, with the reason, when the driver is not in this
+ * build.
  *
  * The case process starts a peer: this program in "perf-peer" mode, with
  * its own EAL (--file-prefix CASEPREFIX-peer) on the CPU of the case's
- * second lcore. Both join one private rendezvous directory, the case as
- * GID 0x1, the peer as GID 0x2, and each registers a DMB for the other.
+ * second lcore. Both join one private directory (the rendezvous
+ * directory, or the one of the region file), the case as GID 0x1, the
+ * peer as GID 0x2, and each registers a DMB for the other.
  * The case passes its token on the command line; the rest goes over two
  * pipes, one line per message:
  *   peer -> case  "ready TOKEN"   its DMB for 0x1; it reached the case's DMB
@@ -52,6 +55,8 @@
 #define SHM_COPY_MIN	(1u << 20)
 #define SHM_CTL_TIMEOUT_S	30
 #define SHM_DEADLINE_S	60
+/* The ivshmem region: 16 members of 4 MiB, room for 1 MiB DMBs. */
+#define XPROC_REGION	(64u << 20)
 
 /* Read one line from fd, waiting at most timeout_s for each byte (forever
  * if 0); 0 or -1 (timeout, end of file). */
@@ -97,8 +102,22 @@ map_lines(int fd)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/* The devargs of a device of backend in the private directory dir. */
+static void
+fabric_args(char *buf, size_t size, const char *backend, const char *dir,
+		const char *gid, uint32_t max_len)
+{
+	if (strcmp(backend, "ism_ivshm") == 0)
+		snprintf(buf, size, "path=%s/region,size=%u,gid=%s,"
+			 "max_dmb_len=%u", dir, XPROC_REGION, gid, max_len);
+	else
+		snprintf(buf, size, "dir=%s,gid=%s,max_dmb_len=%u", dir, gid,
+			 max_len);
+}
+
 /* The case process's side. */
 struct shm_case {
+	const char *backend;		/* ism_shm or ism_ivshm */
 	char dir[64];			/* rendezvous directory */
 	uint16_t dev;
 	struct rte_ism_dev_info info;
@@ -153,6 +172,8 @@ spawn_peer(struct shm_case *x, uint32_t peer_dmb_len)
 	argv[argc++] = prefix;
 	argv[argc++] = "--";
 	argv[argc++] = "perf-peer";
+	argv[argc++] = "--backend";
+	argv[argc++] = x->backend;
 	argv[argc++] = "--dir";
 	argv[argc++] = x->dir;
 	argv[argc++] = "--dmb-len";
@@ -218,6 +239,8 @@ stop_peer(struct shm_case *x)
 static void
 shm_teardown(struct shm_case *x)
 {
+	char region[80];
+
 	if (x->pid > 0)
 		stop_peer(x);
 	if (x->lines != NULL)
@@ -228,21 +251,28 @@ shm_teardown(struct shm_case *x)
 		rte_ism_dmb_unregister(x->dev, x->dmb.token);
 	if (x->info.name[0] != '\0')
 		perf_vdev_remove(x->info.name);
+	/* The ivshmem region outlives its members (QEMU keeps its file). */
+	if (strcmp(x->backend, "ism_ivshm") == 0 && x->dir[0] != '\0') {
+		snprintf(region, sizeof(region), "%s/region", x->dir);
+		unlink(region);
+	}
 	/* The backend removes what it put there; say so if it did not. */
 	if (x->dir[0] != '\0' && rmdir(x->dir) < 0)
 		printf("  rendezvous directory %s not empty or not removed: "
 		       "%s\n", x->dir, strerror(errno));
 }
 
-/* PERF_OK, PERF_SKIP (no shm driver) or PERF_FAIL. */
+/* PERF_OK, PERF_SKIP (no such driver) or PERF_FAIL. */
 static int
-shm_setup(struct shm_case *x, uint32_t my_len, uint32_t peer_len)
+shm_setup(struct shm_case *x, const char *backend, uint32_t my_len,
+		uint32_t peer_len)
 {
 	struct rte_ism_gid peer_gid;
-	char args[128], line[64];
+	char args[160], line[64];
 	int ret;
 
 	memset(x, 0, sizeof(*x));
+	x->backend = backend;
 	x->pp_fd = -1;
 	snprintf(x->dir, sizeof(x->dir), "%s/ism-perf-XXXXXX",
 		 getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
@@ -252,11 +282,12 @@ shm_setup(struct shm_case *x, uint32_t my_len, uint32_t peer_len)
 		x->dir[0] = '\0';
 		return PERF_FAIL;
 	}
-	snprintf(args, sizeof(args), "dir=%s,gid=" SHM_GID_CASE
-		 ",max_dmb_len=%u", x->dir, RTE_MAX(my_len, peer_len));
-	ret = perf_vdev_create("ism_shm_perf", args, &x->dev, &x->info);
+	fabric_args(args, sizeof(args), backend, x->dir, SHM_GID_CASE,
+		    RTE_MAX(my_len, peer_len));
+	snprintf(line, sizeof(line), "%s_perf", backend);
+	ret = perf_vdev_create(line, args, &x->dev, &x->info);
 	if (ret == -ENOTSUP) {
-		printf("  SKIP: the ism_shm driver is not in this build\n");
+		printf("  SKIP: the %s driver is not in this build\n", backend);
 		shm_teardown(x);
 		return PERF_SKIP;
 	}
@@ -328,7 +359,7 @@ perf_copy_shm(const struct perf_case *c)
 	for (p = 0; p < c->nb_points; p++)
 		max = RTE_MAX(max, c->points[p]);
 	t.len = RTE_MAX((uint32_t)max, SHM_COPY_MIN);
-	ret = shm_setup(&x, 64, t.len);
+	ret = shm_setup(&x, c->backend, 64, t.len);
 	if (ret != PERF_OK)
 		return ret;
 	ret = PERF_FAIL;
@@ -390,7 +421,7 @@ perf_latency_shm(const struct perf_case *c)
 	struct shm_case x;
 	int ret;
 
-	ret = shm_setup(&x, SHM_LAT_DMB, SHM_LAT_DMB);
+	ret = shm_setup(&x, c->backend, SHM_LAT_DMB, SHM_LAT_DMB);
 	if (ret != PERF_OK)
 		return ret;
 	printf("  requester: cpu %u, responder: the peer process\n",
@@ -409,6 +440,7 @@ perf_latency_shm(const struct perf_case *c)
 /* The peer process ("perf-peer" mode, after rte_eal_init()). */
 
 struct peer_args {
+	const char *backend;
 	const char *dir;
 	uint32_t dmb_len;
 	uint64_t remote_token;
@@ -419,6 +451,7 @@ static int
 peer_parse(int argc, char **argv, struct peer_args *a)
 {
 	static const struct option opts[] = {
+		{ "backend", required_argument, NULL, 'b' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "dmb-len", required_argument, NULL, 'l' },
 		{ "remote-token", required_argument, NULL, 't' },
@@ -434,6 +467,9 @@ peer_parse(int argc, char **argv, struct peer_args *a)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
+		case 'b':
+			a->backend = optarg;
+			break;
 		case 'd':
 			a->dir = optarg;
 			break;
@@ -456,7 +492,8 @@ peer_parse(int argc, char **argv, struct peer_args *a)
 			return -1;
 		}
 	}
-	return a->dir == NULL || a->dmb_len == 0 || a->remote_token == 0 ||
+	return a->backend == NULL || a->dir == NULL || a->dmb_len == 0 ||
+		a->remote_token == 0 ||
 		a->pp_fd < 0 || a->in < 0 || a->out < 0 ? -1 : 0;
 }
 
@@ -524,22 +561,24 @@ perf_peer_main(int argc, char **argv)
 	struct rte_ism_dmb dmb = { 0 };
 	struct perf_pp_lines *lines;
 	struct peer_args a;
-	char args[PATH_MAX];
+	char args[PATH_MAX], name[48];
 	uint16_t dev;
 	int ret = 1;
 
 	if (peer_parse(argc, argv, &a) < 0) {
-		printf("usage: perf-peer --dir D --dmb-len L --remote-token T "
-		       "--pp-fd FD --in FD --out FD (started by perf)\n");
+		printf("usage: perf-peer --backend B --dir D --dmb-len L "
+		       "--remote-token T --pp-fd FD --in FD --out FD (started "
+		       "by perf)\n");
 		return 2;
 	}
 	lines = map_lines(a.pp_fd);
 	if (lines == NULL)
 		return 1;
-	snprintf(args, sizeof(args), "dir=%s,gid=" SHM_GID_PEER
-		 ",max_dmb_len=%u", a.dir, RTE_MAX(a.dmb_len, 4096u));
-	if (perf_vdev_create("ism_shm_peer", args, &dev, &info) < 0) {
-		printf("  peer: cannot create its ism_shm device\n");
+	fabric_args(args, sizeof(args), a.backend, a.dir, SHM_GID_PEER,
+		    RTE_MAX(a.dmb_len, 4096u));
+	snprintf(name, sizeof(name), "%s_peer", a.backend);
+	if (perf_vdev_create(name, args, &dev, &info) < 0) {
+		printf("  peer: cannot create its %s device\n", a.backend);
 		goto out_unmap;
 	}
 	rte_ism_gid_parse(SHM_GID_CASE, &case_gid);
@@ -553,7 +592,7 @@ perf_peer_main(int argc, char **argv)
 out:
 	if (dmb.token != 0)
 		rte_ism_dmb_unregister(dev, dmb.token);
-	perf_vdev_remove("ism_shm_peer");
+	perf_vdev_remove(name);
 out_unmap:
 	munmap(lines, sizeof(*lines));
 	close(a.out);	/* after the device is gone: the case waits for it */
