@@ -75,16 +75,22 @@ static int
 ivshm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 {
 	struct ivshm_dev *d = ctx;
-	struct ism_sw_sba *sba = __atomic_load_n(&d->sba, __ATOMIC_ACQUIRE);
+	unsigned int slot = rte_ism_pmd_lcore_slot();
+	struct ism_sw_sba *sba;
 	uint16_t got, i, n = 0;
 
-	if (!ism_sw_sba_pending(sba))
-		return 0;
-	got = ism_sw_sba_poll(sba, sigs, nb);
-	for (i = 0; i < got; i++)
-		if (__atomic_load_n(&d->own_live[sigs[i].dmb_idx],
-				    __ATOMIC_RELAXED))
-			sigs[n++] = sigs[i];
+	/* In the bracket: after an expulsion the old SBA may become another
+	 * member's, once rte_ism_pmd_synchronize() says no poll uses it. */
+	rte_ism_pmd_move_enter(slot);
+	sba = __atomic_load_n(&d->sba, __ATOMIC_ACQUIRE);
+	if (ism_sw_sba_pending(sba)) {
+		got = ism_sw_sba_poll(sba, sigs, nb);
+		for (i = 0; i < got; i++)
+			if (__atomic_load_n(&d->own_live[sigs[i].dmb_idx],
+					    __ATOMIC_RELAXED))
+				sigs[n++] = sigs[i];
+	}
+	rte_ism_pmd_move_exit(slot);
 	return n;
 }
 
