@@ -91,6 +91,7 @@ take_slot(struct ivshm_dev *d, unsigned int s, uint64_t epoch)
 {
 	struct ivshm_member *m = ivshm_member(d->base, s);
 	struct ivshm_ent *t = ivshm_table(d->base, &d->lay, s);
+	uint32_t x;
 
 	d->slot = s;
 	d->epoch = epoch;
@@ -114,6 +115,9 @@ take_slot(struct ivshm_dev *d, unsigned int s, uint64_t epoch)
 		ivshm_alloc_reset(&d->alloc, d->lay.part_size /
 				IVSHM_DMB_ALIGN);
 		d->alloc_slot = s;
+		for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + d->max_dmbs;
+		     x++)
+			d->own[x].slot = IVSHM_NO_SLOT;
 	}
 	/* GID before looking at the others' (CHECK). */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -138,12 +142,12 @@ try_claim(struct ivshm_dev *d, unsigned int s)
 static void
 join_failed(struct ivshm_dev *d, int err, uint64_t now)
 {
+	uint64_t w;
+
 	if (d->rejoin)
 		ISM_PMD_LOG(ERR, "%s: joining again failed (%s); trying again "
 			    "in %" PRIu64 " ms", d->name, strerror(-err),
 			    d->liveness_ns / 1000000);
-	uint64_t w;
-
 	if (d->slot != IVSHM_NO_SLOT) {
 		w = ivshm_state_make(d->epoch, IVSHM_ST_JOINING);
 		__atomic_compare_exchange_n(&d->me->state, &w,
