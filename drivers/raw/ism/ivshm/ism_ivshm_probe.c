@@ -36,6 +36,8 @@
 /* How long a member waits for another one that is formatting the region
  * before it takes over (the other died while formatting). */
 #define IVSHM_FORMAT_WAIT_MS	1000
+/* ... and gives up after this (another member keeps changing it). */
+#define IVSHM_FORMAT_GIVEUP_MS	10000
 
 struct ivshm_args {
 	struct ism_common_args c;
@@ -134,10 +136,17 @@ open_fabric(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 {
 	struct ivshm_hdr *h = ivshm_hdr(d->base);
 	uint64_t owner, seen = 0, since = 0, now, nonce;
+	uint64_t end = ivshm_now_ns() + IVSHM_FORMAT_GIVEUP_MS * 1000000ULL;
 	const char *why = NULL;
 	int ret;
 
 	for (;;) {
+		if (ivshm_now_ns() > end) {
+			ISM_PMD_LOG(ERR, "%s: %s: no usable fabric header after "
+				    "%u ms (someone keeps formatting it?)",
+				    d->name, d->where, IVSHM_FORMAT_GIVEUP_MS);
+			return -ETIMEDOUT;
+		}
 		ret = ivshm_hdr_check(h, size, &d->lay, &why);
 		if (ret == 0)
 			break;
@@ -201,21 +210,18 @@ ivshm_dev_create(const char *name, struct rte_device *device,
 
 	kv = ism_kvargs_parse(name, args, vdev ? ivshm_vdev_args :
 			ivshm_pci_args);
-	if (kv == NULL)
-		return -EINVAL;
-	ret = args_get(name, kv, &a);
+	ret = kv == NULL ? -EINVAL : args_get(name, kv, &a);
 	rte_kvargs_free(kv);
-	if (ret < 0)
-		return ret;
-	if (a.c.gid.gid == 0 && a.c.gid.gid_ext == 0)
+	if (ret == 0 && a.c.gid.gid == 0 && a.c.gid.gid_ext == 0)
 		ism_random_gid(&a.c.gid);
-
-	d = (struct ivshm_dev *)ism_pmd_create(name, rte_socket_id(), device,
-			IVSHM_DRIVER_NAME, &ivshm_backend, sizeof(*d));
+	d = ret < 0 ? NULL : (struct ivshm_dev *)ism_pmd_create(name,
+			rte_socket_id(), device, IVSHM_DRIVER_NAME,
+			&ivshm_backend, sizeof(*d));
 	if (d == NULL) {
+		/* Until the device owns it, the mapping is ours to undo. */
 		if (r->map != NULL)
 			munmap(r->map, r->size);
-		return -rte_errno;
+		return ret < 0 ? ret : -rte_errno;
 	}
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	snprintf(d->where, sizeof(d->where), "%s", r->where);
