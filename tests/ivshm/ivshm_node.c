@@ -293,6 +293,9 @@ on_gone(struct node *n, struct link *l, const struct rte_ism_event *ev)
 	if (rte_ism_query_remote_gid(n->dev, &l->gid, 0, 0) != -ENETUNREACH)
 		bad(n, "%s: gone but still reachable", l->name);
 	l->up = false;
+	/* Gone after the release: nobody to release there any more. */
+	if (released())
+		l->released = true;
 	/* Gone after both said DONE: the end of the run, not a loss. */
 	if (l->done_sent && l->done_rcvd) {
 		say("GONE %s at %" PRIu64 " after the end", l->name, ev->time);

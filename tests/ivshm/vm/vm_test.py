@@ -46,7 +46,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 import ivshm_test as it  # noqa: E402 (the host-side Peer and helpers)
 
 VM_DIR = os.environ.get('ISM_VM_DIR', '/var/tmp/dpdk-ism-vm')
-VM_TIMEOUT_S = 280
+VM_TIMEOUT_S = 450
 REGION_SIZE = 64 << 20
 # TCG guests on a loaded host: their control threads may not run for a
 # while; the fabric's liveness timeout is set by the host member that
@@ -230,7 +230,7 @@ class VmTest(it.Test):
 def guest_node(gid, peers, extra=''):
     return ('run node $PEER $EAL --file-prefix node-%s '
             '-a ism:$BDF,fabric=ivshmem,gid=%s -- --role node --peers %s '
-            '--hold-event --deadline 260 --seed %d %s'
+            '--hold-event --deadline 420 --seed %d %s'
             % (gid, gid, ','.join(peers), int(gid, 16), extra))
 
 
@@ -241,7 +241,7 @@ def fabric(vt):
     # The host member creates the fabric (liveness timeout included).
     host = vt.host('h', h, ['--role', 'node', '--peers', g1 + ',' + g2,
                             '--hold', '--survive', '1', '--msgs', '20',
-                            '--deadline', '270', '--seed', '3'])
+                            '--deadline', '440', '--seed', '3'])
     a = Guest(vt, 'g1', 'g1')
     b = Guest(vt, 'g2', 'g2')
     for peer, others in ((host, (g1, g2)),):
@@ -310,7 +310,7 @@ def guest_host(vt):
     # The host end of the forwarding: pcap in, through the guest and back.
     prefix = 'ism-ivshm-vm-%s-fwd' % vt.tag
     fwd = subprocess.Popen(
-        ['timeout', '-s', 'KILL', '200', vt.fwd_bin, '-l', '1', '--no-huge',
+        ['timeout', '-s', 'KILL', '400', vt.fwd_bin, '-l', '1', '--no-huge',
          '-m', '512', '--no-shconf', '--no-pci', '--file-prefix', prefix,
          '--vdev', 'ism_ivshm0,path=%s,gid=%s' % (vt.region, fa),
          '--vdev', 'net_pcap0,rx_pcap=%s,tx_pcap=%s' % (src, dst), '--',
@@ -335,13 +335,13 @@ def guest_host(vt):
     # A host member scribbles while a guest and a host member stream.
     g.wait_line('VMTEST-RUN node')
     victim = vt.host('v', va, ['--role', 'node', '--peers', vb, '--hold',
-                               '--tolerant', '--deadline', '200'])
+                               '--tolerant', '--deadline', '400'])
     it.progress(victim, vb)
     g.wait_line('PROGRESS', pred=lambda l: l.split()[1] == it.uuid(va) and
                 int(l.split()[5]) > 0)
     s = vt.host('s', sc, ['--role', 'scribble', '--region', vt.region,
                           '--rounds', '5000', '--seed', '11'])
-    s.wait_line('SCRIBBLED', timeout=200)
+    s.wait_line('SCRIBBLED', timeout=400)
     if s.finish() != 0:
         raise it.Failure('the scribbler failed')
     rc = victim.finish()
@@ -387,6 +387,8 @@ def main():
                                     'ism_fwd'))
     import ism_fwd_test  # pcap helpers of the ism_fwd tests
     it_fwd = ism_fwd_test
+    # Host members live as long as the guests may (TCG on a loaded host).
+    it.PROC_TIMEOUT_S = VM_TIMEOUT_S
     vt = VmTest(args)
     t0 = time.monotonic()
     try:
