@@ -4,16 +4,19 @@
 # Thin wrapper: set-up (devtools/setup.sh), meson configure, build, run.
 #   make demo   the main job: move_data throughput table on loopback devices
 #   make test   every test: meson test in the release build (with a short
-#               libFuzzer run, option fuzz) and in an ASan+UBSan build (with
-#               RTE_ISM_DEBUG fast-path checks)
+#               libFuzzer run, option fuzz; the docs are built there, a
+#               warning fails it; DPDK's forbidden-token lint) and in an
+#               ASan+UBSan build (with RTE_ISM_DEBUG fast-path checks)
 #   make bench  the benchmark suite (devtools/bench.sh): CSV, charts and a
-#               summary of ratios in build/perf-results
+#               summary of ratios in build/perf-results; then net_ism
+#               against net_memif with testpmd (devtools/bench_testpmd.py)
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 MESON_OPTS ?=
-# The release build also builds the libFuzzer harnesses (with clang).
-BUILD_OPTS = -Dfuzz=true
+# The release build also builds the libFuzzer harnesses (with clang) and
+# the documentation (sphinx, doxygen).
+BUILD_OPTS = -Dfuzz=true -Denable_docs=true
 ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
@@ -37,9 +40,12 @@ build-asan: setup
 		meson setup $(ASAN_BUILD) $(ASAN_OPTS) $(MESON_OPTS)
 	ninja -C $(ASAN_BUILD)
 
+# Through tests/lib/ism_eal.py: a file prefix of its own, a deadline, and
+# EAL's runtime directory removed afterwards.
 demo: build
-	./$(BUILD)/app/test-ism/dpdk-test-ism -l 0 --no-huge -m 1024 \
-		--no-shconf --no-pci --file-prefix ism-demo-$$$$ -- demo
+	python3 tests/lib/ism_eal.py run --quiet --tag demo --name demo \
+		--timeout 600 -- ./$(BUILD)/app/test-ism/dpdk-test-ism -l 0 \
+		--no-huge -m 1024 --no-shconf --no-pci -- demo
 
 # The VM tests (the ism bus's vfio test, the ivshmem backend's) boot QEMU
 # guests; their one-time preparation (QEMU from Debian, a kernel image
@@ -54,6 +60,7 @@ test: build build-asan vm-setup
 
 bench: build
 	BUILD=$(BUILD) ./devtools/bench.sh
+	./devtools/bench_testpmd.py --build $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

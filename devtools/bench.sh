@@ -5,7 +5,7 @@
 # Runs the whole benchmark suite (app/test-ism/perf.ini) on this machine and
 # writes, into the results directory:
 #   perf.csv    every figure with its reference and ratio
-#   perf.log    what dpdk-test-ism perf printed (the readable tables)
+#   perf.log    what dpdk-test-ism-perf printed (the readable tables)
 #   *.png       charts (gnuplot)
 #   summary.md  the targets and the tables of ratios; printed at the end
 #
@@ -40,16 +40,19 @@ if [ ! -f "$BUILD/build.ninja" ]; then
 	meson setup "$BUILD" >/dev/null
 fi
 ninja -C "$BUILD" >/dev/null
-app=$BUILD/app/test-ism/dpdk-test-ism
+app=$BUILD/app/test-ism/dpdk-test-ism-perf
 
 mkdir -p "$out"
 rm -f "$out"/perf.csv "$out"/*.png "$out"/summary.md
 start=$(date +%s)
-# Each case runs in its own process with --file-prefix ism-bench-PID-CASE.
+# Each case runs in its own process with --file-prefix PREFIX-CASE; the
+# harness (tests/lib/ism_eal.py) sets PREFIX, bounds the run and removes
+# the runtime directories afterwards.
 status=0
-"$app" -l "$lcores" --no-huge -m 1024 --no-pci \
-	--file-prefix "ism-bench-$$" --log-level=lib.eal:warning -- \
-	perf --config "$config" --csv "$out/perf.csv" \
+python3 "$top/tests/lib/ism_eal.py" run --tag bench --name perf \
+	--timeout 7200 -- "$app" -l "$lcores" --no-huge -m 1024 --no-pci \
+	--no-shconf --log-level=lib.eal:warning -- \
+	--config "$config" --csv "$out/perf.csv" \
 	>"$out/perf.log" 2>&1 || status=$?
 cat "$out/perf.log"
 end=$(date +%s)
@@ -58,7 +61,7 @@ if [ "$status" != 0 ] && [ "$status" != 77 ]; then
 fi
 
 python3 "$top/devtools/bench_report.py" --csv "$out/perf.csv" \
-	--out "$out" --seconds $((end - start)) \
+	--config "$config" --out "$out" --seconds $((end - start)) \
 	--command "devtools/bench.sh${*:+ $*}"
 echo
 cat "$out/summary.md"

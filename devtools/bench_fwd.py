@@ -34,77 +34,39 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+import ism_eal  # noqa: E402  (tests/lib)
+
 EAL_MEM = ["--no-huge", "-m", "512", "--no-pci", "--no-shconf"]
 
-NOISE_C = r"""
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9; }
-int main(int c, char **v) { double s = c > 1 ? atof(v[1]) : 1, t0 = now(),
-	last = t0, lost = 0, t; (void)c;
-	while ((t = now()) - t0 < s) { if (t - last > 1e-6) lost += t - last;
-		last = t; }
-	printf("%.1f\n", 100 * (1 - lost / (t - t0))); return 0; }
-"""
+def noise_probe(args):
+    """Share of 1 s both vCPUs ran while both were busy (percent)."""
+    return ism_eal.noise_probe(args.perf, cpus=(0, 1), ms=1000,
+                               tag="bench-fwd")
 
 
-def noise_probe(tmp):
-    """Share of 1 s each vCPU ran while both were busy (percent)."""
-    exe = os.path.join(tmp, "cpu_noise")
-    if not os.path.exists(exe):
-        src = exe + ".c"
-        with open(src, "w") as f:
-            f.write(NOISE_C)
-        subprocess.run(["cc", "-O2", "-o", exe, src], check=True)
-    procs = [subprocess.Popen(["taskset", "-c", str(c), exe, "1"],
-                              stdout=subprocess.PIPE, text=True)
-             for c in (0, 1)]
-    return [float(p.communicate()[0]) for p in procs]
-
-
-def eal_runtime_dir(cmd):
-    """The EAL runtime directory of a command line's --file-prefix."""
-    prefix = cmd[cmd.index("--file-prefix") + 1]
-    base = "/var/run" if os.getuid() == 0 else \
-        os.environ.get("XDG_RUNTIME_DIR", "/tmp")
-    return os.path.join(base, "dpdk", prefix)
-
-
-def run_pair(rx_cmd, tx_cmd, dur, log_prefix):
-    """Start the receiver, then the transmitter; SIGINT both after dur+3 s.
-    Returns the receiver's output."""
-    logs = []
+def run_pair(name, rx_cmd, tx_cmd, dur):
+    """Start the receiver, then the transmitter (each [program, EAL
+    options, --, ...] without --file-prefix: one is added); SIGINT both
+    after dur+3 s. Returns the receiver's output."""
     procs = []
-    for i, cmd in enumerate((rx_cmd, tx_cmd)):
+    for side, cmd in (("rx", rx_cmd), ("tx", tx_cmd)):
+        prefix = ism_eal.file_prefix("bench", "fwd", name, side)
+        cmd = cmd[:1] + ["--file-prefix", prefix] + cmd[1:]
         print("+ " + " ".join(cmd), flush=True)
-        log = open("%s.%s.log" % (log_prefix, ("rx", "tx")[i]), "w+")
-        logs.append(log)
-        procs.append(subprocess.Popen(
-            ["timeout", "-k", "5", "-s", "INT", str(dur + 30)] + cmd,
-            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True))
-        time.sleep(2 if i == 0 else 0)
+        procs.append(ism_eal.Process(cmd, side, dur + 30, prefix=prefix,
+                                     deadline_signal=signal.SIGINT))
+        time.sleep(2 if side == "rx" else 0)
     time.sleep(dur + 3)
     for p in procs:
-        try:
-            os.killpg(p.pid, signal.SIGINT)
-        except ProcessLookupError:
-            pass
+        p.interrupt()
     for p in procs:
         try:
             p.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
-    for cmd in (rx_cmd, tx_cmd):
-        shutil.rmtree(eal_runtime_dir(cmd), ignore_errors=True)
-    logs[0].seek(0)
-    out = logs[0].read()
-    for log in logs:
-        log.close()
-    return out
+        except ism_eal.Error:
+            pass
+        p.cleanup()
+    return "\n".join(procs[0].lines)
 
 
 def samples(values):
@@ -119,15 +81,13 @@ def ism_run(args, size, zc, tmp, tag):
     app = os.path.join(args.build, "examples", "ism_fwd", "dpdk-ism_fwd")
     common = ["--stats-period", "1"] + (["--zero-copy"] if zc else [])
     rx = [app, "-l", "0"] + EAL_MEM + [
-        "--file-prefix", "bfwd-r-%s" % tag,
         "--vdev", "ism_shm0,dir=%s,gid=0xb2" % rv, "--",
         "--peer-gid", "0xa1", "--fwd-mode", "rxonly"] + common
     tx = [app, "-l", "1"] + EAL_MEM + [
-        "--file-prefix", "bfwd-t-%s" % tag,
         "--vdev", "ism_shm0,dir=%s,gid=0xa1" % rv, "--",
         "--peer-gid", "0xb2", "--fwd-mode", "txonly",
         "--pkt-size", str(size)] + common
-    out = run_pair(rx, tx, args.dur, os.path.join(tmp, "ism-%s" % tag))
+    out = run_pair("ism-" + tag, rx, tx, args.dur)
     shutil.rmtree(rv, ignore_errors=True)
     mpps = [float(m) for m in re.findall(r"ism-rx ([\d.]+) Mpps", out)]
     return samples(mpps)
@@ -144,22 +104,22 @@ def memif_run(args, size, zc, tmp, tag):
     app_args = ["--total-num-mbufs=16384", "--txpkts=%d" % size,
                 "--stats-period", "1"]
     rx = [args.testpmd, "-l", "0,1", "--main-lcore", "1"] + mem + [
-        "--file-prefix", "bfwd-ms-%s" % tag, "--vdev", srv, "--"] + \
+        "--vdev", srv, "--"] + \
         app_args + ["--forward-mode=rxonly"]
     tx = [args.testpmd, "-l", "0,1", "--main-lcore", "0"] + mem + [
-        "--file-prefix", "bfwd-mc-%s" % tag, "--vdev", cli, "--"] + \
+        "--vdev", cli, "--"] + \
         app_args + ["--forward-mode=txonly"]
-    out = run_pair(rx, tx, args.dur, os.path.join(tmp, "memif-%s" % tag))
+    out = run_pair("memif-" + tag, rx, tx, args.dur)
     pps = [int(m) for m in re.findall(r"^\s+Rx-pps:\s+(\d+)", out, re.M)]
     return samples([p / 1e6 for p in pps])
 
 
-def quiet(args, tmp):
+def quiet(args):
     """Wait (up to --wait s) for a probe at or above --min-probe."""
     end = time.monotonic() + args.wait
     while True:
-        probe = noise_probe(tmp)
-        if min(probe) >= args.min_probe or time.monotonic() > end:
+        probe = noise_probe(args)
+        if probe >= args.min_probe or time.monotonic() > end:
             return probe
         time.sleep(5)
 
@@ -170,12 +130,11 @@ def run_probed_pair(args, size, mode, rep, tmp):
     for attempt in range(args.retries + 1):
         out = []
         for kind, fn in (("ism", ism_run), ("memif", memif_run)):
-            before = quiet(args, tmp)
-            tag = "%d-%d-%s-%s-%d-%d" % (rep, size, mode, kind, attempt,
-                                         os.getpid())
+            before = quiet(args)
+            tag = "%d-%d-%s-%d" % (rep, size, mode, attempt)
             s = fn(args, size, mode == "zc", tmp, tag)
-            out.append((kind, s, before, noise_probe(tmp)))
-        if all(min(b + a) >= args.min_probe for _, _, b, a in out):
+            out.append((kind, s, before, noise_probe(args)))
+        if all(min(b, a) >= args.min_probe for _, _, b, a in out):
             break
         print("rep %d size %d %s: host busy during the runs, again"
               % (rep + 1, size, mode), flush=True)
@@ -197,6 +156,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--testpmd", default="dpdk-testpmd")
+    ap.add_argument("--perf", help="dpdk-test-ism-perf, for the noise "
+                    "probe (default: the one of --build)")
     ap.add_argument("--sizes", default="64,1500")
     ap.add_argument("--modes", default="copy,zc")
     ap.add_argument("--reps", type=int, default=3)
@@ -212,6 +173,9 @@ def main():
         subprocess.run(["meson", "setup", args.build], cwd=ROOT, check=True)
     subprocess.run(["ninja", "-C", args.build], check=True,
                    stdout=subprocess.DEVNULL)
+    if args.perf is None:
+        args.perf = os.path.join(args.build, "app", "test-ism",
+                                 "dpdk-test-ism-perf")
     sizes = [int(s) for s in args.sizes.split(",")]
     modes = args.modes.split(",")
     res = {}       # (size, mode, "ism"|"memif") -> [rep medians]
@@ -225,13 +189,13 @@ def main():
                     for kind, s, before, after in pair:
                         res.setdefault((size, mode, kind), []).append(med(s))
                         every.setdefault((size, mode, kind), []).extend(s)
-                        probes += before + after
+                        probes += [before, after]
                         print("rep %d size %d %s %s: median %.2f Mpps of %d "
-                              "1-s samples %s; host probes (CPU0/CPU1) "
-                              "before %.1f/%.1f%% after %.1f/%.1f%%"
+                              "1-s samples %s; host probes (both CPUs) "
+                              "before %.1f%% after %.1f%%"
                               % (rep + 1, size, mode, kind, med(s), len(s),
-                                 ["%.2f" % x for x in s], before[0],
-                                 before[1], after[0], after[1]), flush=True)
+                                 ["%.2f" % x for x in s], before, after),
+                              flush=True)
     print("host: both vCPUs ran %.1f%% of the time (median of probes, "
           "min %.1f%%); below ~95%% the figures are noise"
           % (med(probes), min(probes)))

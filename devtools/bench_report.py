@@ -1,20 +1,26 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ism authors
-"""Turn the CSV of dpdk-test-ism perf into summary.md and PNG charts.
+"""Turn the CSV of dpdk-test-ism-perf into summary.md and PNG charts.
 
-    bench_report.py --csv perf.csv --out DIR [--seconds S] [--command CMD]
+    bench_report.py --csv perf.csv --config perf.ini --out DIR [--seconds S]
+                    [--command CMD]
 
 The CSV has one figure per row: case,type,backend,param,x,series,stat,unit,
 value,reference,ref_value,ratio (ratio = value / ref_value, measured in the
-same run). Charts are drawn with gnuplot (skipped with a note if absent).
+same run). The targets are the target* keys of the configuration's cases
+(see perf.ini): only the cases of that configuration are judged. Charts are
+drawn with gnuplot (skipped with a note if absent).
 """
 
 import argparse
+import configparser
 import csv
 import datetime
+import fnmatch
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -77,11 +83,70 @@ def git_rev(top):
         return "?"
 
 
+def load_targets(path):
+    """[(case, name, spec)] from the target* keys of the configuration."""
+    cfg = configparser.ConfigParser(comment_prefixes=(";", "#"),
+                                    inline_comment_prefixes=(";",),
+                                    interpolation=None, strict=False)
+    with open(path) as f:
+        cfg.read_file(f)
+    out = []
+    for case in cfg.sections():
+        for key, value in cfg.items(case):
+            if key.startswith("target"):
+                name, _, spec = value.rpartition(":")
+                if not name:
+                    raise SystemExit("%s [%s] %s: want \"NAME: SPEC\""
+                                     % (path, case, key))
+                out.append((case, name.strip(), spec.strip()))
+    return out
+
+
+TARGET_RX = re.compile(r"^(min|max)\s+(ratio|value)\s*(>=|<=|<|>|==)\s*"
+                       r"([-\d.eE+]+)(?:\s+where\s+(.*))?$")
+OPS = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b,
+       "<": lambda a, b: a < b, ">": lambda a, b: a > b,
+       "==": lambda a, b: a == b}
+
+
+def judge(rows, case, spec):
+    """(measured, met) of a target spec over the rows of case:
+    "min|max ratio|value OP LIMIT [where KEY=VALUE ... x>=N x<=N]", VALUE
+    a glob (fnmatch)."""
+    m = TARGET_RX.match(spec)
+    if m is None:
+        raise SystemExit("bad target \"%s\" of [%s]" % (spec, case))
+    agg, field, op, limit, where = m.groups()
+    sel = [r for r in rows if r["case"] == case]
+    for cond in (where or "").split():
+        xm = re.match(r"^x(>=|<=)(\d+)$", cond)
+        if xm:
+            n = int(xm.group(2))
+            sel = [r for r in sel if (r["x"] >= n if xm.group(1) == ">="
+                                      else r["x"] <= n)]
+            continue
+        key, _, pat = cond.partition("=")
+        sel = [r for r in sel if key in r and
+               fnmatch.fnmatchcase(str(r[key]), pat)]
+    sel = [r for r in sel if r[field] is not None]
+    if not sel:
+        return ("not measured (no figure: the case was skipped or failed, "
+                "see perf.log)", "n/a")
+    pick_ = min if agg == "min" else max
+    r = pick_(sel, key=lambda r: r[field])
+    at = (" at %s %s" % (r["param"], size_str(r["x"]) if r["param"] ==
+                         "size" else r["x"]))
+    what = r["series"] + (" / " + r["reference"] if r["reference"] else "")
+    measured = "%s %s %.2f%s (%s)" % (agg, field, r[field], at, what)
+    return measured, "yes" if OPS[op](r[field], float(limit)) else "no"
+
+
 class Report:
-    def __init__(self, rows):
+    def __init__(self, rows, targets):
         self.rows = rows
         self.lines = []
-        self.targets = []
+        self.targets = [("%s: %s" % (case, name),) + judge(rows, case, spec)
+                        for case, name, spec in targets]
 
     def p(self, s=""):
         self.lines.append(s)
@@ -155,18 +220,6 @@ class Report:
                "median of the per-repetition ratios.")
         self.p()
         self.table(head, body)
-        for b in BACKENDS:
-            big = [r for r in pick(rows, backend=b, series="move_data",
-                                   reference="memcpy") if r["x"] >= 4096]
-            name = f"move_data >= 0.9x memcpy for >= 4 KiB, {BACKENDS[b]}"
-            if not big:
-                self.targets.append((name, "not measured (case skipped)",
-                                     "n/a"))
-                continue
-            worst = min(big, key=lambda r: r["ratio"])
-            self.targets.append((name, f"lowest ratio {worst['ratio']:.2f} "
-                                 f"at {size_str(worst['x'])}",
-                                 "yes" if worst["ratio"] >= 0.9 else "no"))
 
     def rate(self):
         rows = pick(self.rows, type="rate")
@@ -198,19 +251,6 @@ class Report:
                              fmt(two["ratio"]), fmt(one_ and
                                                     one_["ref_value"], 0),
                              fmt(one_ and one_["ratio"])])
-        name = "cross-process round trip <= 1.5x raw ping-pong"
-        shm = one(rows, backend="ism_shm", stat="median",
-                  reference="pingpong_2line")
-        shm1 = one(rows, backend="ism_shm", stat="median",
-                   reference="pingpong_1line")
-        if shm is None:
-            self.targets.append((name, "not measured (latency_shm skipped: "
-                                 "no ism_shm driver)", "n/a"))
-        else:
-            self.targets.append((name, f"median {shm['value']:.0f} ns = "
-                                 f"{shm['ratio']:.2f}x 2-line ping-pong "
-                                 f"({shm1['ratio']:.2f}x 1-line)",
-                                 "yes" if shm["ratio"] <= 1.5 else "no"))
         if not body:
             return
         self.p("### Round trip (case 3)")
@@ -250,35 +290,20 @@ class Report:
                    ", ".join(f"{k.split('_')[2]}: {v:.0f}"
                              for k, v in instr.items()) + ".")
             self.p()
-        ratios = [r["ratio"] for r in pick(rows, series="poll_1_signalled")]
-        name = "poll cost independent of unsignalled DMBs"
-        flat_i = len(set(instr.values())) == 1 if instr else None
-        if not ratios and flat_i is None:
-            self.targets.append((name, "not measured", "n/a"))
-            return
-        fig = []
-        if ratios:
-            fig.append(f"time ratio 1888/1 DMBs {ratios[-1]:.2f}")
-        if instr:
-            fig.append("instructions " + "/".join(f"{v:.0f}" for v in
-                                                  instr.values()))
-        met = (flat_i is not False) and all(r <= 1.2 for r in ratios)
-        self.targets.append((name, ", ".join(fig), "yes" if met else "no"))
 
     def fastpath(self):
         rows = pick(self.rows, type="fastpath")
-        name = ("fast path: wrapper <= direct call + 2 instructions, "
-                "fewer than dev->ops->fn")
         if not rows:
-            self.targets.append((name, "not measured (no valgrind)", "n/a"))
             return
 
         def v(series, stat, unit):
             r = one(rows, series=series, stat=stat, unit=unit)
             return r["value"] if r else None
 
-        d_i = one(rows, series="rte_ism_move_data", stat="instr")
-        d_l = one(rows, series="rte_ism_move_data", stat="loads")
+        d_i = one(rows, series="rte_ism_move_data", stat="instr",
+                  reference="direct_call")
+        d_l = one(rows, series="rte_ism_move_data", stat="loads",
+                  reference="direct_call")
         body = [
             ["direct call of the driver function", fmt(d_i["ref_value"], 0),
              "0", fmt(d_l["ref_value"], 0), "0"],
@@ -303,14 +328,6 @@ class Report:
         self.p()
         self.table(["call", "instr/call", "extra instr", "loads/call",
                     "extra loads"], body)
-        w = v("rte_ism_move_data", "extra", "instr/call")
-        c = v("ops_chain", "extra", "instr/call")
-        wl = v("rte_ism_move_data", "extra", "loads/call")
-        cl = v("ops_chain", "extra", "loads/call")
-        self.targets.append((name, f"wrapper +{w:.0f} instr / +{wl:.0f} "
-                             f"loads, chain +{c:.0f} / +{cl:.0f}",
-                             "yes" if w <= 2 and (w < c or wl < cl)
-                             else "no"))
 
     def render(self, header):
         self.noise()
@@ -323,10 +340,11 @@ class Report:
         sections = self.lines[body_start:]
         self.lines = self.lines[:body_start]
         out = list(header)
-        out += ["### Targets", "",
-                "| target | measured | met |", "|---|---|---|"]
-        out += [f"| {n} | {m} | {ok} |" for n, m, ok in self.targets]
-        out.append("")
+        if self.targets:
+            out += ["### Targets", "",
+                    "| target | measured | met |", "|---|---|---|"]
+            out += [f"| {n} | {m} | {ok} |" for n, m, ok in self.targets]
+            out.append("")
         return "\n".join(out + self.lines + sections) + "\n"
 
 
@@ -433,6 +451,8 @@ def plots(rows, out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--csv", required=True)
+    ap.add_argument("--config", required=True,
+                    help="the perf configuration (its target* keys)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--seconds", type=int)
     ap.add_argument("--command", default="devtools/bench.sh")
@@ -453,7 +473,7 @@ def main():
     ]
     if pngs:
         header += ["Charts: " + ", ".join(pngs) + ".", ""]
-    text = Report(rows).render(header)
+    text = Report(rows, load_targets(a.config)).render(header)
     with open(os.path.join(a.out, "summary.md"), "w") as f:
         f.write(text)
 

@@ -4,11 +4,17 @@
 #
 # Prepares a Debian 12 machine to build and test dpdk-ism:
 #  1. installs the Debian packages the project needs (only missing ones);
-#  2. provides the DPDK driver-SDK headers that Debian does not ship
-#     (dev_driver.h, bus_driver.h, bus_vdev_driver.h, bus_pci_driver.h),
-#     taken from the source package of exactly the installed DPDK version.
-# Nothing from DPDK is committed: the headers land in $SDK_DIR (default
-# .deps/dpdk-sdk, ignored by git). A second run finds nothing to do.
+#  2. provides what Debian's DPDK packages do not ship, taken from the
+#     source package of exactly the installed DPDK version: the driver-SDK
+#     headers (dev_driver.h, bus_driver.h, bus_vdev_driver.h,
+#     bus_pci_driver.h,
+#     ethdev_driver.h, ethdev_vdev.h), rte_test.h (the assertions of the tests) and
+#     devtools/check-forbidden-tokens.awk (DPDK's lint, run by make test).
+# Nothing from DPDK is committed: the files land in $SDK_DIR (default
+# .deps/dpdk-sdk, ignored by git; include/ and devtools/). Files are only
+# ever added there (the directory may be shared by several work trees); the
+# source is fetched again when the version differs or a file is missing. A
+# second run finds nothing to do.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +22,19 @@ SDK_DIR=${SDK_DIR:-$top/.deps/dpdk-sdk}
 
 PKGS="meson ninja-build pkg-config gcc make libc6-dev libdpdk-dev dpdk-dev
 libbsd-dev libnuma-dev libpcap-dev python3-pyelftools dpkg-dev xz-utils
-valgrind gnuplot-nox clang libclang-rt-14-dev"
+valgrind gnuplot-nox clang libclang-rt-14-dev gawk python3-sphinx doxygen
+dpdk-doc"
+
+# What is copied from the DPDK source package: path in the source, then
+# the directory under $SDK_DIR.
+SDK_FILES="lib/eal/include/bus_driver.h:include
+lib/eal/include/dev_driver.h:include
+drivers/bus/vdev/bus_vdev_driver.h:include
+drivers/bus/pci/bus_pci_driver.h:include
+lib/ethdev/ethdev_driver.h:include
+lib/ethdev/ethdev_vdev.h:include
+lib/eal/include/rte_test.h:include
+devtools/check-forbidden-tokens.awk:devtools"
 
 log() { echo "setup: $*"; }
 
@@ -44,7 +62,14 @@ if [ -n "$missing" ]; then
 fi
 
 debver=$(dpkg-query -W -f='${Version}' libdpdk-dev)
-if [ "$(cat "$SDK_DIR/VERSION" 2>/dev/null || true)" = "$debver" ]; then
+sdk_complete() {
+	[ "$(cat "$SDK_DIR/VERSION" 2>/dev/null || true)" = "$debver" ] ||
+		return 1
+	for f in $SDK_FILES; do
+		[ -f "$SDK_DIR/${f#*:}/$(basename "${f%:*}")" ] || return 1
+	done
+}
+if sdk_complete; then
 	exit 0
 fi
 
@@ -78,10 +103,9 @@ log "fetching dpdk=$debver source to extract the driver-SDK headers"
 	exit 1
 }
 (cd "$work" && dpkg-source --no-check -x dpdk_*.dsc src >/dev/null)
-mkdir -p "$SDK_DIR/include"
-for h in lib/eal/include/bus_driver.h lib/eal/include/dev_driver.h \
-	drivers/bus/vdev/bus_vdev_driver.h drivers/bus/pci/bus_pci_driver.h; do
-	cp "$work/src/$h" "$SDK_DIR/include/"
+for f in $SDK_FILES; do
+	mkdir -p "$SDK_DIR/${f#*:}"
+	cp "$work/src/${f%:*}" "$SDK_DIR/${f#*:}/"
 done
 echo "$debver" > "$SDK_DIR/VERSION"
-log "driver-SDK headers of DPDK $debver in $SDK_DIR/include"
+log "files of DPDK $debver in $SDK_DIR (include/, devtools/)"

@@ -8,25 +8,20 @@
  *   dpdk-test-ism [EAL options] -- [functional] [--suite a,b] [--backend B]
  *   dpdk-test-ism [EAL options] -- demo [--iters N]
  *   dpdk-test-ism [EAL options] -- list
- *   dpdk-test-ism [EAL options] -- perf [--config FILE] [--case A,B] ...
  *
+ * The benchmarks are another program, dpdk-test-ism-perf (perf_main.c).
  * Exit status: 0 all passed, 1 a failure, 77 everything skipped.
  */
 
 #include <getopt.h>
 #include <stdlib.h>
-#include <limits.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
-#include "perf.h"
 #include "test_ism.h"
-
-static char rundir[PATH_MAX];
 
 static const struct test_suite *const all_suites[] = {
 	&suite_api,
@@ -61,28 +56,10 @@ usage(const char *prog)
 	       "  demo        move_data throughput per size next to memcpy\n"
 	       "    --iters N  bytes moved per size, in MiB (default 256)\n"
 	       "  list        list the suites\n"
-	       "  perf        benchmarks of perf.ini, each figure with its\n"
-	       "              reference (perf --help for the options)\n"
 	       "suites:", prog);
 	for (i = 0; i < RTE_DIM(all_suites); i++)
 		printf(" %s", all_suites[i]->name);
 	printf("\n");
-}
-
-bool
-suite_selected(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p = list;
-
-	if (list == NULL)
-		return true;
-	while ((p = strstr(p, name)) != NULL) {
-		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-			return true;
-		p += n;
-	}
-	return false;
 }
 
 static int
@@ -178,9 +155,6 @@ main(int argc, char **argv)
 	unsigned int i;
 	int ret;
 
-	/* perf runs every case in its own process with its own EAL. */
-	if (perf_mode_requested(argc, argv))
-		return perf_main(argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "EAL initialisation failed: %s\n",
@@ -200,10 +174,6 @@ main(int argc, char **argv)
 		ret = functional_main(argc, argv);
 	} else if (strcmp(mode, "demo") == 0) {
 		ret = demo_main(argc, argv);
-	} else if (strcmp(mode, "perf-peer") == 0) {
-		ret = perf_peer_main(argc, argv);
-	} else if (strcmp(mode, "perf-fp-probe") == 0) {
-		ret = perf_fp_probe_main(argc, argv);
 	} else if (strcmp(mode, "list") == 0) {
 		for (i = 0; i < RTE_DIM(all_suites); i++)
 			printf("%s\n", all_suites[i]->name);
@@ -216,17 +186,6 @@ main(int argc, char **argv)
 		usage(argv[0]);
 		ret = 2;
 	}
-	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
 	return ret;
-}
-
-/*
- * With --no-shconf EAL leaves only its runtime directory, emptied by the
- * telemetry exit handler; remove it after that handler has run.
- */
-RTE_FINI(remove_runtime_dir)
-{
-	if (rundir[0] != '\0')
-		rmdir(rundir);
 }

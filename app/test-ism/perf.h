@@ -6,7 +6,7 @@
 #define PERF_H
 
 /*
- * dpdk-test-ism perf mode: benchmark cases read from an INI file (perf.ini),
+ * dpdk-test-ism-perf: benchmark cases read from an INI file (perf.ini),
  * each run in its own process with its own EAL (perf_main.c). Every figure
  * is measured next to a reference in the same run and reported as a ratio:
  * one CSV row per figure, and the same rows as a readable table.
@@ -50,6 +50,9 @@ struct perf_type {
 	uint64_t amount_smoke;		/* --smoke: tiny, only checks it runs */
 	unsigned int min_lcores;
 	bool no_eal;			/* runs without rte_eal_init() */
+	/* In the case process before rte_eal_init() (e.g. fork a peer),
+	 * optional; 0 or -1. */
+	int (*pre_eal)(const struct perf_case *c);
 	int (*run)(const struct perf_case *c);	/* PERF_OK/FAIL/SKIP */
 };
 
@@ -60,13 +63,13 @@ extern const struct perf_type perf_type_poll;
 extern const struct perf_type perf_type_fastpath;
 extern const struct perf_type perf_type_noise;
 
-/* What the case processes inherit from the perf mode (perf_main.c). */
+/* What the case processes inherit from the perf program (perf_main.c). */
 struct perf_env {
-	const char *exe;		/* this program, for peers */
 	char **eal_base;		/* EAL args without lcores and prefix */
 	unsigned int nb_eal_base;
 	char prefix[2 * PERF_NAME_LEN];	/* --file-prefix of the case */
 	bool smoke;
+	int results_fd;			/* of perf_results, in a case */
 };
 extern struct perf_env perf_env;
 
@@ -77,15 +80,9 @@ int perf_config_load(const char *path, struct perf_case *cases,
 		unsigned int *nb);
 void perf_config_usage(void);
 
-/* Entry points (main.c). */
-bool perf_mode_requested(int argc, char **argv);
-int perf_main(int argc, char **argv);		/* before rte_eal_init */
-int perf_peer_main(int argc, char **argv);	/* "perf-peer" mode */
-int perf_fp_probe_main(int argc, char **argv);	/* "perf-fp-probe" mode */
-
 /* perf_util.c: results. */
 
-/* The case process writes its CSV rows here (a pipe to the perf mode). */
+/* The case process writes its CSV rows here (a pipe to the perf program). */
 extern FILE *perf_results;
 
 /* Print the table header of a case (stdout). */
@@ -219,6 +216,7 @@ int perf_latency_run(const struct perf_case *c,
 
 /* perf_xproc.c: the cross-process cases (shm or ivshmem backend, a peer
  * process). */
+int perf_xproc_pre_eal(const struct perf_case *c);	/* forks the peer */
 int perf_copy_shm(const struct perf_case *c);
 int perf_latency_shm(const struct perf_case *c);
 

@@ -35,7 +35,7 @@ perf_config_usage(void)
 {
 	unsigned int i;
 
-	printf("usage: dpdk-test-ism [EAL options] -- perf [options]\n"
+	printf("usage: dpdk-test-ism-perf [EAL options] -- [options]\n"
 	       "  --config FILE  cases to run (default %s)\n"
 	       "  --case A[,B]   only these sections\n"
 	       "  --csv FILE     write every figure to FILE (CSV)\n"
@@ -180,7 +180,8 @@ parse_case(struct rte_cfgfile *cfg, const char *sect, struct perf_case *c)
 		const char *k = ent[i].name;
 
 		v = ent[i].value;
-		if (strcmp(k, "type") == 0)
+		/* type: read above; target*: bench_report.py's. */
+		if (strcmp(k, "type") == 0 || strncmp(k, "target", 6) == 0)
 			continue;
 		if (strcmp(k, "backend") == 0) {
 			if (strcmp(v, "ism_lo") != 0 &&
@@ -211,7 +212,8 @@ parse_case(struct rte_cfgfile *cfg, const char *sect, struct perf_case *c)
 				c->timeout_s = u;
 		} else {
 			printf("[%s]: unknown key \"%s\" for type %s (keys: "
-			       "type, backend, %s, %s, reps, timeout)\n",
+			       "type, backend, %s, %s, reps, timeout, "
+			       "target*)\n",
 			       sect, k, t->name, t->param, t->amount_key);
 			return -EINVAL;
 		}

@@ -207,6 +207,7 @@ const struct perf_type perf_type_copy = {
 	.amount_default = 256,
 	.amount_smoke = 1,
 	.min_lcores = 1,
+	.pre_eal = perf_xproc_pre_eal,
 	.run = copy_run,
 };
 

@@ -3,8 +3,9 @@
  */
 
 /*
- * fastpath case: a deterministic count, not a timing. Runs this program's
- * perf-fp-probe mode (perf_fp_probe.c) under valgrind --tool=callgrind
+ * fastpath case: a deterministic count, not a timing. Runs the program
+ * dpdk-test-ism-fp-probe (perf_fp_probe.c, installed next to this one)
+ * under valgrind --tool=callgrind
  * --cache-sim=yes and reads, for every measured loop, the instructions
  * (Ir) and data reads (Dr) it executed. Per call = (count over 2n calls -
  * count over n calls) / n, so set-up and the client requests cancel out.
@@ -33,6 +34,7 @@
 #include "perf.h"
 
 #define FP_MAX_SECTIONS	64
+#define FP_PROBE	"dpdk-test-ism-fp-probe"
 
 /* valgrind cannot run a sanitizer build. */
 #if defined(PERF_HAVE_CALLGRIND) && !defined(__SANITIZE_ADDRESS__)
@@ -209,6 +211,7 @@ run_valgrind(const char *dir, uint32_t size, uint64_t n)
 	const char *argv[64 + 2 * RTE_MAX_LCORE];
 	unsigned int argc = 0, i;
 	ssize_t len;
+	char *slash;
 	int status, fd;
 	pid_t pid;
 
@@ -216,6 +219,14 @@ run_valgrind(const char *dir, uint32_t size, uint64_t n)
 	if (len < 0)
 		return PERF_FAIL;
 	exe[len] = '\0';
+	/* The probe program sits next to this one (build and install). */
+	slash = strrchr(exe, '/');
+	if (slash == NULL || (size_t)(slash - exe) + sizeof(FP_PROBE) + 1 >
+	    sizeof(exe)) {
+		printf("  cannot locate %s\n", FP_PROBE);
+		return PERF_FAIL;
+	}
+	strcpy(slash + 1, FP_PROBE);
 	snprintf(out, sizeof(out), "--callgrind-out-file=%s/cg.out", dir);
 	snprintf(logp, sizeof(logp), "%s/valgrind.log", dir);
 	snprintf(prefix, sizeof(prefix), "%s-cg", perf_env.prefix);
@@ -236,7 +247,6 @@ run_valgrind(const char *dir, uint32_t size, uint64_t n)
 	argv[argc++] = "--file-prefix";
 	argv[argc++] = prefix;
 	argv[argc++] = "--";
-	argv[argc++] = "perf-fp-probe";
 	argv[argc++] = "--iters";
 	argv[argc++] = iters;
 	argv[argc++] = "--size";
@@ -312,6 +322,11 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 		  wr_d - dir_d, NULL, 0, 0);
 	perf_emit(c, size, "ops_chain", "extra", "loads/call", ch_d - dir_d,
 		  NULL, 0, 0);
+	/* The wrapper against the chain: fewer instructions or loads. */
+	perf_emit(c, size, "rte_ism_move_data", "instr", "instr/call", wr_i,
+		  "ops_chain", ch_i, wr_i / ch_i);
+	perf_emit(c, size, "rte_ism_move_data", "loads", "loads/call", wr_d,
+		  "ops_chain", ch_d, wr_d / ch_d);
 	perf_emit(c, size, "driver_move_data", "instr", "instr/call",
 		  dir_i - nop_i, NULL, 0, 0);
 	perf_emit(c, size, "tls_get_addr_calls", "count", "yes=1", tls,

@@ -3,8 +3,12 @@
  */
 
 /*
- * "perf-fp-probe" mode: the program the fastpath case runs under valgrind
- * --tool=callgrind (perf_fastpath.c reads the counts). Each measured loop
+ * dpdk-test-ism-fp-probe: the program the fastpath case of
+ * dpdk-test-ism-perf runs under valgrind --tool=callgrind (perf_fastpath.c
+ * reads the counts):
+ *
+ *   dpdk-test-ism-fp-probe [EAL options] -- [--iters N] [--size 1..4096]
+ * Each measured loop
  * is a section: the counters are zeroed before it and dumped after it
  * (callgrind client requests), so a dump holds exactly that loop. Every
  * loop runs twice, n and 2n times; the difference divided by n is the
@@ -34,6 +38,8 @@
 #include <string.h>
 
 #include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_malloc.h>
 
 #include "perf.h"
@@ -227,7 +233,7 @@ probe_run(struct probe *p, uint64_t n, const struct rte_ism_gid *gid_a)
 }
 
 int
-perf_fp_probe_main(int argc, char **argv)
+main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "iters", required_argument, NULL, 'i' },
@@ -242,6 +248,15 @@ perf_fp_probe_main(int argc, char **argv)
 	char args[32];
 	int c, ret = 1;
 
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "EAL initialisation failed: %s\n",
+			rte_strerror(rte_errno));
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+	ret = 1;
 	p.size = 64;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -253,11 +268,13 @@ perf_fp_probe_main(int argc, char **argv)
 			n = 0;
 	}
 	if (n == 0 || p.size == 0 || p.size > 4096 || optind != argc) {
-		printf("usage: perf-fp-probe [--iters N] [--size 1..4096]\n");
-		return 2;
+		printf("usage: dpdk-test-ism-fp-probe [EAL options] -- "
+		       "[--iters N] [--size 1..4096]\n");
+		ret = 2;
+		goto out_eal;
 	}
 	if (perf_vdev_create("ism_lo_probe_a", NULL, &p.a, &ia) < 0)
-		return 1;
+		goto out_eal;
 	/* One DMB for the moves, then PROBE_MAX_DMBS for the poll. */
 	snprintf(args, sizeof(args), "max_dmbs=%u", PROBE_MAX_DMBS + 1);
 	if (perf_vdev_create("ism_lo_probe_b", args, &p.b, &ib) < 0)
@@ -276,7 +293,8 @@ perf_fp_probe_main(int argc, char **argv)
 	perf_probe_devs[p.a].priv = p.ctx;
 
 	ret = probe_run(&p, n, &ia.gid) == 0 ? 0 : 1;
-	printf("perf-fp-probe: %s\n", ret == 0 ? "done" : "a move failed");
+	printf("dpdk-test-ism-fp-probe: %s\n",
+	       ret == 0 ? "done" : "a move failed");
 	rte_free(src);
 out:
 	if (dmb.token != 0)
@@ -284,5 +302,7 @@ out:
 	perf_vdev_remove("ism_lo_probe_b");
 out_a:
 	perf_vdev_remove("ism_lo_probe_a");
+out_eal:
+	rte_eal_cleanup();
 	return ret;
 }

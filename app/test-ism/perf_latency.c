@@ -322,5 +322,6 @@ const struct perf_type perf_type_latency = {
 	.amount_default = 100000,
 	.amount_smoke = 200,
 	.min_lcores = 2,
+	.pre_eal = perf_xproc_pre_eal,
 	.run = latency_run,
 };

@@ -3,22 +3,24 @@
  */
 
 /*
- * perf mode: runs the cases of an INI file (app/test-ism/perf.ini), each in
- * a forked process that initialises its own EAL, as DPDK's test-dma-perf
- * does: EAL initialises once per process, every case starts from the same
- * state, and a case that crashes or hangs takes only itself down. The
- * cases write their figures as CSV rows into a pipe; this process collects
- * them into the CSV file.
+ * dpdk-test-ism-perf: runs the cases of an INI file (app/test-ism/perf.ini),
+ * each in a forked process that initialises its own EAL, as DPDK's
+ * dpdk-test-dma-perf does: EAL initialises once per process, every case
+ * starts from the same state, and a case that crashes or hangs takes only
+ * itself down. This process never initialises EAL; the cases write their
+ * figures as CSV rows into a pipe and this process collects them into the
+ * CSV file.
  *
- *   dpdk-test-ism [EAL options] -- perf [--config FILE] [--case A,B]
- *                 [--csv FILE] [--smoke] [--list]
+ *   dpdk-test-ism-perf [EAL options] -- [--config FILE] [--case A,B]
+ *                      [--csv FILE] [--smoke] [--list]
  *
  * The EAL options are given to every case, with --file-prefix made unique
- * per case (PREFIX-CASE). Exit status: 0 every case ran, 1 a case failed,
- * 77 every selected case was skipped.
+ * per case (PREFIX-CASE; a case's peer process uses PREFIX-CASE-peer and
+ * the fastpath probe PREFIX-CASE-cg). EAL leaves their runtime
+ * directories behind (doc/guides/tools/testism_perf.rst). Exit status: 0
+ * every case ran, 1 a case failed, 77 every selected case was skipped.
  */
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -28,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -44,17 +45,6 @@ struct perf_env perf_env;
 /* EAL options the perf mode sets per case (and per peer process). */
 static const char *const lcore_opts[] = { "-l", "-c", "--lcores",
 	"--main-lcore", NULL };
-
-bool
-perf_mode_requested(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc - 1; i++)
-		if (strcmp(argv[i], "--") == 0)
-			return strcmp(argv[i + 1], "perf") == 0;
-	return argc > 1 && strcmp(argv[1], "perf") == 0;
-}
 
 /* Is arg one of opts, alone ("-l") or with its value ("-l0", "--lcores=")? */
 static int
@@ -121,7 +111,7 @@ case_process(const struct perf_case *c, int fd, char **lcores,
 	argv = calloc(nb_lcores + perf_env.nb_eal_base + 4, sizeof(*argv));
 	if (argv == NULL)
 		exit(PERF_FAIL);
-	argv[argc++] = (char *)(uintptr_t)"dpdk-test-ism";
+	argv[argc++] = (char *)(uintptr_t)"dpdk-test-ism-perf";
 	for (i = 0; i < nb_lcores; i++)
 		argv[argc++] = lcores[i];
 	for (i = 0; i < perf_env.nb_eal_base; i++)
@@ -130,15 +120,20 @@ case_process(const struct perf_case *c, int fd, char **lcores,
 	argv[argc++] = perf_env.prefix;
 	argv[argc] = NULL;
 
-	/* Not inherited by peers or valgrind: the perf mode reads until the
-	 * case process is gone. */
+	/* Not inherited by valgrind: the perf program reads until the case
+	 * process is gone (a forked peer closes it itself). */
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	perf_env.results_fd = fd;
 	perf_results = fdopen(fd, "w");
 	if (perf_results == NULL)
 		exit(PERF_FAIL);
 	setvbuf(perf_results, NULL, _IOLBF, 0);
 	/* Bounded: a hung case is killed and reported, the rest go on. */
 	alarm(c->timeout_s);
+	/* Fork after rte_eal_init() is not supported: a case that needs a
+	 * peer process forks it now. */
+	if (c->type->pre_eal != NULL && c->type->pre_eal(c) < 0)
+		exit(PERF_FAIL);
 	if (!c->type->no_eal && rte_eal_init(argc, argv) < 0) {
 		printf("  EAL initialisation failed: %s\n",
 		       rte_strerror(rte_errno));
@@ -160,50 +155,6 @@ case_process(const struct perf_case *c, int fd, char **lcores,
 	exit(ret);
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/*
- * EAL leaves its runtime directory (config, fbarray files: megabytes) after
- * rte_eal_cleanup(). Remove those of a finished case: its own, its peer's
- * and its valgrind probe's. The path is built as EAL 22.11 builds it:
- * /var/run/dpdk/PREFIX for root, else $XDG_RUNTIME_DIR (or /tmp)/dpdk/PREFIX.
- */
-static void
-remove_runtime_dirs(const char *prefix)
-{
-	static const char *const suffix[] = { "", "-peer", "-cg" };
-	const char *base = getenv("XDG_RUNTIME_DIR");
-	char dir[PATH_MAX], path[PATH_MAX + 256];
-	struct dirent *e;
-	unsigned int i;
-	DIR *d;
-
-	if (getuid() == 0 || base == NULL)
-		base = getuid() == 0 ? "/var/run" : "/tmp";
-	for (i = 0; i < RTE_DIM(suffix); i++) {
-		snprintf(dir, sizeof(dir), "%s/dpdk/%s%s", base, prefix,
-			 suffix[i]);
-		d = opendir(dir);
-		if (d == NULL)
-			continue;
-		while ((e = readdir(d)) != NULL) {
-			if (e->d_type == DT_DIR)
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			unlink(path);
-		}
-		closedir(d);
-		rmdir(dir);
-	}
-}
-
 /* Fork the case, copy its rows into csv; PERF_OK, PERF_FAIL or PERF_SKIP. */
 static int
 run_case(const struct perf_case *c, FILE *csv, char **lcores,
@@ -212,7 +163,7 @@ run_case(const struct perf_case *c, FILE *csv, char **lcores,
 	char line[1024], case_prefix[sizeof(perf_env.prefix)];
 	unsigned int rows = 0;
 	int fds[2], status, ret;
-	double t0 = now_s();
+	uint64_t t0 = fx_now_ns();
 	FILE *in;
 	pid_t pid;
 
@@ -248,7 +199,6 @@ run_case(const struct perf_case *c, FILE *csv, char **lcores,
 		close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	remove_runtime_dirs(case_prefix);
 	if (WIFSIGNALED(status)) {
 		printf("  killed by signal %d%s\n", WTERMSIG(status),
 		       WTERMSIG(status) == SIGALRM ? " (timeout)" : "");
@@ -260,12 +210,12 @@ run_case(const struct perf_case *c, FILE *csv, char **lcores,
 	}
 	printf("-- %s: %s, %u figures, %.1f s\n", c->name,
 	       ret == PERF_OK ? "done" : ret == PERF_SKIP ? "SKIPPED" :
-	       "FAILED", rows, now_s() - t0);
+	       "FAILED", rows, (fx_now_ns() - t0) / 1e9);
 	return ret;
 }
 
 int
-perf_main(int argc, char **argv)
+main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'f' },
@@ -285,11 +235,12 @@ perf_main(int argc, char **argv)
 	int dd, c, ret = 0;
 	FILE *csv = NULL;
 
+	/* EAL options up to "--" (given to every case), then ours. */
 	for (dd = 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
 		;
 	if (dd == argc)
-		dd = 0;		/* "dpdk-test-ism perf ...": no EAL options */
-	perf_env.exe = "/proc/self/exe";
+		dd = 0;		/* no "--": no EAL options */
+	perf_env.results_fd = -1;
 	perf_env.eal_base = calloc(argc + 1, sizeof(char *));
 	lcores = calloc(argc + 1, sizeof(char *));
 	if (perf_env.eal_base == NULL || lcores == NULL) {
@@ -303,9 +254,9 @@ perf_main(int argc, char **argv)
 		prefix = pfx;
 	}
 
-	/* argv[dd + 1] is "perf"; getopt from there. */
-	argc -= dd + 1;
-	argv += dd + 1;
+	/* Our options: getopt from argv[dd], "--" taking argv[0]'s place. */
+	argc -= dd;
+	argv += dd;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -368,7 +319,7 @@ perf_main(int argc, char **argv)
 		fprintf(csv, "case,type,backend,param,x,series,stat,unit,"
 			"value,reference,ref_value,ratio\n");
 	}
-	printf("dpdk-test-ism perf: %u case(s) of %s%s; every figure is the "
+	printf("dpdk-test-ism-perf: %u case(s) of %s%s; every figure is the "
 	       "median over repetitions,\neach repetition measuring the ISM "
 	       "path and its reference back to back\n", ran, config,
 	       perf_env.smoke ? " (smoke: tiny counts, figures meaningless)"

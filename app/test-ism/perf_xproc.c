@@ -10,17 +10,22 @@
  * two processes. Skipped, with the reason, when the driver is not in this
  * build.
  *
- * The case process starts a peer: this program in "perf-peer" mode, with
- * its own EAL (--file-prefix CASEPREFIX-peer) on the CPU of the case's
- * second lcore. Both join one private directory (the rendezvous
- * directory, or the one of the region file), the case as GID 0x1, the
- * peer as GID 0x2, and each registers a DMB for the other.
- * The case passes its token on the command line; the rest goes over two
- * pipes, one line per message:
+ * The peer is a second process forked by the case process before either
+ * initialises EAL (a fork after rte_eal_init() is not supported), with a
+ * private rendezvous directory, a memfd for the raw reference and two
+ * pipes made before the fork. It waits for its parameters, then
+ * initialises its own EAL (--file-prefix CASEPREFIX-peer) on the CPU of
+ * the case's second lcore. Both join the rendezvous directory (or the
+ * region file in it), the case
+ * as GID 0x1, the peer as GID 0x2, and each registers a DMB for the other.
+ * One line per message over the pipes:
+ *   case -> peer  "start CPU LEN TOKEN"  initialise EAL on CPU, register
+ *                                 a DMB of LEN bytes, reach the case's
+ *                                 DMB TOKEN
  *   peer -> case  "ready TOKEN"   its DMB for 0x1; it reached the case's DMB
  *   case -> peer  "ism SIZE N"    N round trips of SIZE-byte messages,
  *                 "raw1 N", "raw2 N"  or of the raw reference (1 or 2
- *                                 lines, in a memfd both map); the peer
+ *                                 lines, in the memfd both map); the peer
  *                                 answers "go" once it polls and
  *                                 "done STATUS" after the block
  *                 "verify LEN"    wait for a signal, then check that the
@@ -32,7 +37,6 @@
 #define _GNU_SOURCE	/* memfd_create() */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -44,6 +48,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
@@ -129,85 +135,90 @@ struct shm_case {
 	int to_peer, from_peer;
 };
 
-static int
-spawn_peer(struct shm_case *x, uint32_t peer_dmb_len)
+/* Made by perf_xproc_pre_eal() before rte_eal_init(), for shm_setup(). */
+static struct shm_case forked = { .pp_fd = -1, .pid = -1, .to_peer = -1,
+	.from_peer = -1 };
+
+static int peer_process(const char *backend, const char *dir, int pp_fd,
+		int in, int out);
+
+int
+perf_xproc_pre_eal(const struct perf_case *c)
 {
-	char cpu[16], prefix[2 * PERF_NAME_LEN + 8], tok[24], len[16];
-	char pp[16], in[16], out[16], exe[PATH_MAX];
-	const char **argv;
-	int to[2], from[2];
-	unsigned int argc = 0, i, lcore;
-	ssize_t n;
+	struct shm_case *x = &forked;
+	int to[2] = { -1, -1 }, from[2] = { -1, -1 };
+	unsigned int i;
 
-	n = readlink(perf_env.exe, exe, sizeof(exe) - 1);
-	if (n < 0 || pipe(to) < 0)
-		return -errno;
-	exe[n] = '\0';
-	if (pipe(from) < 0) {
-		close(to[0]);
-		close(to[1]);
-		return -errno;
+	if (strcmp(c->backend, "ism_shm") != 0 &&
+	    strcmp(c->backend, "ism_ivshm") != 0)
+		return 0;
+	x->backend = c->backend;
+	snprintf(x->dir, sizeof(x->dir), "%s/ism-perf-XXXXXX",
+		 getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(x->dir) == NULL) {
+		printf("  cannot create a rendezvous directory: %s\n",
+		       strerror(errno));
+		x->dir[0] = '\0';
+		return -1;
 	}
-	/* The CPU of our second lcore, idle while the peer works. */
-	lcore = rte_get_next_lcore(-1, 1, 0);
-	if (lcore >= RTE_MAX_LCORE)
-		lcore = rte_lcore_id();
-	snprintf(cpu, sizeof(cpu), "%u", rte_lcore_to_cpu_id(lcore));
-	snprintf(prefix, sizeof(prefix), "%s-peer", perf_env.prefix);
-	snprintf(tok, sizeof(tok), "0x%" PRIx64, x->dmb.token);
-	snprintf(len, sizeof(len), "%u", peer_dmb_len);
-	snprintf(pp, sizeof(pp), "%d", x->pp_fd);
-	snprintf(in, sizeof(in), "%d", to[0]);
-	snprintf(out, sizeof(out), "%d", from[1]);
-
-	argv = calloc(perf_env.nb_eal_base + 32, sizeof(*argv));
-	if (argv == NULL)
-		return -ENOMEM;
-	argv[argc++] = "dpdk-test-ism";
-	argv[argc++] = "-l";
-	argv[argc++] = cpu;
-	for (i = 0; i < perf_env.nb_eal_base; i++)
-		argv[argc++] = perf_env.eal_base[i];
-	argv[argc++] = "--file-prefix";
-	argv[argc++] = prefix;
-	argv[argc++] = "--";
-	argv[argc++] = "perf-peer";
-	argv[argc++] = "--backend";
-	argv[argc++] = x->backend;
-	argv[argc++] = "--dir";
-	argv[argc++] = x->dir;
-	argv[argc++] = "--dmb-len";
-	argv[argc++] = len;
-	argv[argc++] = "--remote-token";
-	argv[argc++] = tok;
-	argv[argc++] = "--pp-fd";
-	argv[argc++] = pp;
-	argv[argc++] = "--in";
-	argv[argc++] = in;
-	argv[argc++] = "--out";
-	argv[argc++] = out;
-	argv[argc] = NULL;
-
+	x->pp_fd = memfd_create("ism-perf-pingpong", 0);
+	if (x->pp_fd < 0 || ftruncate(x->pp_fd, 4096) < 0 ||
+	    pipe(to) < 0 || pipe(from) < 0) {
+		printf("  no memfd or pipe for the peer: %s\n",
+		       strerror(errno));
+		goto fail;
+	}
 	fflush(NULL);
 	x->pid = fork();
+	if (x->pid < 0) {
+		printf("  cannot fork the peer: %s\n", strerror(errno));
+		goto fail;
+	}
 	if (x->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* The perf program reads the results pipe until every holder
+		 * is gone: the peer is not one. */
+		close(perf_env.results_fd);
 		close(to[1]);
 		close(from[0]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		execv(exe, (char *const *)(uintptr_t)argv);
-		_exit(127);
+		exit(peer_process(x->backend, x->dir, x->pp_fd, to[0],
+				  from[1]));
 	}
-	free(argv);
 	close(to[0]);
 	close(from[1]);
 	x->to_peer = to[1];
 	x->from_peer = from[0];
-	if (x->pid < 0) {
-		close(to[1]);
-		close(from[0]);
-		return -errno;
+	return 0;
+fail:
+	if (x->pp_fd >= 0)
+		close(x->pp_fd);
+	x->pp_fd = -1;
+	for (i = 0; i < 2; i++) {
+		if (to[i] >= 0)
+			close(to[i]);
+		if (from[i] >= 0)
+			close(from[i]);
 	}
-	printf("  peer process %d on cpu %s, rendezvous %s\n", (int)x->pid,
+	rmdir(x->dir);
+	x->dir[0] = '\0';
+	return -1;
+}
+
+/* Give the forked peer its parameters: it initialises EAL now. */
+static int
+start_peer(struct shm_case *x, uint32_t peer_dmb_len)
+{
+	unsigned int lcore, cpu;
+
+	/* The CPU of our second lcore, idle while the peer works. */
+	lcore = rte_get_next_lcore(-1, 1, 0);
+	if (lcore >= RTE_MAX_LCORE)
+		lcore = rte_lcore_id();
+	cpu = rte_lcore_to_cpu_id(lcore);
+	if (write_line(x->to_peer, "start %u %u 0x%" PRIx64 "\n", cpu,
+		       peer_dmb_len, x->dmb.token) < 0)
+		return -1;
+	printf("  peer process %d on cpu %u, rendezvous %s\n", (int)x->pid,
 	       cpu, x->dir);
 	return 0;
 }
@@ -252,7 +263,8 @@ shm_teardown(struct shm_case *x)
 	if (x->info.name[0] != '\0')
 		perf_vdev_remove(x->info.name);
 	/* The ivshmem region outlives its members (QEMU keeps its file). */
-	if (strcmp(x->backend, "ism_ivshm") == 0 && x->dir[0] != '\0') {
+	if (x->backend != NULL && strcmp(x->backend, "ism_ivshm") == 0 &&
+	    x->dir[0] != '\0') {
 		snprintf(region, sizeof(region), "%s/region", x->dir);
 		unlink(region);
 	}
@@ -264,30 +276,28 @@ shm_teardown(struct shm_case *x)
 
 /* PERF_OK, PERF_SKIP (no such driver) or PERF_FAIL. */
 static int
-shm_setup(struct shm_case *x, const char *backend, uint32_t my_len,
-		uint32_t peer_len)
+shm_setup(struct shm_case *x, uint32_t my_len, uint32_t peer_len)
 {
 	struct rte_ism_gid peer_gid;
 	char args[160], line[64];
 	int ret;
 
-	memset(x, 0, sizeof(*x));
-	x->backend = backend;
-	x->pp_fd = -1;
-	snprintf(x->dir, sizeof(x->dir), "%s/ism-perf-XXXXXX",
-		 getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(x->dir) == NULL) {
-		printf("  cannot create a rendezvous directory: %s\n",
-		       strerror(errno));
-		x->dir[0] = '\0';
+	/* Take over what perf_xproc_pre_eal() made. */
+	*x = forked;
+	forked.pid = -1;
+	forked.pp_fd = -1;
+	forked.dir[0] = '\0';
+	if (x->pid <= 0) {
+		shm_teardown(x);
 		return PERF_FAIL;
 	}
-	fabric_args(args, sizeof(args), backend, x->dir, SHM_GID_CASE,
+	fabric_args(args, sizeof(args), x->backend, x->dir, SHM_GID_CASE,
 		    RTE_MAX(my_len, peer_len));
-	snprintf(line, sizeof(line), "%s_perf", backend);
+	snprintf(line, sizeof(line), "%s_perf", x->backend);
 	ret = perf_vdev_create(line, args, &x->dev, &x->info);
 	if (ret == -ENOTSUP) {
-		printf("  SKIP: the %s driver is not in this build\n", backend);
+		printf("  SKIP: the %s driver is not in this build\n",
+		       x->backend);
 		shm_teardown(x);
 		return PERF_SKIP;
 	}
@@ -296,13 +306,13 @@ shm_setup(struct shm_case *x, const char *backend, uint32_t my_len,
 	rte_ism_gid_parse(SHM_GID_PEER, &peer_gid);
 	if (perf_dmb_register(x->dev, my_len, &peer_gid, &x->dmb) < 0)
 		goto fail;
-	x->pp_fd = memfd_create("ism-perf-pingpong", 0);
-	if (x->pp_fd < 0 || ftruncate(x->pp_fd, 4096) < 0 ||
-	    (x->lines = map_lines(x->pp_fd)) == NULL) {
-		printf("  no memfd for the reference: %s\n", strerror(errno));
+	x->lines = map_lines(x->pp_fd);
+	if (x->lines == NULL) {
+		printf("  cannot map the reference lines: %s\n",
+		       strerror(errno));
 		goto fail;
 	}
-	if (spawn_peer(x, peer_len) < 0) {
+	if (start_peer(x, peer_len) < 0) {
 		printf("  cannot start the peer: %s\n", strerror(errno));
 		goto fail;
 	}
@@ -359,7 +369,7 @@ perf_copy_shm(const struct perf_case *c)
 	for (p = 0; p < c->nb_points; p++)
 		max = RTE_MAX(max, c->points[p]);
 	t.len = RTE_MAX((uint32_t)max, SHM_COPY_MIN);
-	ret = shm_setup(&x, c->backend, 64, t.len);
+	ret = shm_setup(&x, 64, t.len);
 	if (ret != PERF_OK)
 		return ret;
 	ret = PERF_FAIL;
@@ -421,7 +431,7 @@ perf_latency_shm(const struct perf_case *c)
 	struct shm_case x;
 	int ret;
 
-	ret = shm_setup(&x, c->backend, SHM_LAT_DMB, SHM_LAT_DMB);
+	ret = shm_setup(&x, SHM_LAT_DMB, SHM_LAT_DMB);
 	if (ret != PERF_OK)
 		return ret;
 	printf("  requester: cpu %u, responder: the peer process\n",
@@ -437,64 +447,40 @@ perf_latency_shm(const struct perf_case *c)
 	return ret;
 }
 
-/* The peer process ("perf-peer" mode, after rte_eal_init()). */
+/* The peer process (forked by perf_xproc_pre_eal()). */
 
 struct peer_args {
-	const char *backend;
 	const char *dir;
 	uint32_t dmb_len;
 	uint64_t remote_token;
 	int pp_fd, in, out;
 };
 
+/* Its own EAL: the case's EAL options, one lcore on cpu, its prefix. */
 static int
-peer_parse(int argc, char **argv, struct peer_args *a)
+peer_eal_init(unsigned int cpu)
 {
-	static const struct option opts[] = {
-		{ "backend", required_argument, NULL, 'b' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "dmb-len", required_argument, NULL, 'l' },
-		{ "remote-token", required_argument, NULL, 't' },
-		{ "pp-fd", required_argument, NULL, 'p' },
-		{ "in", required_argument, NULL, 'i' },
-		{ "out", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	char lcores[16], prefix[2 * PERF_NAME_LEN + 8];
+	unsigned int argc = 0, i;
+	char **argv;
+	int ret;
 
-	memset(a, 0, sizeof(*a));
-	a->pp_fd = a->in = a->out = -1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			a->backend = optarg;
-			break;
-		case 'd':
-			a->dir = optarg;
-			break;
-		case 'l':
-			a->dmb_len = strtoul(optarg, NULL, 0);
-			break;
-		case 't':
-			a->remote_token = strtoull(optarg, NULL, 0);
-			break;
-		case 'p':
-			a->pp_fd = atoi(optarg);
-			break;
-		case 'i':
-			a->in = atoi(optarg);
-			break;
-		case 'o':
-			a->out = atoi(optarg);
-			break;
-		default:
-			return -1;
-		}
-	}
-	return a->backend == NULL || a->dir == NULL || a->dmb_len == 0 ||
-		a->remote_token == 0 ||
-		a->pp_fd < 0 || a->in < 0 || a->out < 0 ? -1 : 0;
+	argv = calloc(perf_env.nb_eal_base + 8, sizeof(*argv));
+	if (argv == NULL)
+		return -ENOMEM;
+	snprintf(lcores, sizeof(lcores), "%u", cpu);
+	snprintf(prefix, sizeof(prefix), "%s-peer", perf_env.prefix);
+	argv[argc++] = (char *)(uintptr_t)"dpdk-test-ism-perf";
+	argv[argc++] = (char *)(uintptr_t)"-l";
+	argv[argc++] = lcores;
+	for (i = 0; i < perf_env.nb_eal_base; i++)
+		argv[argc++] = perf_env.eal_base[i];
+	argv[argc++] = (char *)(uintptr_t)"--file-prefix";
+	argv[argc++] = prefix;
+	argv[argc] = NULL;
+	ret = rte_eal_init(argc, argv);
+	/* EAL keeps pointers into argv: never freed. */
+	return ret < 0 ? -rte_errno : 0;
 }
 
 /* Wait for the final signal of the copy sweep; check the pattern. */
@@ -553,32 +539,39 @@ peer_serve(const struct peer_args *a, uint16_t dev,
 	}
 }
 
-int
-perf_peer_main(int argc, char **argv)
+static int
+peer_process(const char *backend, const char *dir, int pp_fd, int in,
+		int out)
 {
 	struct rte_ism_dev_info info;
 	struct rte_ism_gid case_gid;
 	struct rte_ism_dmb dmb = { 0 };
 	struct perf_pp_lines *lines;
-	struct peer_args a;
-	char args[PATH_MAX], name[48];
+	struct peer_args a = { .dir = dir, .pp_fd = pp_fd, .in = in,
+		.out = out };
+	char args[PATH_MAX], line[64], name[48];
+	unsigned int cpu;
 	uint16_t dev;
 	int ret = 1;
 
-	if (peer_parse(argc, argv, &a) < 0) {
-		printf("usage: perf-peer --backend B --dir D --dmb-len L "
-		       "--remote-token T --pp-fd FD --in FD --out FD (started "
-		       "by perf)\n");
-		return 2;
+	/* Nothing comes if the case skipped or failed before: leave. */
+	if (read_line(in, line, sizeof(line), 0) < 0 ||
+	    sscanf(line, "start %u %u %" SCNx64, &cpu, &a.dmb_len,
+		   &a.remote_token) != 3)
+		return 0;
+	if (peer_eal_init(cpu) < 0) {
+		printf("  peer: EAL initialisation failed: %s\n",
+		       rte_strerror(rte_errno));
+		return 1;
 	}
 	lines = map_lines(a.pp_fd);
 	if (lines == NULL)
-		return 1;
-	fabric_args(args, sizeof(args), a.backend, a.dir, SHM_GID_PEER,
+		goto out_eal;
+	fabric_args(args, sizeof(args), backend, a.dir, SHM_GID_PEER,
 		    RTE_MAX(a.dmb_len, 4096u));
-	snprintf(name, sizeof(name), "%s_peer", a.backend);
+	snprintf(name, sizeof(name), "%s_peer", backend);
 	if (perf_vdev_create(name, args, &dev, &info) < 0) {
-		printf("  peer: cannot create its %s device\n", a.backend);
+		printf("  peer: cannot create its %s device\n", backend);
 		goto out_unmap;
 	}
 	rte_ism_gid_parse(SHM_GID_CASE, &case_gid);
@@ -595,6 +588,9 @@ out:
 	perf_vdev_remove(name);
 out_unmap:
 	munmap(lines, sizeof(*lines));
+out_eal:
 	close(a.out);	/* after the device is gone: the case waits for it */
+	rte_eal_cleanup();
+	fflush(stdout);
 	return ret;
 }

@@ -14,20 +14,15 @@
 
 #define ROUNDS 3000
 
+/* ROUNDS random moves into d, each checked against a shadow copy. */
 static int
-random_moves(uint32_t dmb_len, bool burst, uint64_t seed)
+random_rounds(const struct rte_ism_dmb *d, uint8_t *src, uint8_t *shadow,
+		bool burst, uint64_t seed)
 {
 	struct rte_ism_move_seg seg[8];
-	struct rte_ism_dmb d;
-	uint8_t *src, *shadow;
-	uint32_t off, len, i, n, k;
-	int ret = TEST_FAILED, r;
+	uint32_t dmb_len = d->len, off, len, i, n, k;
+	int r;
 
-	TEST_RUN(fx_register(fx.a, dmb_len, &fx.ib.gid, &d));
-	src = malloc(dmb_len);
-	shadow = calloc(1, dmb_len);
-	if (src == NULL || shadow == NULL)
-		goto out;
 	for (i = 0; i < ROUNDS; i++) {
 		n = burst ? 1 + fx_rand(&seed) % RTE_DIM(seg) : 1;
 		for (k = 0; k < n; k++) {
@@ -40,25 +35,34 @@ random_moves(uint32_t dmb_len, bool burst, uint64_t seed)
 							    len };
 		}
 		if (burst)
-			r = rte_ism_move_burst(fx.b, d.token, 0, 0, seg, n);
+			r = rte_ism_move_burst(fx.b, d->token, 0, 0, seg, n);
 		else
-			r = rte_ism_move_data(fx.b, d.token, 0, 0, seg[0].offset,
-					      seg[0].data, seg[0].len);
-		if (r != 0) {
-			printf("    FAIL: move %u returned %d\n", i, r);
-			goto out;
-		}
+			r = rte_ism_move_data(fx.b, d->token, 0, 0,
+					      seg[0].offset, seg[0].data,
+					      seg[0].len);
+		TEST_ASSERT_SUCCESS(r, "move %u", i);
 		for (k = 0; k < n; k++)
 			memcpy(shadow + seg[k].offset, seg[k].data, seg[k].len);
-		if (fx_crc(d.addr, dmb_len) != fx_crc(shadow, dmb_len)) {
-			printf("    FAIL: checksum differs after move %u "
-			       "(offset %u len %u)\n", i, seg[0].offset,
-			       seg[0].len);
-			goto out;
-		}
+		TEST_ASSERT(fx_crc(d->addr, dmb_len) == fx_crc(shadow, dmb_len),
+			    "checksum differs after move %u (offset %u len %u)",
+			    i, seg[0].offset, seg[0].len);
 	}
-	ret = TEST_SUCCESS;
-out:
+	return TEST_SUCCESS;
+}
+
+static int
+random_moves(uint32_t dmb_len, bool burst, uint64_t seed)
+{
+	struct rte_ism_dmb d;
+	uint8_t *src, *shadow;
+	int ret = TEST_FAILED;
+
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, dmb_len, &fx.ib.gid, &d),
+			    "register a DMB");
+	src = malloc(dmb_len);
+	shadow = calloc(1, dmb_len);
+	if (src != NULL && shadow != NULL)
+		ret = random_rounds(&d, src, shadow, burst, seed);
 	free(src);
 	free(shadow);
 	rte_ism_dmb_unregister(fx.a, d.token);
@@ -96,22 +100,26 @@ test_many_dmbs(void)
 
 	for (i = 0; i < N; i++) {
 		/* Half on A for writer B, half on B for writer A. */
-		TEST_RUN(fx_register(i % 2 ? fx.b : fx.a, 512,
-				     i % 2 ? &fx.ia.gid : &fx.ib.gid, &d[i]));
+		TEST_ASSERT_SUCCESS(fx_register(i % 2 ? fx.b : fx.a, 512,
+						i % 2 ? &fx.ia.gid : &fx.ib.gid,
+						&d[i]), "register a DMB");
 		crc[i] = fx_crc(d[i].addr, 512);
 	}
 	for (round = 0; round < 8; round++)
 		for (i = 0; i < N; i++) {
 			fx_fill(buf, sizeof(buf), &seed);
-			TEST_RET(rte_ism_move_data(i % 2 ? fx.a : fx.b,
-						   d[i].token, 0, 0, 0, buf,
-						   sizeof(buf)), 0);
+			TEST_ASSERT_SUCCESS(rte_ism_move_data(i % 2 ? fx.a : fx.b,
+							      d[i].token, 0, 0,
+							      0, buf,
+							      sizeof(buf)),
+					    "move_data");
 			crc[i] = fx_crc(buf, sizeof(buf));
 		}
 	for (i = 0; i < N; i++) {
 		TEST_ASSERT(fx_crc(d[i].addr, 512) == crc[i], "DMB %u", i);
-		TEST_RET(rte_ism_dmb_unregister(i % 2 ? fx.b : fx.a,
-						d[i].token), 0);
+		TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(i % 2 ? fx.b : fx.a,
+							   d[i].token),
+				    "dmb_unregister");
 	}
 	return TEST_SUCCESS;
 }

@@ -14,6 +14,7 @@
 #include <rte_bus_vdev.h>
 #include <rte_log.h>
 #include <rte_rawdev.h>
+#include <rte_rawdev_pmd.h>
 
 #include "test_ism.h"
 
@@ -43,7 +44,7 @@ expect_refused(const char *args, const char *key)
 		    "log for \"%s\" does not name \"%s\": %s", args, key,
 		    log ? log : "");
 	free(log);
-	TEST_RET(rte_ism_get_dev_id(name), -ENODEV);
+	TEST_ASSERT_EQUAL(rte_ism_get_dev_id(name), -ENODEV, "get_dev_id");
 	ret = fx_rawdev_id(name);
 	TEST_ASSERT(ret < 0, "rawdev %s left (%d)", name, ret);
 	return TEST_SUCCESS;
@@ -54,16 +55,26 @@ test_bad_devargs(void)
 {
 	uint16_t before = rte_ism_dev_count();
 
-	TEST_RUN(expect_refused("bogus=1", "bogus"));
-	TEST_RUN(expect_refused("gid=0xzz", "gid"));
-	TEST_RUN(expect_refused("gid=0x0", "gid"));
-	TEST_RUN(expect_refused("chid=65536", "chid"));
-	TEST_RUN(expect_refused("chid=-1", "chid"));
-	TEST_RUN(expect_refused("max_dmbs=0", "max_dmbs"));
-	TEST_RUN(expect_refused("max_dmbs=4065", "max_dmbs"));
-	TEST_RUN(expect_refused("max_dmbs=12abc", "max_dmbs"));
-	TEST_RUN(expect_refused("max_dmb_len=0", "max_dmb_len"));
-	TEST_RUN(expect_refused("max_dmbs=8,max_dmbs=9", "max_dmbs"));
+	TEST_ASSERT_SUCCESS(expect_refused("bogus=1", "bogus"),
+			    "devargs refused");
+	TEST_ASSERT_SUCCESS(expect_refused("gid=0xzz", "gid"),
+			    "devargs refused");
+	TEST_ASSERT_SUCCESS(expect_refused("gid=0x0", "gid"),
+			    "devargs refused");
+	TEST_ASSERT_SUCCESS(expect_refused("chid=65536", "chid"),
+			    "devargs refused");
+	TEST_ASSERT_SUCCESS(expect_refused("chid=-1", "chid"),
+			    "devargs refused");
+	TEST_ASSERT_SUCCESS(expect_refused("max_dmbs=0", "max_dmbs"),
+			    "devargs refused");
+	TEST_ASSERT_SUCCESS(expect_refused("max_dmbs=4065", "max_dmbs"),
+			    "devargs refused");
+	TEST_ASSERT_SUCCESS(expect_refused("max_dmbs=12abc", "max_dmbs"),
+			    "devargs refused");
+	TEST_ASSERT_SUCCESS(expect_refused("max_dmb_len=0", "max_dmb_len"),
+			    "devargs refused");
+	TEST_ASSERT_SUCCESS(expect_refused("max_dmbs=8,max_dmbs=9", "max_dmbs"),
+			    "devargs refused");
 	TEST_ASSERT(rte_ism_dev_count() == before, "device count changed");
 	return TEST_SUCCESS;
 }
@@ -89,48 +100,90 @@ test_good_devargs(void)
 	id = fx_spawn("gid=0x1234abcd,max_dmbs=100,max_dmb_len=65536,"
 		      "chid=0xffff", name, sizeof(name));
 	TEST_ASSERT(id >= 0, "spawn: %d", id);
-	TEST_RET(rte_ism_info_get(id, &info), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_info_get(id, &info), "info_get");
 	TEST_ASSERT(info.gid.gid == 0x1234abcd && info.gid.gid_ext == 0 &&
 		    info.max_dmbs == 100 && info.max_dmb_len == 65536 &&
 		    info.chid == 0xffff, "devargs not applied");
-	TEST_RET(fx_unspawn(name), 0);
+	TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove a spawned device");
 	return TEST_SUCCESS;
 }
 
-/* With every ISM device slot taken, a probe fails with -ENOSPC (the
- * reason, not a blanket -ENOMEM) and leaves no rawdev. Loopback only: the
- * other backends' devices are heavier (threads, sockets, a model). */
+/* A rawdev of no driver, to take a rawdev id. */
 static int
-test_slots_full(void)
+filler_close(struct rte_rawdev *raw __rte_unused)
 {
-	char names[RTE_ISM_MAX_DEVS][RTE_ISM_NAME_LEN];
-	char last[RTE_ISM_NAME_LEN];
-	unsigned int n = 0, i;
-	int ret = TEST_SUCCESS, id;
+	return 0;
+}
 
-	if (strcmp(fx.spawn_drv, "ism_lo") != 0)
-		return TEST_SKIPPED;
-	while (rte_ism_dev_count() < RTE_ISM_MAX_DEVS) {
-		id = fx_spawn("max_dmbs=1", names[n], sizeof(names[n]));
-		if (id < 0) {
-			printf("    FAIL: spawn %u: %d\n", n, id);
-			ret = TEST_FAILED;
-			goto out;
-		}
-		n++;
+static const struct rte_rawdev_ops filler_ops = {
+	.dev_close = filler_close,
+};
+
+/* What test_slots_full() takes, released on every path. */
+struct slots {
+	struct rte_rawdev *filler[RTE_RAWDEV_MAX_DEVS];
+	char names[4][RTE_ISM_NAME_LEN];
+	unsigned int n, nf;
+};
+
+/*
+ * With every ISM device slot taken, a probe fails with -ENOSPC (the
+ * reason, not a blanket -ENOMEM) and leaves no rawdev; with one slot free
+ * again it succeeds. An ISM device's id is its rawdev's, so the slots are
+ * the rawdev ids: a few ISM devices and rawdevs of no driver take them
+ * all (the loopback backend itself has room).
+ */
+static int
+fill_slots(struct slots *sl)
+{
+	const char *last = "ism_lo_full";
+	char fname[32];
+	int id;
+
+	for (; sl->n < RTE_DIM(sl->names); sl->n++) {
+		id = fx_spawn("max_dmbs=1", sl->names[sl->n],
+			      sizeof(sl->names[sl->n]));
+		TEST_ASSERT(id >= 0, "spawn %u: %d", sl->n, id);
 	}
-	snprintf(last, sizeof(last), "ism_lo_full");
+	while (rte_rawdev_count() < RTE_RAWDEV_MAX_DEVS) {
+		snprintf(fname, sizeof(fname), "ism_test_filler%u", sl->nf);
+		sl->filler[sl->nf] = rte_rawdev_pmd_allocate(fname, 8,
+				SOCKET_ID_ANY);
+		TEST_ASSERT_NOT_NULL(sl->filler[sl->nf],
+				     "rawdev %s not allocated", fname);
+		sl->filler[sl->nf++]->dev_ops = &filler_ops;
+	}
 	id = rte_vdev_init(last, "max_dmbs=1");
 	if (id == 0)
 		rte_vdev_uninit(last);
-	if (id != -ENOSPC || fx_rawdev_id(last) >= 0) {
-		printf("    FAIL: probe with all slots taken returned %d, "
-		       "want %d (-ENOSPC), no rawdev left\n", id, -ENOSPC);
-		ret = TEST_FAILED;
-	}
-out:
-	for (i = 0; i < n; i++)
-		if (fx_unspawn(names[i]) != 0)
+	TEST_ASSERT_EQUAL(id, -ENOSPC, "probe with all slots taken");
+	TEST_ASSERT(fx_rawdev_id(last) < 0, "a rawdev left by the probe");
+	/* The slots were what was missing. */
+	if (sl->nf > 0)
+		rte_rawdev_pmd_release(sl->filler[--sl->nf]);
+	id = rte_vdev_init(last, "max_dmbs=1");
+	if (id == 0)
+		id = rte_vdev_uninit(last);
+	TEST_ASSERT_SUCCESS(id, "probe with a slot free");
+	return TEST_SUCCESS;
+}
+
+/* Loopback only: the other backends' devices are heavier (threads,
+ * sockets, a model). */
+static int
+test_slots_full(void)
+{
+	struct slots sl = { .n = 0 };
+	unsigned int i;
+	int ret;
+
+	if (strcmp(fx.spawn_drv, "ism_lo") != 0)
+		return TEST_SKIPPED;
+	ret = fill_slots(&sl);
+	while (sl.nf > 0)
+		rte_rawdev_pmd_release(sl.filler[--sl.nf]);
+	for (i = 0; i < sl.n; i++)
+		if (fx_unspawn(sl.names[i]) != 0)
 			ret = TEST_FAILED;
 	return ret;
 }

@@ -15,8 +15,10 @@ test_register_basic(void)
 	const uint8_t *p;
 	uint32_t i;
 
-	TEST_RUN(fx_register(fx.a, 5000, &fx.ib.gid, &d1));
-	TEST_RUN(fx_register(fx.a, 5000, &fx.ib.gid, &d2));
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 5000, &fx.ib.gid, &d1),
+			    "register a DMB");
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 5000, &fx.ib.gid, &d2),
+			    "register a DMB");
 	TEST_ASSERT(d1.token != 0 && d1.token != d2.token, "tokens");
 	TEST_ASSERT((d1.token & 0xfffffff) == 0 && (d2.token & 0xfffffff) == 0,
 		    "token low 28 bits not zero: 0x%" PRIx64, d1.token);
@@ -25,8 +27,10 @@ test_register_basic(void)
 	TEST_ASSERT(d1.addr != NULL && d1.len == 5000, "addr/len");
 	for (p = d1.addr, i = 0; i < d1.len; i++)
 		TEST_ASSERT(p[i] == 0, "DMB not zero-filled at %u", i);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d1.token), 0);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d2.token), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d1.token),
+			    "dmb_unregister");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d2.token),
+			    "dmb_unregister");
 	return TEST_SUCCESS;
 }
 
@@ -38,22 +42,28 @@ test_register_idx(void)
 	uint32_t last = RTE_ISM_DMB_IDX_FIRST + fx.ia.max_dmbs - 1;
 
 	d.idx = last;
-	TEST_RET(rte_ism_dmb_register(fx.a, &d), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_register(fx.a, &d), "dmb_register");
 	TEST_ASSERT(d.idx == last, "asked for %u, got %u", last, d.idx);
 	e = d;
 	e.token = 0;
-	TEST_RET(rte_ism_dmb_register(fx.a, &e), -EBUSY);
+	TEST_ASSERT_EQUAL(rte_ism_dmb_register(fx.a, &e), -EBUSY,
+			  "dmb_register");
 	e.idx = last + 1;
-	TEST_RET(rte_ism_dmb_register(fx.a, &e), -EINVAL);
+	TEST_ASSERT_EQUAL(rte_ism_dmb_register(fx.a, &e), -EINVAL,
+			  "dmb_register");
 	e.idx = RTE_ISM_DMB_IDX_FIRST - 1;	/* reserved */
-	TEST_RET(rte_ism_dmb_register(fx.a, &e), -EINVAL);
+	TEST_ASSERT_EQUAL(rte_ism_dmb_register(fx.a, &e), -EINVAL,
+			  "dmb_register");
 	e.idx = 1;
-	TEST_RET(rte_ism_dmb_register(fx.a, &e), -EINVAL);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_ASSERT_EQUAL(rte_ism_dmb_register(fx.a, &e), -EINVAL,
+			  "dmb_register");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
 	/* The index is free again. */
 	d.token = 0;
-	TEST_RET(rte_ism_dmb_register(fx.a, &d), 0);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_register(fx.a, &d), "dmb_register");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
 	return TEST_SUCCESS;
 }
 
@@ -69,18 +79,23 @@ test_register_errors(void)
 	d.len = 0;
 	d.token = 0x1234;
 	keep = d;
-	TEST_RET(rte_ism_dmb_register(fx.a, &d), -EINVAL);
+	TEST_ASSERT_EQUAL(rte_ism_dmb_register(fx.a, &d), -EINVAL,
+			  "dmb_register");
 	TEST_ASSERT(memcmp(&d, &keep, sizeof(d)) == 0, "dmb changed");
 	d.len = fx.ia.max_dmb_len + 1;
-	TEST_RET(rte_ism_dmb_register(fx.a, &d), -E2BIG);
+	TEST_ASSERT_EQUAL(rte_ism_dmb_register(fx.a, &d), -E2BIG,
+			  "dmb_register");
 	d.len = UINT32_MAX;
-	TEST_RET(rte_ism_dmb_register(fx.a, &d), -E2BIG);
+	TEST_ASSERT_EQUAL(rte_ism_dmb_register(fx.a, &d), -E2BIG,
+			  "dmb_register");
 	d.len = 64;
 	d.rgid = zero;
-	TEST_RET(rte_ism_dmb_register(fx.a, &d), -EINVAL);
+	TEST_ASSERT_EQUAL(rte_ism_dmb_register(fx.a, &d), -EINVAL,
+			  "dmb_register");
 	d.rgid = fx.ib.gid;
 	d.reserved[2] = 1;
-	TEST_RET(rte_ism_dmb_register(fx.a, &d), -EINVAL);
+	TEST_ASSERT_EQUAL(rte_ism_dmb_register(fx.a, &d), -EINVAL,
+			  "dmb_register");
 	return TEST_SUCCESS;
 }
 
@@ -100,12 +115,45 @@ test_register_max_len(void)
 		printf("    not enough memory for a %u-byte DMB (-m)\n", d.len);
 		return TEST_SKIPPED;
 	}
-	TEST_RET(ret, 0);
-	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, d.len - sizeof(tail),
-				   tail, sizeof(tail)), 0);
+	TEST_ASSERT_SUCCESS(ret, "register the largest DMB");
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(fx.b, d.token, 0, 0,
+					      d.len - sizeof(tail), tail,
+					      sizeof(tail)), "move_data");
 	TEST_ASSERT(memcmp((char *)d.addr + d.len - sizeof(tail), tail,
 			   sizeof(tail)) == 0, "tail not written");
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
+	return TEST_SUCCESS;
+}
+
+/* Register max_dmbs DMBs into d[] (the caller unregisters them), one more,
+ * then free one index and take it again. */
+static int
+fill_indices(uint16_t dev, struct rte_ism_dmb *d, uint32_t max_dmbs)
+{
+	struct rte_ism_dmb extra;
+	uint32_t i, half = max_dmbs / 2, freed;
+
+	for (i = 0; i < max_dmbs; i++) {
+		d[i].len = 64;
+		d[i].rgid = fx.ib.gid;
+		TEST_ASSERT_SUCCESS(rte_ism_dmb_register(dev, &d[i]),
+				    "register %u of %u", i, max_dmbs);
+	}
+	memset(&extra, 0, sizeof(extra));
+	extra.len = 64;
+	extra.rgid = fx.ib.gid;
+	TEST_ASSERT_EQUAL(rte_ism_dmb_register(dev, &extra), -ENOSPC,
+			  "register beyond %u", max_dmbs);
+	/* One freed index is usable again. */
+	freed = d[half].idx;
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(dev, d[half].token),
+			    "unregister %u", half);
+	d[half].token = 0;
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_register(dev, &extra),
+			    "register after an unregister");
+	d[half] = extra;
+	TEST_ASSERT_EQUAL(extra.idx, freed, "freed index not reused");
 	return TEST_SUCCESS;
 }
 
@@ -113,37 +161,13 @@ test_register_max_len(void)
 static int
 fill_table(uint16_t dev, uint32_t max_dmbs)
 {
-	struct rte_ism_dmb *d, extra;
+	struct rte_ism_dmb *d;
 	uint32_t i;
-	int ret = TEST_FAILED;
+	int ret;
 
 	d = calloc(max_dmbs, sizeof(*d));
-	TEST_ASSERT(d != NULL, "calloc");
-	for (i = 0; i < max_dmbs; i++) {
-		d[i].len = 64;
-		d[i].rgid = fx.ib.gid;
-		if (rte_ism_dmb_register(dev, &d[i]) != 0) {
-			printf("    FAIL: register %u of %u\n", i, max_dmbs);
-			goto out;
-		}
-	}
-	memset(&extra, 0, sizeof(extra));
-	extra.len = 64;
-	extra.rgid = fx.ib.gid;
-	if (rte_ism_dmb_register(dev, &extra) != -ENOSPC) {
-		printf("    FAIL: register beyond %u not -ENOSPC\n", max_dmbs);
-		goto out;
-	}
-	/* One freed index is usable again. */
-	if (rte_ism_dmb_unregister(dev, d[max_dmbs / 2].token) != 0 ||
-	    rte_ism_dmb_register(dev, &extra) != 0 ||
-	    extra.idx != d[max_dmbs / 2].idx) {
-		printf("    FAIL: freed index not reused\n");
-		goto out;
-	}
-	d[max_dmbs / 2] = extra;
-	ret = TEST_SUCCESS;
-out:
+	TEST_ASSERT_NOT_NULL(d, "calloc");
+	ret = fill_indices(dev, d, max_dmbs);
 	for (i = 0; i < max_dmbs; i++)
 		if (d[i].token != 0)
 			rte_ism_dmb_unregister(dev, d[i].token);
@@ -159,14 +183,15 @@ test_table_full(void)
 	int id, ret;
 
 	/* The default device: the hardware's 1888 DMBs. */
-	TEST_RUN(fill_table(fx.a, fx.ia.max_dmbs));
+	TEST_ASSERT_SUCCESS(fill_table(fx.a, fx.ia.max_dmbs),
+			    "fill the DMB table");
 	/* A small table set by devargs. */
 	id = fx_spawn("max_dmbs=8", name, sizeof(name));
 	TEST_ASSERT(id >= 0, "spawn with max_dmbs=8: %d", id);
-	TEST_RET(rte_ism_info_get(id, &info), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_info_get(id, &info), "info_get");
 	TEST_ASSERT(info.max_dmbs == 8, "max_dmbs %u", info.max_dmbs);
 	ret = fill_table(id, 8);
-	TEST_RET(fx_unspawn(name), 0);
+	TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove a spawned device");
 	return ret;
 }
 
@@ -175,22 +200,31 @@ test_unregister_errors(void)
 {
 	struct rte_ism_dmb d, e;
 
-	TEST_RET(rte_ism_dmb_unregister(fx.a, 0), -ENOENT);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, 0xabcdef0000000000ULL), -ENOENT);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, 0x1234), -ENOENT);
-	TEST_RUN(fx_register(fx.a, 64, &fx.ib.gid, &d));
+	TEST_ASSERT_EQUAL(rte_ism_dmb_unregister(fx.a, 0), -ENOENT,
+			  "dmb_unregister");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_unregister(fx.a, 0xabcdef0000000000ULL),
+			  -ENOENT, "dmb_unregister");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_unregister(fx.a, 0x1234), -ENOENT,
+			  "dmb_unregister");
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 64, &fx.ib.gid, &d),
+			    "register a DMB");
 	/* Only the owner's device can unregister it. */
-	TEST_RET(rte_ism_dmb_unregister(fx.b, d.token), -ENOENT);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), -ENOENT);
+	TEST_ASSERT_EQUAL(rte_ism_dmb_unregister(fx.b, d.token), -ENOENT,
+			  "dmb_unregister");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_unregister(fx.a, d.token), -ENOENT,
+			  "dmb_unregister");
 	/* A new DMB on the same index has another token. */
 	e = d;
 	e.token = 0;
-	TEST_RET(rte_ism_dmb_register(fx.a, &e), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_register(fx.a, &e), "dmb_register");
 	TEST_ASSERT(e.idx == d.idx && e.token != d.token,
 		    "index %u token reused", e.idx);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), -ENOENT);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, e.token), 0);
+	TEST_ASSERT_EQUAL(rte_ism_dmb_unregister(fx.a, d.token), -ENOENT,
+			  "dmb_unregister");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, e.token),
+			    "dmb_unregister");
 	return TEST_SUCCESS;
 }
 

@@ -28,35 +28,42 @@ test_sw_event(void)
 	struct rte_ism_gid stranger = { 0x5eed, 0x1 };
 
 	if (!(fx.ia.capa & RTE_ISM_CAPA_SIGNAL_EVENT)) {
-		TEST_RET(rte_ism_signal_event(fx.a, &fx.ib.gid, 1, 0x80, 7),
-			 -ENOTSUP);
+		TEST_ASSERT_EQUAL(rte_ism_signal_event(fx.a, &fx.ib.gid, 1,
+						       0x80, 7), -ENOTSUP,
+				  "signal_event");
 		return TEST_SUCCESS;
 	}
-	TEST_RET(rte_ism_signal_event(fx.a, &fx.ib.gid, 1, 0x83,
-				      0x1122334455667788ULL), 0);
-	TEST_RET(rte_ism_event_poll(fx.a, ev, 4), 0);
-	TEST_RET(rte_ism_event_poll(fx.b, ev, 4), 1);
+	TEST_ASSERT_SUCCESS(rte_ism_signal_event(fx.a, &fx.ib.gid, 1, 0x83,
+						 0x1122334455667788ULL),
+			    "signal_event");
+	TEST_ASSERT_SUCCESS(rte_ism_event_poll(fx.a, ev, 4), "event_poll");
+	TEST_ASSERT_EQUAL(rte_ism_event_poll(fx.b, ev, 4), 1, "event_poll");
 	TEST_ASSERT(ev[0].type == RTE_ISM_EVENT_SW && ev[0].code == 0x83 &&
 		    ev[0].info == 0x1122334455667788ULL &&
 		    rte_ism_gid_equal(&ev[0].gid, &fx.ia.gid) && ev[0].time,
 		    "type %u code 0x%x info 0x%" PRIx64, ev[0].type,
 		    ev[0].code, ev[0].info);
-	TEST_RET(rte_ism_event_poll(fx.b, ev, 4), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_event_poll(fx.b, ev, 4), "event_poll");
 	/* In order, several at once. */
-	TEST_RET(rte_ism_signal_event(fx.a, &fx.ib.gid, 0, 1, 10), 0);
-	TEST_RET(rte_ism_signal_event(fx.a, &fx.ib.gid, 0, 2, 20), 0);
-	TEST_RET(rte_ism_signal_event(fx.b, &fx.ib.gid, 0, 3, 30), 0);
-	TEST_RET(rte_ism_event_poll(fx.b, ev, 4), 3);
+	TEST_ASSERT_SUCCESS(rte_ism_signal_event(fx.a, &fx.ib.gid, 0, 1, 10),
+			    "signal_event");
+	TEST_ASSERT_SUCCESS(rte_ism_signal_event(fx.a, &fx.ib.gid, 0, 2, 20),
+			    "signal_event");
+	TEST_ASSERT_SUCCESS(rte_ism_signal_event(fx.b, &fx.ib.gid, 0, 3, 30),
+			    "signal_event");
+	TEST_ASSERT_EQUAL(rte_ism_event_poll(fx.b, ev, 4), 3, "event_poll");
 	TEST_ASSERT(ev[0].code == 1 && ev[1].code == 2 && ev[2].code == 3 &&
 		    rte_ism_gid_equal(&ev[2].gid, &fx.ib.gid), "order");
-	TEST_RET(rte_ism_signal_event(fx.a, &stranger, 0, 1, 1), -ENETUNREACH);
+	TEST_ASSERT_EQUAL(rte_ism_signal_event(fx.a, &stranger, 0, 1, 1),
+			  -ENETUNREACH, "signal_event");
 	return TEST_SUCCESS;
 }
 
 /*
- * The GID of a BUF event. Software backends name the peer; the event of an
- * ISM PCI function carries only the DMB token (Linux drivers/s390/net/ism.h;
- * doc/guides/rawdevs/ism_pci.rst), so on a hardware device the GID is zero.
+ * The GID of a BUF event. Software backends name the peer; the event entry
+ * of an ISM PCI function carries only the DMB token (struct ism_event in
+ * Linux's drivers/s390/net/ism.h: type, code, tok, time, info), so on a
+ * hardware device the GID is zero.
  */
 static bool
 buf_event_gid_ok(const struct rte_ism_event *ev, const struct rte_ism_gid *peer)
@@ -72,10 +79,13 @@ test_buf_unregistered(void)
 	struct rte_ism_dmb d;
 	struct rte_ism_event ev;
 
-	TEST_RUN(fx_register(fx.a, 64, &fx.ib.gid, &d));
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
-	TEST_RET(find_event(fx.b, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_UNREGISTERED,
-			    &ev), 0);
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 64, &fx.ib.gid, &d),
+			    "register a DMB");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
+	TEST_ASSERT_SUCCESS(find_event(fx.b, RTE_ISM_EVENT_BUF,
+				       RTE_ISM_BUF_UNREGISTERED, &ev),
+			    "find_event");
 	TEST_ASSERT(ev.token == d.token && buf_event_gid_ok(&ev, &fx.ia.gid),
 		    "token/gid");
 	return TEST_SUCCESS;
@@ -93,31 +103,38 @@ test_dev_events(void)
 
 	c = fx_spawn(NULL, name, sizeof(name));
 	TEST_ASSERT(c >= 0, "spawn: %d", c);
-	TEST_RET(rte_ism_info_get(c, &ic), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_info_get(c, &ic), "info_get");
 	/* The ISM device has no "peer joined" event, only software ones. */
 	if (!(fx.ia.capa & RTE_ISM_CAPA_HW)) {
-		TEST_RET(find_event(fx.a, RTE_ISM_EVENT_DEV,
-				    RTE_ISM_DEV_ENABLED, &ev), 0);
+		TEST_ASSERT_SUCCESS(find_event(fx.a, RTE_ISM_EVENT_DEV,
+					       RTE_ISM_DEV_ENABLED, &ev),
+				    "find_event");
 		TEST_ASSERT(rte_ism_gid_equal(&ev.gid, &ic.gid), "joined GID");
-		TEST_RET(find_event(fx.b, RTE_ISM_EVENT_DEV,
-				    RTE_ISM_DEV_ENABLED, &ev), 0);
+		TEST_ASSERT_SUCCESS(find_event(fx.b, RTE_ISM_EVENT_DEV,
+					       RTE_ISM_DEV_ENABLED, &ev),
+				    "find_event");
 	}
 	/* A DMB on A that only C may write. */
-	TEST_RUN(fx_register(fx.a, 64, &ic.gid, &d));
-	TEST_RET(fx_unspawn(name), 0);
-	TEST_RET(find_event(fx.a, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_USER_DISABLED,
-			    &ev), 0);
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 64, &ic.gid, &d),
+			    "register a DMB");
+	TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove a spawned device");
+	TEST_ASSERT_SUCCESS(find_event(fx.a, RTE_ISM_EVENT_BUF,
+				       RTE_ISM_BUF_USER_DISABLED, &ev),
+			    "find_event");
 	TEST_ASSERT(ev.token == d.token && buf_event_gid_ok(&ev, &ic.gid),
 		    "BUF event token/gid");
-	TEST_RET(find_event(fx.a, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_DISABLED,
-			    &ev), 0);
+	TEST_ASSERT_SUCCESS(find_event(fx.a, RTE_ISM_EVENT_DEV,
+				       RTE_ISM_DEV_DISABLED, &ev),
+			    "find_event");
 	TEST_ASSERT(rte_ism_gid_equal(&ev.gid, &ic.gid), "left GID (A)");
-	TEST_RET(find_event(fx.b, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_DISABLED,
-			    &ev), 0);
+	TEST_ASSERT_SUCCESS(find_event(fx.b, RTE_ISM_EVENT_DEV,
+				       RTE_ISM_DEV_DISABLED, &ev),
+			    "find_event");
 	TEST_ASSERT(rte_ism_gid_equal(&ev.gid, &ic.gid), "left GID (B)");
 	/* The DMB stays valid for its owner. */
 	memset(d.addr, 0x5a, d.len);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
 	return TEST_SUCCESS;
 }
 
@@ -132,10 +149,12 @@ test_queue_overflow(void)
 
 	if (!(fx.ia.capa & RTE_ISM_CAPA_SIGNAL_EVENT))
 		return TEST_SKIPPED;
-	TEST_RET(rte_ism_stats_get(fx.b, &st0), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_stats_get(fx.b, &st0), "stats_get");
 	for (i = 0; i < RTE_ISM_EVENT_QUEUE_SIZE + 100; i++)
-		TEST_RET(rte_ism_signal_event(fx.a, &fx.ib.gid, 0, 0x42, i), 0);
-	TEST_RET(rte_ism_stats_get(fx.b, &st1), 0);
+		TEST_ASSERT_SUCCESS(rte_ism_signal_event(fx.a, &fx.ib.gid, 0,
+							 0x42, i),
+				    "signal_event");
+	TEST_ASSERT_SUCCESS(rte_ism_stats_get(fx.b, &st1), "stats_get");
 	TEST_ASSERT(st1.events_dropped - st0.events_dropped == 100,
 		    "dropped %" PRIu64, st1.events_dropped - st0.events_dropped);
 	while ((n = rte_ism_event_poll(fx.b, ev, RTE_DIM(ev))) > 0) {

@@ -5,10 +5,12 @@
 /*
  * Fixture of the functional suites. Devices are created with the public
  * rte_vdev_init() from a backend description "DRIVER[,DEVARGS]", so the
- * same suites run on every software backend.
+ * same suites run on every software backend. Also the helpers every test
+ * program of the tree shares (a static library, see meson.build).
  */
 
 #include <stdlib.h>
+#include <time.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_hash_crc.h>
@@ -97,7 +99,8 @@ fx_register(uint16_t dev, uint32_t len, const struct rte_ism_gid *rgid,
 	memset(dmb, 0, sizeof(*dmb));
 	dmb->len = len;
 	dmb->rgid = *rgid;
-	TEST_RET(rte_ism_dmb_register(dev, dmb), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_register(dev, dmb),
+			    "register a DMB of %u bytes on device %u", len, dev);
 	return TEST_SUCCESS;
 }
 
@@ -161,4 +164,29 @@ fx_fill(void *p, size_t len, uint64_t *state)
 			r = fx_rand(state);
 		b[i] = r >> (8 * (i % 8));
 	}
+}
+
+uint64_t
+fx_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+bool
+suite_selected(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	if (list == NULL)
+		return true;
+	while ((p = strstr(p, name)) != NULL) {
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
 }

@@ -85,34 +85,40 @@ test_fill_and_reset(void)
 	TEST_ASSERT(c >= 0, "spawn: %d", c);
 	TEST_ASSERT(is_filled(c), "entry not filled after probe");
 	ctx = rte_ism_fp_ops[c].dev_private;
-	TEST_RUN(fx_register(fx.a, 64, &fx.ia.gid, &d));
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 64, &fx.ia.gid, &d),
+			    "register a DMB");
 	/* The driver answers (unknown token), not a dummy (-ENODEV). */
-	TEST_RET(rte_ism_move_data(c, d.token, 0, 0, 0, &b, 1), -EACCES);
+	TEST_ASSERT_EQUAL(rte_ism_move_data(c, d.token, 0, 0, 0, &b, 1),
+			  -EACCES, "move_data");
 
-	TEST_RET(rte_ism_dev_stop(c), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dev_stop(c), "dev_stop");
 	TEST_ASSERT(is_stopped(c, ctx), "entry not reset at stop");
-	TEST_RET(rte_ism_info_get(c, &info), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_info_get(c, &info), "info_get");
 	TEST_ASSERT(!info.started, "still started");
-	TEST_RET(rte_ism_move_data(c, d.token, 0, 0, 0, &b, 1), -ENODEV);
-	TEST_RET(rte_ism_signal_poll(c, sig, 1), -ENODEV);
-	TEST_RET(rte_ism_dev_stop(c), 0);	/* idempotent */
-	TEST_RET(rte_ism_dev_start(c), 0);
+	TEST_ASSERT_EQUAL(rte_ism_move_data(c, d.token, 0, 0, 0, &b, 1),
+			  -ENODEV, "move_data");
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(c, sig, 1), -ENODEV,
+			  "signal_poll");
+	TEST_ASSERT_SUCCESS(rte_ism_dev_stop(c), "dev_stop");	/* idempotent */
+	TEST_ASSERT_SUCCESS(rte_ism_dev_start(c), "dev_start");
 	TEST_ASSERT(is_filled(c), "entry not filled at start");
-	TEST_RET(rte_ism_signal_poll(c, sig, 1), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_signal_poll(c, sig, 1), "signal_poll");
 
 	/* The rawdev management plane drives the same state. */
 	raw = fx_rawdev_id(name);
 	TEST_ASSERT(raw >= 0, "no rawdev %s", name);
 	rte_rawdev_stop(raw);
 	TEST_ASSERT(is_stopped(c, ctx), "entry not reset by rte_rawdev_stop");
-	TEST_RET(rte_rawdev_start(raw), 0);
+	TEST_ASSERT_SUCCESS(rte_rawdev_start(raw), "rawdev start");
 	TEST_ASSERT(is_filled(c), "entry not filled by rte_rawdev_start");
 
-	TEST_RET(fx_unspawn(name), 0);
+	TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove a spawned device");
 	TEST_ASSERT(is_dummy(c), "entry not reset at release");
 	TEST_ASSERT(!rte_ism_is_valid_dev(c), "id still valid");
-	TEST_RET(rte_ism_move_data(c, d.token, 0, 0, 0, &b, 1), -ENODEV);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_ASSERT_EQUAL(rte_ism_move_data(c, d.token, 0, 0, 0, &b, 1),
+			  -ENODEV, "move_data");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
 	return TEST_SUCCESS;
 }
 

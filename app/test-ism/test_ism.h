@@ -8,7 +8,9 @@
 /*
  * dpdk-test-ism: a small test runner (app/test's test.h is not a library)
  * and the fixture shared by the functional suites: two devices A and B that
- * can reach each other, plus a way to spawn more of the same backend.
+ * can reach each other, plus a way to spawn more of the same backend. The
+ * fixture is a static library (test_fixture.c), also linked by the
+ * multi-process test programs (tests/shm) and dpdk-test-ism-perf.
  */
 
 #include <inttypes.h>
@@ -20,37 +22,7 @@
 
 #include <rte_ism.h>
 
-#define TEST_SUCCESS 0
-#define TEST_FAILED -1
-#define TEST_SKIPPED 77
-
-/* Fail the current case with a message (Debian ships no rte_test.h). */
-#define TEST_ASSERT(cond, fmt, ...) do { \
-	if (!(cond)) { \
-		printf("    FAIL %s:%d: " fmt "\n", __func__, __LINE__, \
-		       ##__VA_ARGS__); \
-		return TEST_FAILED; \
-	} \
-} while (0)
-
-/* Check a call's return value: TEST_RET(rte_ism_x(...), -ENOENT). */
-#define TEST_RET(expr, want) do { \
-	long long got_ = (expr), want_ = (want); \
-	if (got_ != want_) { \
-		printf("    FAIL %s:%d: %s returned %lld (%s), want %lld (%s)\n", \
-		       __func__, __LINE__, #expr, got_, \
-		       got_ < 0 ? strerror((int)-got_) : "-", want_, \
-		       want_ < 0 ? strerror((int)-want_) : "-"); \
-		return TEST_FAILED; \
-	} \
-} while (0)
-
-/* Run a helper returning TEST_*; propagate a failure. */
-#define TEST_RUN(expr) do { \
-	int r_ = (expr); \
-	if (r_ != TEST_SUCCESS) \
-		return r_; \
-} while (0)
+#include "test_assert.h"
 
 struct test_case {
 	const char *name;
@@ -96,6 +68,8 @@ uint32_t fx_crc(const void *p, size_t len);
 /* Deterministic pseudo-random bytes. */
 void fx_fill(void *p, size_t len, uint64_t *state);
 uint64_t fx_rand(uint64_t *state);
+/* CLOCK_MONOTONIC in ns (what the test harnesses' now_ns() reads). */
+uint64_t fx_now_ns(void);
 
 /* Suites. */
 extern const struct test_suite suite_api;
@@ -113,7 +87,7 @@ extern const struct test_suite suite_devargs;
 extern const struct test_suite suite_pci_protocol;
 extern const struct test_suite suite_pmd_api;
 
-/* Is name in the comma-separated list (NULL: every name)? (main.c) */
+/* Is name in the comma-separated list (NULL: every name)? */
 bool suite_selected(const char *list, const char *name);
 
 /* Other modes. */

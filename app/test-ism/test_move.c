@@ -17,7 +17,8 @@ setup(struct rte_ism_dmb *d, uint32_t *crc)
 {
 	uint64_t seed = 42;
 
-	TEST_RUN(fx_register(fx.a, DMB_LEN, &fx.ib.gid, d));
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, DMB_LEN, &fx.ib.gid, d),
+			    "register a DMB");
 	fx_fill(d->addr, d->len, &seed);
 	*crc = fx_crc(d->addr, d->len);
 	return TEST_SUCCESS;
@@ -55,36 +56,41 @@ test_move_errors(void)
 	unsigned int i;
 	int c;
 
-	TEST_RUN(setup(&d, &crc));
+	TEST_ASSERT_SUCCESS(setup(&d, &crc), "set-up");
 	/* Wrong-writer refusals are counted on the sender, A here. */
 	for (i = 0; i < RTE_DIM(x); i++)
 		x[i].before = xstat(i == 1 ? fx.a : fx.b, x[i].xstat);
 	/* Unknown tokens: never issued, low bits set, zero. */
-	TEST_RET(rte_ism_move_data(fx.b, d.token ^ (1ULL << 40), 0, 0, 0, buf,
-				   1), -ENOENT);
-	TEST_RET(rte_ism_move_data(fx.b, d.token | 1, 0, 0, 0, buf, 1),
-		 -ENOENT);
-	TEST_RET(rte_ism_move_data(fx.b, 0, 0, 0, 0, buf, 1), -ENOENT);
-	TEST_RET(rte_ism_move_data(fx.b, UINT64_MAX, 0, 0, 0, buf, 1), -ENOENT);
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, d.token ^ (1ULL << 40), 0, 0,
+					    0, buf, 1), -ENOENT, "move_data");
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, d.token | 1, 0, 0, 0, buf, 1),
+			  -ENOENT, "move_data");
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, 0, 0, 0, 0, buf, 1), -ENOENT,
+			  "move_data");
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, UINT64_MAX, 0, 0, 0, buf, 1),
+			  -ENOENT, "move_data");
 	/* Wrong writer: A itself, and a third device. */
-	TEST_RET(rte_ism_move_data(fx.a, d.token, 0, 0, 0, buf, 1), -EACCES);
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.a, d.token, 0, 0, 0, buf, 1),
+			  -EACCES, "move_data");
 	c = fx_spawn(NULL, name, sizeof(name));
 	TEST_ASSERT(c >= 0, "spawn: %d", c);
-	TEST_RET(rte_ism_move_data(c, d.token, 0, 1, 0, buf, 1), -EACCES);
-	TEST_RET(fx_unspawn(name), 0);
+	TEST_ASSERT_EQUAL(rte_ism_move_data(c, d.token, 0, 1, 0, buf, 1),
+			  -EACCES, "move_data");
+	TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove a spawned device");
 	/* Bounds, including offset + len overflowing 32 bits. */
-	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, DMB_LEN, buf, 1),
-		 -ERANGE);
-	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, DMB_LEN - 63, buf, 64),
-		 -ERANGE);
-	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, UINT32_MAX, buf, 2),
-		 -ERANGE);
-	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, 1, buf, UINT32_MAX),
-		 -ERANGE);
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, d.token, 0, 0, DMB_LEN, buf,
+					    1), -ERANGE, "move_data");
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, d.token, 0, 0, DMB_LEN - 63,
+					    buf, 64), -ERANGE, "move_data");
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, d.token, 0, 0, UINT32_MAX,
+					    buf, 2), -ERANGE, "move_data");
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, d.token, 0, 0, 1, buf,
+					    UINT32_MAX), -ERANGE, "move_data");
 	/* len 0 and signal element out of range. */
-	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 1, 0, buf, 0), -EINVAL);
-	TEST_RET(rte_ism_move_data(fx.b, d.token, RTE_ISM_DMBE_MAX, 1, 0, buf,
-				   1), -EINVAL);
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, d.token, 0, 1, 0, buf, 0),
+			  -EINVAL, "move_data");
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, d.token, RTE_ISM_DMBE_MAX, 1,
+					    0, buf, 1), -EINVAL, "move_data");
 	TEST_ASSERT(fx_crc(d.addr, d.len) == crc, "a refused move wrote data");
 	/* Each reason counted in the writer's xstats. */
 	TEST_ASSERT(xstat(fx.b, x[0].xstat) - x[0].before == 4, "%s",
@@ -97,8 +103,10 @@ test_move_errors(void)
 		    x[3].xstat);
 	/* Stale token after unregister. */
 	tok = d.token;
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
-	TEST_RET(rte_ism_move_data(fx.b, tok, 0, 1, 0, buf, 1), -ENOENT);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, tok, 0, 1, 0, buf, 1),
+			  -ENOENT, "move_data");
 	TEST_ASSERT(rte_ism_signal_poll(fx.a, (struct rte_ism_signal[1]){}, 1)
 		    == 0, "a refused move raised a signal");
 	return TEST_SUCCESS;
@@ -112,17 +120,20 @@ test_move_edges(void)
 	char buf[DMB_LEN];
 	uint64_t seed = 7;
 
-	TEST_RUN(setup(&d, &crc));
+	TEST_ASSERT_SUCCESS(setup(&d, &crc), "set-up");
 	fx_fill(buf, sizeof(buf), &seed);
 	/* First byte, last byte, whole DMB. */
-	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, 0, buf, 1), 0);
-	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, DMB_LEN - 1, buf + 1,
-				   1), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(fx.b, d.token, 0, 0, 0, buf, 1),
+			    "move_data");
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(fx.b, d.token, 0, 0, DMB_LEN - 1,
+					      buf + 1, 1), "move_data");
 	TEST_ASSERT(((char *)d.addr)[0] == buf[0] &&
 		    ((char *)d.addr)[DMB_LEN - 1] == buf[1], "edge bytes");
-	TEST_RET(rte_ism_move_data(fx.b, d.token, 15, 1, 0, buf, DMB_LEN), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(fx.b, d.token, 15, 1, 0, buf,
+					      DMB_LEN), "move_data");
 	TEST_ASSERT(memcmp(d.addr, buf, DMB_LEN) == 0, "whole DMB");
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
 	return TEST_SUCCESS;
 }
 
@@ -136,7 +147,7 @@ test_burst(void)
 	char a[100], b[200], c[8];
 	uint32_t crc;
 
-	TEST_RUN(setup(&d, &crc));
+	TEST_ASSERT_SUCCESS(setup(&d, &crc), "set-up");
 	memset(a, 'a', sizeof(a));
 	memset(b, 'b', sizeof(b));
 	memset(c, 'c', sizeof(c));
@@ -145,20 +156,26 @@ test_burst(void)
 	seg[2] = (struct rte_ism_move_seg){ c, DMB_LEN - 8, sizeof(c) };
 	/* One bad segment: nothing at all is written or signalled. */
 	seg[3] = (struct rte_ism_move_seg){ a, DMB_LEN - 8, 9 };
-	TEST_RET(rte_ism_move_burst(fx.b, d.token, 2, 1, seg, 4), -ERANGE);
+	TEST_ASSERT_EQUAL(rte_ism_move_burst(fx.b, d.token, 2, 1, seg, 4),
+			  -ERANGE, "move_burst");
 	seg[3] = (struct rte_ism_move_seg){ a, 50, 0 };
-	TEST_RET(rte_ism_move_burst(fx.b, d.token, 2, 1, seg, 4), -EINVAL);
+	TEST_ASSERT_EQUAL(rte_ism_move_burst(fx.b, d.token, 2, 1, seg, 4),
+			  -EINVAL, "move_burst");
 	TEST_ASSERT(fx_crc(d.addr, d.len) == crc, "refused burst wrote data");
-	TEST_RET(rte_ism_signal_poll(fx.a, sig, 2), 0);
-	TEST_RET(rte_ism_move_burst(fx.b, d.token, 2, 1, seg, 0), -EINVAL);
-	TEST_RET(rte_ism_move_burst(fx.b, d.token, 16, 1, seg, 3), -EINVAL);
-	TEST_RET(rte_ism_move_burst(fx.a, d.token, 2, 1, seg, 3), -EACCES);
-	TEST_RET(rte_ism_move_burst(fx.b, d.token + (1ULL << 40), 2, 1, seg,
-				    3), -ENOENT);
+	TEST_ASSERT_SUCCESS(rte_ism_signal_poll(fx.a, sig, 2), "signal_poll");
+	TEST_ASSERT_EQUAL(rte_ism_move_burst(fx.b, d.token, 2, 1, seg, 0),
+			  -EINVAL, "move_burst");
+	TEST_ASSERT_EQUAL(rte_ism_move_burst(fx.b, d.token, 16, 1, seg, 3),
+			  -EINVAL, "move_burst");
+	TEST_ASSERT_EQUAL(rte_ism_move_burst(fx.a, d.token, 2, 1, seg, 3),
+			  -EACCES, "move_burst");
+	TEST_ASSERT_EQUAL(rte_ism_move_burst(fx.b, d.token + (1ULL << 40), 2, 1,
+					     seg, 3), -ENOENT, "move_burst");
 
-	TEST_RET(rte_ism_stats_get(fx.b, &st0), 0);
-	TEST_RET(rte_ism_move_burst(fx.b, d.token, 2, 1, seg, 3), 0);
-	TEST_RET(rte_ism_stats_get(fx.b, &st1), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_stats_get(fx.b, &st0), "stats_get");
+	TEST_ASSERT_SUCCESS(rte_ism_move_burst(fx.b, d.token, 2, 1, seg, 3),
+			    "move_burst");
+	TEST_ASSERT_SUCCESS(rte_ism_stats_get(fx.b, &st1), "stats_get");
 	TEST_ASSERT(memcmp(d.addr, a, sizeof(a)) == 0 &&
 		    memcmp((char *)d.addr + 1000, b, sizeof(b)) == 0 &&
 		    memcmp((char *)d.addr + DMB_LEN - 8, c, sizeof(c)) == 0,
@@ -166,10 +183,11 @@ test_burst(void)
 	TEST_ASSERT(st1.moves - st0.moves == 3 &&
 		    st1.bytes - st0.bytes == 308 &&
 		    st1.signals - st0.signals == 1, "burst counters");
-	TEST_RET(rte_ism_signal_poll(fx.a, sig, 2), 1);
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(fx.a, sig, 2), 1, "signal_poll");
 	TEST_ASSERT(sig[0].dmb_idx == d.idx && sig[0].mask == 1 << 2,
 		    "signal idx %u mask 0x%x", sig[0].dmb_idx, sig[0].mask);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
 	return TEST_SUCCESS;
 }
 
@@ -180,12 +198,15 @@ test_self_write(void)
 	struct rte_ism_dmb d;
 	char buf[32] = "to myself";
 
-	TEST_RUN(fx_register(fx.a, 128, &fx.ia.gid, &d));
-	TEST_RET(rte_ism_move_data(fx.a, d.token, 0, 0, 3, buf, sizeof(buf)),
-		 0);
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 128, &fx.ia.gid, &d),
+			    "register a DMB");
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(fx.a, d.token, 0, 0, 3, buf,
+					      sizeof(buf)), "move_data");
 	TEST_ASSERT(memcmp((char *)d.addr + 3, buf, sizeof(buf)) == 0, "data");
-	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, 3, buf, 1), -EACCES);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, d.token, 0, 0, 3, buf, 1),
+			  -EACCES, "move_data");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
 	return TEST_SUCCESS;
 }
 

@@ -14,23 +14,30 @@ test_attach_write(void)
 	char b = 0;
 
 	if (!(fx.ib.capa & RTE_ISM_CAPA_NOCOPY)) {
-		TEST_RET(rte_ism_dmb_attach(fx.b, 1ULL << 40, &m), -ENOTSUP);
-		TEST_RET(rte_ism_dmb_detach(fx.b, 1ULL << 40), -ENOTSUP);
+		TEST_ASSERT_EQUAL(rte_ism_dmb_attach(fx.b, 1ULL << 40, &m),
+				  -ENOTSUP, "dmb_attach");
+		TEST_ASSERT_EQUAL(rte_ism_dmb_detach(fx.b, 1ULL << 40),
+				  -ENOTSUP, "dmb_detach");
 		return TEST_SKIPPED;
 	}
-	TEST_RUN(fx_register(fx.a, 8192, &fx.ib.gid, &d));
-	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &m), 0);
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 8192, &fx.ib.gid, &d),
+			    "register a DMB");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_attach(fx.b, d.token, &m),
+			    "dmb_attach");
 	TEST_ASSERT(m.addr != NULL && m.len == d.len && m.idx == d.idx &&
 		    m.token == d.token, "attach result");
 	memcpy((char *)m.addr + 100, "zero copy", 10);
 	/* Signals still go through a move (a 1-byte one here). */
-	TEST_RET(rte_ism_move_data(fx.b, d.token, 4, 1, 0, &b, 1), 0);
-	TEST_RET(rte_ism_signal_poll(fx.a, sig, 2), 1);
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(fx.b, d.token, 4, 1, 0, &b, 1),
+			    "move_data");
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(fx.a, sig, 2), 1, "signal_poll");
 	TEST_ASSERT(memcmp((char *)d.addr + 100, "zero copy", 10) == 0,
 		    "owner does not see the write");
-	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), 0);
-	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), -ENOENT);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_detach(fx.b, d.token), "dmb_detach");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_detach(fx.b, d.token), -ENOENT,
+			  "dmb_detach");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
 	return TEST_SUCCESS;
 }
 
@@ -41,13 +48,20 @@ test_attach_errors(void)
 
 	if (!(fx.ib.capa & RTE_ISM_CAPA_NOCOPY))
 		return TEST_SKIPPED;
-	TEST_RUN(fx_register(fx.a, 4096, &fx.ib.gid, &d));
-	TEST_RET(rte_ism_dmb_attach(fx.b, d.token ^ (1ULL << 40), &m), -ENOENT);
-	TEST_RET(rte_ism_dmb_attach(fx.a, d.token, &m), -EACCES);
-	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), -ENOENT);
-	TEST_RET(rte_ism_dmb_detach(fx.a, d.token), -ENOENT);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
-	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &m), -ENOENT);
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 4096, &fx.ib.gid, &d),
+			    "register a DMB");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_attach(fx.b, d.token ^ (1ULL << 40), &m),
+			  -ENOENT, "dmb_attach");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_attach(fx.a, d.token, &m), -EACCES,
+			  "dmb_attach");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_detach(fx.b, d.token), -ENOENT,
+			  "dmb_detach");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_detach(fx.a, d.token), -ENOENT,
+			  "dmb_detach");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_attach(fx.b, d.token, &m), -ENOENT,
+			  "dmb_attach");
 	return TEST_SUCCESS;
 }
 
@@ -63,13 +77,20 @@ test_unregister_while_attached(void)
 
 	if (!(fx.ib.capa & RTE_ISM_CAPA_NOCOPY))
 		return TEST_SKIPPED;
-	TEST_RUN(fx_register(fx.a, 4096, &fx.ib.gid, &d));
-	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &m), 0);
-	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &m2), 0);	/* twice */
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), -ENOENT);
-	TEST_RET(rte_ism_move_data(fx.b, d.token, 0, 0, 0, &b, 1), -ENOENT);
-	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &e), -ENOENT);
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 4096, &fx.ib.gid, &d),
+			    "register a DMB");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_attach(fx.b, d.token, &m),
+			    "dmb_attach");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_attach(fx.b, d.token, &m2),
+			    "dmb_attach");	/* twice */
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_unregister(fx.a, d.token), -ENOENT,
+			  "dmb_unregister");
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, d.token, 0, 0, 0, &b, 1),
+			  -ENOENT, "move_data");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_attach(fx.b, d.token, &e), -ENOENT,
+			  "dmb_attach");
 	n = rte_ism_event_poll(fx.b, &ev, 1);
 	TEST_ASSERT(n == 1 && ev.type == RTE_ISM_EVENT_BUF &&
 		    ev.code == RTE_ISM_BUF_UNREGISTERED && ev.token == d.token,
@@ -77,14 +98,17 @@ test_unregister_while_attached(void)
 	/* The index stays taken until the last detach. */
 	e = d;
 	e.token = 0;
-	TEST_RET(rte_ism_dmb_register(fx.a, &e), -EBUSY);
+	TEST_ASSERT_EQUAL(rte_ism_dmb_register(fx.a, &e), -EBUSY,
+			  "dmb_register");
 	memset(m.addr, 0x77, m.len);	/* still mapped */
-	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_detach(fx.b, d.token), "dmb_detach");
 	memset(m2.addr, 0x78, m2.len);	/* second attachment still holds */
-	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), 0);
-	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), -ENOENT);
-	TEST_RET(rte_ism_dmb_register(fx.a, &e), 0);
-	TEST_RET(rte_ism_dmb_unregister(fx.a, e.token), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_detach(fx.b, d.token), "dmb_detach");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_detach(fx.b, d.token), -ENOENT,
+			  "dmb_detach");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_register(fx.a, &e), "dmb_register");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, e.token),
+			    "dmb_unregister");
 	return TEST_SUCCESS;
 }
 
@@ -100,12 +124,15 @@ test_owner_gone_while_attached(void)
 		return TEST_SKIPPED;
 	c = fx_spawn(NULL, name, sizeof(name));
 	TEST_ASSERT(c >= 0, "spawn: %d", c);
-	TEST_RUN(fx_register(c, 4096, &fx.ib.gid, &d));
-	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &m), 0);
-	TEST_RET(fx_unspawn(name), 0);
+	TEST_ASSERT_SUCCESS(fx_register(c, 4096, &fx.ib.gid, &d),
+			    "register a DMB");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_attach(fx.b, d.token, &m),
+			    "dmb_attach");
+	TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove a spawned device");
 	memset(m.addr, 0x11, m.len);	/* mapping outlives the owner */
-	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), 0);
-	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), -ENOENT);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_detach(fx.b, d.token), "dmb_detach");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_detach(fx.b, d.token), -ENOENT,
+			  "dmb_detach");
 	return TEST_SUCCESS;
 }
 
@@ -124,21 +151,29 @@ test_same_gid_other_fabric(void)
 
 	if (strcmp(fx.spawn_drv, "ism_lo") != 0 || fx.spawn_args[0] != '\0')
 		return TEST_SKIPPED;
-	TEST_RET(rte_ism_gid_format(&fx.ib.gid, gid, sizeof(gid)), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_gid_format(&fx.ib.gid, gid, sizeof(gid)),
+			    "gid_format");
 	snprintf(args, sizeof(args), "gid=%s,chid=0x1234", gid);
 	y = fx_spawn(args, name, sizeof(name));
 	TEST_ASSERT(y >= 0, "spawn %s: %d", args, y);
-	TEST_RUN(fx_register(fx.a, 4096, &fx.ib.gid, &d));
-	TEST_RET(rte_ism_dmb_attach(fx.b, d.token, &m), 0);
-	TEST_RET(rte_ism_dmb_attach(y, d.token, &m), -ENOENT);
-	TEST_RET(rte_ism_dmb_detach(y, d.token), -ENOENT);
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 4096, &fx.ib.gid, &d),
+			    "register a DMB");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_attach(fx.b, d.token, &m),
+			    "dmb_attach");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_attach(y, d.token, &m), -ENOENT,
+			  "dmb_attach");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_detach(y, d.token), -ENOENT,
+			  "dmb_detach");
 	/* Now an orphan that only B maps. */
-	TEST_RET(rte_ism_dmb_unregister(fx.a, d.token), 0);
-	TEST_RET(rte_ism_dmb_detach(y, d.token), -ENOENT);
-	TEST_RET(fx_unspawn(name), 0);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_detach(y, d.token), -ENOENT,
+			  "dmb_detach");
+	TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove a spawned device");
 	memset(m.addr, 0x22, m.len);	/* still B's */
-	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), 0);
-	TEST_RET(rte_ism_dmb_detach(fx.b, d.token), -ENOENT);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_detach(fx.b, d.token), "dmb_detach");
+	TEST_ASSERT_EQUAL(rte_ism_dmb_detach(fx.b, d.token), -ENOENT,
+			  "dmb_detach");
 	fx_drain();
 	return TEST_SUCCESS;
 }

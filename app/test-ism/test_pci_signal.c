@@ -12,6 +12,45 @@
 
 #include "test_pci_rec.h"
 
+/* test_ieq_wrap() on p (no interrupt), from q. */
+static int
+ieq_wrap(struct pdev *p, struct pdev *q)
+{
+	static const unsigned int per_round[] = { 3, 7, 14, 14, 1, 9, 14 };
+	struct rte_ism_event ev[16];
+	struct rte_ism_signal sig[1];
+	unsigned int round, i, sent = 0, got = 0;
+	int n;
+
+	TEST_ASSERT_SUCCESS(pdev_create(q, "ism_pciproto_tx", 0x1e2, true),
+			    "create ism_pciproto_tx");
+	for (round = 0; round < RTE_DIM(per_round); round++) {
+		for (i = 0; i < per_round[round]; i++, sent++)
+			TEST_ASSERT_SUCCESS(rte_ism_signal_event(q->id,
+						&p->info.gid, 0, 0x42, sent),
+					    "event %u", sent);
+		TEST_ASSERT_EQUAL(rte_ism_event_poll(p->id, ev, 16), 0,
+				  "round %u: events without a drain", round);
+		rte_ism_signal_poll(p->id, sig, 1);
+		while ((n = rte_ism_event_poll(p->id, ev, 16)) > 0)
+			for (i = 0; i < (unsigned int)n; i++, got++)
+				TEST_ASSERT(ev[i].type == RTE_ISM_EVENT_SW &&
+					    ev[i].code == 0x42 &&
+					    ev[i].info == got &&
+					    ev[i].gid.gid == q->info.gid.gid,
+					    "event %u: type %u code 0x%x info %"
+					    PRIu64 " GID 0x%" PRIx64 "; expect"
+					    " SW, 0x42, %u, 0x%" PRIx64, got,
+					    ev[i].type, ev[i].code, ev[i].info,
+					    ev[i].gid.gid, got,
+					    q->info.gid.gid);
+		TEST_ASSERT_EQUAL(got, sent, "round %u: events", round);
+	}
+	TEST_ASSERT_EQUAL(xstat(p, "pci_ieq_events"), sent, "IEQ events");
+	TEST_ASSERT_EQUAL(xstat(p, "pci_interrupts"), 0, "interrupts");
+	return TEST_SUCCESS;
+}
+
 /*
  * Without an interrupt, events wait in the 15-entry ring until a signal
  * poll drains them. Several rounds wrap the ring; every event arrives
@@ -22,50 +61,101 @@
 int
 test_ieq_wrap(void)
 {
-	static const unsigned int per_round[] = { 3, 7, 14, 14, 1, 9, 14 };
 	static struct pdev p, q;
-	struct rte_ism_event ev[16];
-	struct rte_ism_signal sig[1];
-	unsigned int round, i, sent = 0, got = 0;
-	int n, ret = TEST_FAILED;
+	int ret;
 
-	TEST_RET(pdev_create(&p, "ism_pciproto_rx", 0x1e1, false), 0);
-	if (pdev_create(&q, "ism_pciproto_tx", 0x1e2, true) != 0)
-		goto out;
-	for (round = 0; round < RTE_DIM(per_round); round++) {
-		for (i = 0; i < per_round[round]; i++)
-			if (rte_ism_signal_event(q.id, &p.info.gid, 0, 0x42,
-						 sent++) != 0)
-				goto out;
-		if (rte_ism_event_poll(p.id, ev, 16) != 0) {
-			printf("    FAIL: events without a drain\n");
-			goto out;
-		}
-		rte_ism_signal_poll(p.id, sig, 1);
-		while ((n = rte_ism_event_poll(p.id, ev, 16)) > 0)
-			for (i = 0; i < (unsigned int)n; i++, got++)
-				if (ev[i].type != RTE_ISM_EVENT_SW ||
-				    ev[i].code != 0x42 || ev[i].info != got ||
-				    ev[i].gid.gid != q.info.gid.gid) {
-					printf("    FAIL: event %u: type %u info "
-					       "%" PRIu64 "\n", got, ev[i].type,
-					       ev[i].info);
-					goto out;
-				}
-		if (got != sent) {
-			printf("    FAIL: round %u: %u of %u events\n", round,
-			       got, sent);
-			goto out;
-		}
-	}
-	if (xstat(&p, "pci_ieq_events") != sent ||
-	    xstat(&p, "pci_interrupts") != 0)
-		goto out;
-	ret = TEST_SUCCESS;
-out:
+	TEST_ASSERT_SUCCESS(pdev_create(&p, "ism_pciproto_rx", 0x1e1, false),
+			    "create ism_pciproto_rx");
+	ret = ieq_wrap(&p, &q);
 	pdev_destroy(&q);
 	pdev_destroy(&p);
 	return ret;
+}
+
+/* The signals of test_sba_order() into DMBs d[3] of p, from q. */
+static int
+sba_order(struct pdev *p, struct pdev *q, struct rte_ism_dmb *d)
+{
+	static const uint32_t want_idx[3] = { 40, 33, 100 };
+	struct rte_ism_signal sig[4];
+	const uint8_t *b;
+	uint8_t *sba;
+	unsigned int i;
+	char byte = 0;
+
+	TEST_ASSERT_SUCCESS(pdev_create(q, "ism_pciproto_tx", 0x5b2, true),
+			    "create ism_pciproto_tx");
+	/* The SBA page, from the IOVA the backend registered. */
+	b = check_request(&p->rec, find_cmd(&p->rec, 0, 0x01, 0), 0x01, 16);
+	TEST_ASSERT_NOT_NULL(b, "REG_SBA request");
+	sba = rte_mem_iova2virt(be64_at(b + 8));
+	TEST_ASSERT_NOT_NULL(sba, "SBA IOVA 0x%" PRIx64 " not DPDK memory",
+			     be64_at(b + 8));
+	for (i = 0; i < 3; i++) {
+		d[i].len = 64;
+		d[i].idx = want_idx[i];
+		d[i].rgid = q->info.gid;
+		TEST_ASSERT_SUCCESS(rte_ism_dmb_register(p->id, &d[i]),
+				    "DMB %u", want_idx[i]);
+	}
+	/* Element 0 of DMB 40: the device's mask for element 0 is 0x1000. */
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(q->id, d[0].token, 0, 1, 0,
+					      &byte, 1), "move_data");
+	TEST_ASSERT_EQUAL(sba[0], 0x80, "S");
+	TEST_ASSERT_EQUAL(sba[4 + 40 / 8], 0x80 >> (40 % 8), "bit of DMB 40");
+	TEST_ASSERT_EQUAL(sba[256 + 80], 0x10, "mask of DMB 40, high byte");
+	TEST_ASSERT_EQUAL(sba[256 + 81], 0x00, "mask of DMB 40, low byte");
+	/* A bit and mask without S are found: S does not gate the scan
+	 * (Linux never reads S). */
+	sba[0] = 0;
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(p->id, sig, 4), 1,
+			  "a bit without S");
+	TEST_ASSERT(sig[0].dmb_idx == 40 && sig[0].mask == 1,
+		    "signal idx %u mask 0x%x, expected 40 0x1", sig[0].dmb_idx,
+		    sig[0].mask);
+	TEST_ASSERT_EQUAL(sba[4 + 40 / 8], 0, "bit of DMB 40 after the poll");
+	TEST_ASSERT_EQUAL(sba[256 + 80], 0, "mask of DMB 40 after the poll");
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(q->id, d[0].token, 0, 1, 0,
+					      &byte, 1), "move_data");
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(q->id, d[1].token, 15, 1, 0,
+					      &byte, 1), "move_data");
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(q->id, d[2].token, 13, 1, 0,
+					      &byte, 1), "move_data");
+	/* Room for one: the lowest index, S cleared first, the rest handed
+	 * back. */
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(p->id, sig, 1), 1,
+			  "room for one");
+	TEST_ASSERT(sig[0].dmb_idx == 33 && sig[0].mask == 1u << 15,
+		    "signal idx %u mask 0x%x, expected 33 0x8000",
+		    sig[0].dmb_idx, sig[0].mask);
+	TEST_ASSERT_EQUAL(sba[0], 0, "S after the poll");
+	TEST_ASSERT(sba[4 + 40 / 8] & (0x80 >> (40 % 8)),
+		    "bit of DMB 40 not handed back");
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(p->id, sig, 4), 2,
+			  "the rest");
+	TEST_ASSERT(sig[0].dmb_idx == 40 && sig[0].mask == 1 &&
+		    sig[1].dmb_idx == 100 && sig[1].mask == 1u << 13,
+		    "signals idx %u mask 0x%x, idx %u mask 0x%x; expected 40 "
+		    "0x1, 100 0x2000", sig[0].dmb_idx, sig[0].mask,
+		    sig[1].dmb_idx, sig[1].mask);
+	TEST_ASSERT_EQUAL(sba[0], 0, "S after the poll");
+	TEST_ASSERT_EQUAL(sba[4 + 100 / 8], 0, "bit of DMB 100");
+	TEST_ASSERT_EQUAL(sba[256 + 200], 0, "mask of DMB 100");
+	TEST_ASSERT_EQUAL(sba[256 + 201], 0, "mask of DMB 100");
+	/* A bit without a mask is a signal all the same (Linux delivers
+	 * every set bit): reported with mask 0. */
+	sba[4 + 33 / 8] |= 0x80 >> (33 % 8);
+	sba[0] = 0x80;
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(p->id, sig, 4), 1,
+			  "a bit without a mask");
+	TEST_ASSERT(sig[0].dmb_idx == 33 && sig[0].mask == 0,
+		    "signal idx %u mask 0x%x, expected 33 0", sig[0].dmb_idx,
+		    sig[0].mask);
+	TEST_ASSERT_EQUAL(sba[4 + 33 / 8], 0, "bit of DMB 33 after the poll");
+	TEST_ASSERT_EQUAL(sba[0], 0, "S after the poll");
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(p->id, sig, 4), 0,
+			  "signals left");
+	return TEST_SUCCESS;
 }
 
 /*
@@ -79,71 +169,13 @@ test_sba_order(void)
 {
 	static struct pdev p, q;
 	struct rte_ism_dmb d[3];
-	struct rte_ism_signal sig[4];
-	uint32_t want_idx[3] = { 40, 33, 100 };
-	const uint8_t *b;
-	uint8_t *sba;
 	unsigned int i;
-	char byte = 0;
-	int ret = TEST_FAILED;
+	int ret;
 
-	TEST_RET(pdev_create(&p, "ism_pciproto_rx", 0x5b1, true), 0);
-	if (pdev_create(&q, "ism_pciproto_tx", 0x5b2, true) != 0)
-		goto out;
-	/* The SBA page, from the IOVA the backend registered. */
-	b = check_request(&p.rec, find_cmd(&p.rec, 0, 0x01, 0), 0x01, 16);
-	sba = b != NULL ? rte_mem_iova2virt(be64_at(b + 8)) : NULL;
-	if (sba == NULL)
-		goto out;
+	TEST_ASSERT_SUCCESS(pdev_create(&p, "ism_pciproto_rx", 0x5b1, true),
+			    "create ism_pciproto_rx");
 	memset(d, 0, sizeof(d));
-	for (i = 0; i < 3; i++) {
-		d[i].len = 64;
-		d[i].idx = want_idx[i];
-		d[i].rgid = q.info.gid;
-		if (rte_ism_dmb_register(p.id, &d[i]) != 0)
-			goto out;
-	}
-	/* Element 0 of DMB 40: the device's mask for element 0 is 0x1000. */
-	if (rte_ism_move_data(q.id, d[0].token, 0, 1, 0, &byte, 1) != 0 ||
-	    sba[0] != 0x80 || sba[4 + 40 / 8] != (0x80 >> (40 % 8)) ||
-	    sba[256 + 80] != 0x10 || sba[256 + 81] != 0x00) {
-		printf("    FAIL: SBA bytes %02x %02x %02x%02x\n", sba[0],
-		       sba[9], sba[336], sba[337]);
-		goto out;
-	}
-	/* A bit and mask without S are found: S does not gate the scan
-	 * (Linux never reads S). */
-	sba[0] = 0;
-	if (rte_ism_signal_poll(p.id, sig, 4) != 1 || sig[0].dmb_idx != 40 ||
-	    sig[0].mask != 1 || sba[4 + 40 / 8] != 0 || sba[256 + 80] != 0)
-		goto out;
-	if (rte_ism_move_data(q.id, d[0].token, 0, 1, 0, &byte, 1) != 0 ||
-	    rte_ism_move_data(q.id, d[1].token, 15, 1, 0, &byte, 1) != 0 ||
-	    rte_ism_move_data(q.id, d[2].token, 13, 1, 0, &byte, 1) != 0)
-		goto out;
-	/* Room for one: the lowest index, S cleared first, the rest handed
-	 * back. */
-	if (rte_ism_signal_poll(p.id, sig, 1) != 1 || sig[0].dmb_idx != 33 ||
-	    sig[0].mask != 1u << 15 || sba[0] != 0 ||
-	    !(sba[4 + 40 / 8] & (0x80 >> (40 % 8))))
-		goto out;
-	if (rte_ism_signal_poll(p.id, sig, 4) != 2 || sig[0].dmb_idx != 40 ||
-	    sig[0].mask != 1 || sig[1].dmb_idx != 100 ||
-	    sig[1].mask != 1u << 13 || sba[0] != 0 || sba[4 + 100 / 8] != 0 ||
-	    sba[256 + 200] != 0 || sba[256 + 201] != 0)
-		goto out;
-	/* A bit without a mask is a signal all the same (Linux delivers
-	 * every set bit): reported with mask 0. */
-	sba[4 + 33 / 8] |= 0x80 >> (33 % 8);
-	sba[0] = 0x80;
-	if (rte_ism_signal_poll(p.id, sig, 4) != 1 || sig[0].dmb_idx != 33 ||
-	    sig[0].mask != 0 || sba[4 + 33 / 8] != 0 || sba[0] != 0 ||
-	    rte_ism_signal_poll(p.id, sig, 4) != 0)
-		goto out;
-	ret = TEST_SUCCESS;
-out:
-	if (ret != TEST_SUCCESS)
-		printf("    FAIL: SBA scan\n");
+	ret = sba_order(&p, &q, d);
 	for (i = 0; i < 3; i++)
 		if (d[i].token != 0)
 			rte_ism_dmb_unregister(p.id, d[i].token);
@@ -163,10 +195,13 @@ pair_with_dmbs(struct pdev *p, struct pdev *q, uint32_t quirks,
 	unsigned int i;
 
 	o.model.quirks = quirks;
-	TEST_RET(pdev_create_opts(p, "ism_pciproto_rx", 0x6a1, &o), 0);
-	TEST_RET(pdev_create(q, "ism_pciproto_tx", 0x6a2, true), 0);
+	TEST_ASSERT_SUCCESS(pdev_create_opts(p, "ism_pciproto_rx", 0x6a1, &o),
+			    "create ism_pciproto_rx");
+	TEST_ASSERT_SUCCESS(pdev_create(q, "ism_pciproto_tx", 0x6a2, true),
+			    "create ism_pciproto_tx");
 	for (i = 0; i < nb; i++)
-		TEST_RUN(fx_register(p->id, 64, &q->info.gid, &d[i]));
+		TEST_ASSERT_SUCCESS(fx_register(p->id, 64, &q->info.gid,
+						&d[i]), "DMB %u", i);
 	return TEST_SUCCESS;
 }
 
@@ -183,6 +218,30 @@ pair_destroy(struct pdev *p, struct pdev *q, struct rte_ism_dmb *d,
 	pdev_destroy(p);
 }
 
+/* test_signal_mask0() on the pair p, q and its DMBs d[3]. */
+static int
+signal_mask0(struct pdev *p, struct pdev *q, struct rte_ism_dmb *d)
+{
+	struct rte_ism_signal sig[4];
+	char byte = 1;
+
+	TEST_ASSERT_SUCCESS(pair_with_dmbs(p, q, ISM_MODEL_Q_MASK0, d, 3),
+			    "set-up");
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(q->id, d[2].token, 9, 1, 0,
+					      &byte, 1), "move_data");
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(q->id, d[0].token, 3, 1, 0,
+					      &byte, 1), "move_data");
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(p->id, sig, 4), 2, "signals");
+	TEST_ASSERT(sig[0].dmb_idx == d[0].idx && sig[0].mask == 0 &&
+		    sig[1].dmb_idx == d[2].idx && sig[1].mask == 0,
+		    "signals idx %u mask 0x%x, idx %u mask 0x%x; expected %u "
+		    "0, %u 0", sig[0].dmb_idx, sig[0].mask, sig[1].dmb_idx,
+		    sig[1].mask, d[0].idx, d[2].idx);
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(p->id, sig, 4), 0,
+			  "signals left");
+	return TEST_SUCCESS;
+}
+
 /*
  * A function that sets the DMB bit but leaves the element mask 0: every
  * signal is reported once, with mask 0 (it used to be dropped).
@@ -192,29 +251,43 @@ test_signal_mask0(void)
 {
 	static struct pdev p, q;
 	static struct rte_ism_dmb d[3];
-	struct rte_ism_signal sig[4];
-	char byte = 1;
-	int n, ret = TEST_FAILED;
+	int ret;
 
 	memset(d, 0, sizeof(d));
-	if (pair_with_dmbs(&p, &q, ISM_MODEL_Q_MASK0, d, 3) != TEST_SUCCESS)
-		goto out;
-	if (rte_ism_move_data(q.id, d[2].token, 9, 1, 0, &byte, 1) != 0 ||
-	    rte_ism_move_data(q.id, d[0].token, 3, 1, 0, &byte, 1) != 0)
-		goto out;
-	n = rte_ism_signal_poll(p.id, sig, 4);
-	if (n != 2 || sig[0].dmb_idx != d[0].idx || sig[0].mask != 0 ||
-	    sig[1].dmb_idx != d[2].idx || sig[1].mask != 0) {
-		printf("    FAIL: %d signals, first idx %u mask 0x%x\n", n,
-		       n > 0 ? sig[0].dmb_idx : 0, n > 0 ? sig[0].mask : 0);
-		goto out;
-	}
-	if (rte_ism_signal_poll(p.id, sig, 4) != 0)
-		goto out;
-	ret = TEST_SUCCESS;
-out:
+	ret = signal_mask0(&p, &q, d);
 	pair_destroy(&p, &q, d, 3);
 	return ret;
+}
+
+/* test_signal_without_s() on the pair p, q and its DMBs d[nb]. */
+static int
+signal_without_s(struct pdev *p, struct pdev *q, struct rte_ism_dmb *d,
+		unsigned int nb)
+{
+	static const unsigned int which[] = { 99, 0, 31, 32, 64, 65 };
+	/* In index order: d[0], d[31], d[32], d[64], d[65], d[99]. */
+	static const unsigned int pos[] = { 1, 2, 3, 4, 5, 0 };
+	struct rte_ism_signal sig[8];
+	unsigned int i;
+	char byte = 2;
+
+	TEST_ASSERT_SUCCESS(pair_with_dmbs(p, q, ISM_MODEL_Q_NO_S, d, nb),
+			    "set-up");
+	for (i = 0; i < RTE_DIM(which); i++)
+		TEST_ASSERT_SUCCESS(rte_ism_move_data(q->id, d[which[i]].token,
+						      i, 1, 0, &byte, 1),
+				    "move into d[%u]", which[i]);
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(p->id, sig, 8), RTE_DIM(which),
+			  "signals without S");
+	for (i = 0; i < RTE_DIM(which); i++)
+		TEST_ASSERT(sig[i].dmb_idx == d[which[pos[i]]].idx &&
+			    sig[i].mask == 1u << pos[i],
+			    "signal %u: idx %u mask 0x%x, expected %u 0x%x", i,
+			    sig[i].dmb_idx, sig[i].mask, d[which[pos[i]]].idx,
+			    1u << pos[i]);
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(p->id, sig, 8), 0,
+			  "signals left");
+	return TEST_SUCCESS;
 }
 
 /*
@@ -226,43 +299,39 @@ test_signal_without_s(void)
 {
 	static struct pdev p, q;
 	static struct rte_ism_dmb d[100];
-	static const unsigned int which[] = { 99, 0, 31, 32, 64, 65 };
-	struct rte_ism_signal sig[8];
-	unsigned int i;
-	char byte = 2;
-	int n, ret = TEST_FAILED;
+	int ret;
 
 	memset(d, 0, sizeof(d));
-	if (pair_with_dmbs(&p, &q, ISM_MODEL_Q_NO_S, d, RTE_DIM(d)) !=
-	    TEST_SUCCESS)
-		goto out;
-	for (i = 0; i < RTE_DIM(which); i++)
-		if (rte_ism_move_data(q.id, d[which[i]].token, i, 1, 0, &byte,
-				      1) != 0)
-			goto out;
-	n = rte_ism_signal_poll(p.id, sig, 8);
-	if (n != (int)RTE_DIM(which)) {
-		printf("    FAIL: %d signals without S, want %u\n", n,
-		       (unsigned int)RTE_DIM(which));
-		goto out;
-	}
-	/* In index order: d[0], d[31], d[32], d[64], d[65], d[99]. */
-	for (i = 0; i < (unsigned int)n; i++) {
-		static const unsigned int pos[] = { 1, 2, 3, 4, 5, 0 };
-
-		if (sig[i].dmb_idx != d[which[pos[i]]].idx ||
-		    sig[i].mask != 1u << pos[i]) {
-			printf("    FAIL: signal %u: idx %u mask 0x%x\n", i,
-			       sig[i].dmb_idx, sig[i].mask);
-			goto out;
-		}
-	}
-	if (rte_ism_signal_poll(p.id, sig, 8) != 0)
-		goto out;
-	ret = TEST_SUCCESS;
-out:
+	ret = signal_without_s(&p, &q, d, RTE_DIM(d));
 	pair_destroy(&p, &q, d, RTE_DIM(d));
 	return ret;
+}
+
+/* A round of test_interrupt_path(): an event from q reaches p through
+ * the interrupt. */
+static int
+interrupt_round(struct pdev *p, struct pdev *q, unsigned int round)
+{
+	struct rte_ism_event ev[4];
+	uint64_t irqs0;
+	int n;
+
+	TEST_ASSERT_SUCCESS(pdev_create(q, "ism_pciproto_tx", 0x1a2, true),
+			    "round %u: create ism_pciproto_tx", round);
+	irqs0 = xstat(p, "pci_interrupts");
+	TEST_ASSERT_SUCCESS(rte_ism_signal_event(q->id, &p->info.gid, 1, 0x77,
+						 round), "round %u", round);
+	n = rte_ism_event_poll(p->id, ev, 4);
+	TEST_ASSERT_EQUAL(n, 1, "round %u: events", round);
+	TEST_ASSERT(ev[0].type == RTE_ISM_EVENT_SW && ev[0].code == 0x77 &&
+		    ev[0].info == round, "round %u: event type %u code 0x%x "
+		    "info %" PRIu64 ", expected SW 0x77 %u", round, ev[0].type,
+		    ev[0].code, ev[0].info, round);
+	TEST_ASSERT(xstat(p, "pci_interrupts") > irqs0,
+		    "round %u: no interrupt counted", round);
+	TEST_ASSERT_EQUAL(xstat(p, "pci_ieq_events"), 1,
+			  "round %u: IEQ events", round);
+	return TEST_SUCCESS;
 }
 
 /*
@@ -278,39 +347,29 @@ test_interrupt_path(void)
 {
 	static struct pdev p, q;
 	struct rte_ism_event ev[4];
-	uint64_t irqs0;
 	unsigned int round;
-	int n;
+	int n = 0, ret;
 
 	for (round = 0; round < 2; round++) {
-		TEST_RET(pdev_create(&p, "ism_pciproto_rx", 0x1a1, true), 0);
-		if (pdev_create(&q, "ism_pciproto_tx", 0x1a2, true) != 0) {
-			pdev_destroy(&p);
-			TEST_ASSERT(false, "second device");
-		}
-		irqs0 = xstat(&p, "pci_interrupts");
-		n = rte_ism_signal_event(q.id, &p.info.gid, 1, 0x77, round);
-		if (n == 0)
-			n = rte_ism_event_poll(p.id, ev, 4);
-		if (n != 1 || ev[0].type != RTE_ISM_EVENT_SW ||
-		    ev[0].code != 0x77 || ev[0].info != round ||
-		    xstat(&p, "pci_interrupts") <= irqs0 ||
-		    xstat(&p, "pci_ieq_events") != 1) {
-			pdev_destroy(&q);
-			pdev_destroy(&p);
-			TEST_ASSERT(false, "round %u: %d events, %" PRIu64
-				    " interrupts", round, n,
-				    xstat(&p, "pci_interrupts") - irqs0);
-		}
+		TEST_ASSERT_SUCCESS(pdev_create(&p, "ism_pciproto_rx", 0x1a1,
+						true), "round %u: create "
+				    "ism_pciproto_rx", round);
+		ret = interrupt_round(&p, &q, round);
 		pdev_destroy(&q);
 		/* q's teardown told p: DEV 0x07, through the interrupt. */
-		n = rte_ism_event_poll(p.id, ev, 4);
+		if (ret == TEST_SUCCESS)
+			n = rte_ism_event_poll(p.id, ev, 4);
 		pdev_destroy(&p);
-		TEST_ASSERT(n == 1 && ev[0].type == RTE_ISM_EVENT_DEV &&
+		if (ret != TEST_SUCCESS)
+			return ret;
+		TEST_ASSERT_EQUAL(n, 1, "round %u: events after the peer left",
+				  round);
+		TEST_ASSERT(ev[0].type == RTE_ISM_EVENT_DEV &&
 			    ev[0].code == RTE_ISM_DEV_DISABLED &&
-			    ev[0].gid.gid == 0x1a2,
-			    "round %u: %d events after the peer left", round,
-			    n);
+			    ev[0].gid.gid == 0x1a2, "round %u: event type %u "
+			    "code 0x%x GID 0x%" PRIx64 ", expected DEV 0x%x "
+			    "0x1a2", round, ev[0].type, ev[0].code,
+			    ev[0].gid.gid, RTE_ISM_DEV_DISABLED);
 	}
 	return TEST_SUCCESS;
 }

@@ -4,8 +4,8 @@
 
 /*
  * The driver-facing API of lib/ism (ism_driver.h), as a driver uses it:
- * slot allocation and release. Built as driver code (internal API), with
- * the PCI protocol suite.
+ * slot allocation and release; and a device error as a client sees it.
+ * Built as driver code (internal API), with the PCI protocol suite.
  */
 
 #include <errno.h>
@@ -16,6 +16,33 @@
 #include <ism_driver.h>
 
 #include "test_ism.h"
+#include "ism_pci.h"
+#include "ism_pci_model.h"
+
+/* The allocations of test_slot_taken_at_allocation() after a's. */
+static int
+allocations_after(struct rte_ism_dev *a)
+{
+	struct rte_ism_dev *b;
+	uint16_t id;
+	bool same;
+	int err;
+
+	b = rte_ism_pmd_allocate("ism_pmdapi_a", SOCKET_ID_ANY);
+	err = rte_errno;
+	if (b != NULL)
+		rte_ism_pmd_release(b);
+	TEST_ASSERT_NULL(b, "the same name allocated twice");
+	TEST_ASSERT_EQUAL(err, EEXIST, "rte_errno of the same name");
+	b = rte_ism_pmd_allocate("ism_pmdapi_b", SOCKET_ID_ANY);
+	TEST_ASSERT_NOT_NULL(b, "second allocation: rte_errno %d", rte_errno);
+	id = b->dev_id;
+	same = b == a;
+	TEST_ASSERT_SUCCESS(rte_ism_pmd_release(b), "release the second");
+	TEST_ASSERT(!same, "the second allocation got the first's device");
+	TEST_ASSERT_NOT_EQUAL(id, a->dev_id, "slot of the second allocation");
+	return TEST_SUCCESS;
+}
 
 /* A slot is taken from rte_ism_pmd_allocate() on, before the device is
  * attached: a second allocation (a probe running in between) gets another
@@ -23,29 +50,13 @@
 static int
 test_slot_taken_at_allocation(void)
 {
-	struct rte_ism_dev *a, *b;
-	int ret = TEST_SUCCESS;
+	struct rte_ism_dev *a;
+	int ret;
 
 	a = rte_ism_pmd_allocate("ism_pmdapi_a", SOCKET_ID_ANY);
-	TEST_ASSERT(a != NULL, "allocate: %d", rte_errno);
-	b = rte_ism_pmd_allocate("ism_pmdapi_a", SOCKET_ID_ANY);
-	if (b != NULL || rte_errno != EEXIST) {
-		printf("    FAIL: same name allocated twice (errno %d)\n",
-		       rte_errno);
-		ret = TEST_FAILED;
-	}
-	if (b != NULL)
-		rte_ism_pmd_release(b);
-	b = rte_ism_pmd_allocate("ism_pmdapi_b", SOCKET_ID_ANY);
-	if (b == NULL || b == a || b->dev_id == a->dev_id) {
-		printf("    FAIL: second allocation %s slot %u\n",
-		       b == NULL ? "failed" : "reused",
-		       b == NULL ? 0 : b->dev_id);
-		ret = TEST_FAILED;
-	}
-	if (b != NULL)
-		TEST_RET(rte_ism_pmd_release(b), 0);
-	TEST_RET(rte_ism_pmd_release(a), 0);
+	TEST_ASSERT_NOT_NULL(a, "allocate: rte_errno %d", rte_errno);
+	ret = allocations_after(a);
+	TEST_ASSERT_SUCCESS(rte_ism_pmd_release(a), "release");
 	return ret;
 }
 
@@ -57,19 +68,153 @@ test_release_twice(void)
 	struct rte_ism_dev *a;
 
 	a = rte_ism_pmd_allocate("ism_pmdapi_c", SOCKET_ID_ANY);
-	TEST_ASSERT(a != NULL, "allocate: %d", rte_errno);
-	TEST_RET(rte_ism_pmd_release(a), 0);
+	TEST_ASSERT_NOT_NULL(a, "allocate: rte_errno %d", rte_errno);
+	TEST_ASSERT_SUCCESS(rte_ism_pmd_release(a), "release");
 	memcpy(before, rte_ism_fp_ops, sizeof(before));
-	TEST_RET(rte_ism_pmd_release(a), -EINVAL);
+	TEST_ASSERT_EQUAL(rte_ism_pmd_release(a), -EINVAL, "second release");
 	TEST_ASSERT(memcmp(before, rte_ism_fp_ops, sizeof(before)) == 0,
 		    "a second release changed the fast-path table");
-	TEST_RET(rte_ism_pmd_release(NULL), -EINVAL);
+	TEST_ASSERT_EQUAL(rte_ism_pmd_release(NULL), -EINVAL, "NULL");
 	return TEST_SUCCESS;
+}
+
+/* The allocations of test_allocate_id() after a's, in slot id. */
+static int
+allocations_by_id(uint16_t id)
+{
+	struct rte_ism_dev *b;
+	int err;
+
+	b = rte_ism_pmd_allocate_id("ism_pmdapi_id2", SOCKET_ID_ANY, id);
+	err = rte_errno;
+	if (b != NULL)
+		rte_ism_pmd_release(b);
+	TEST_ASSERT_NULL(b, "slot %u allocated twice", id);
+	TEST_ASSERT_EQUAL(err, EBUSY, "rte_errno of slot %u", id);
+	b = rte_ism_pmd_allocate_id("ism_pmdapi_id2", SOCKET_ID_ANY,
+			RTE_ISM_MAX_DEVS);
+	err = rte_errno;
+	if (b != NULL)
+		rte_ism_pmd_release(b);
+	TEST_ASSERT_NULL(b, "slot %d allocated", RTE_ISM_MAX_DEVS);
+	TEST_ASSERT_EQUAL(err, EINVAL, "rte_errno of slot %d",
+			  RTE_ISM_MAX_DEVS);
+	return TEST_SUCCESS;
+}
+
+/* A rawdev-based driver allocates in the slot of its rawdev's id. */
+static int
+test_allocate_id(void)
+{
+	struct rte_ism_dev *a;
+	uint16_t id = RTE_ISM_MAX_DEVS, got;
+	int ret;
+
+	while (id-- > 0)
+		if (!rte_ism_is_valid_dev(id))
+			break;
+	a = rte_ism_pmd_allocate_id("ism_pmdapi_id", SOCKET_ID_ANY, id);
+	TEST_ASSERT_NOT_NULL(a, "allocate_id(%u): rte_errno %d", id,
+			     rte_errno);
+	got = a->dev_id;
+	if (got != id)
+		rte_ism_pmd_release(a);
+	TEST_ASSERT_EQUAL(got, id, "slot of allocate_id(%u)", id);
+	ret = allocations_by_id(id);
+	TEST_ASSERT_SUCCESS(rte_ism_pmd_release(a), "release");
+	return ret;
+}
+
+/* An ISM PCI function of the model whose store blocks can be failed. */
+struct failing_fn {
+	struct ism_pci_model_fn *fn;
+	int store_errno;
+};
+
+static int
+failing_read(void *ctx, unsigned int bar, uint64_t off, void *buf,
+		size_t len)
+{
+	return ism_pci_model_io_ops.read(((struct failing_fn *)ctx)->fn, bar,
+			off, buf, len);
+}
+
+static int
+failing_write(void *ctx, unsigned int bar, uint64_t off, const void *buf,
+		size_t len)
+{
+	struct failing_fn *f = ctx;
+
+	if (bar == 0 && f->store_errno != 0)
+		return -f->store_errno;
+	return ism_pci_model_io_ops.write(f->fn, bar, off, buf, len);
+}
+
+static const struct ism_pci_io_ops failing_ops = {
+	.read = failing_read,
+	.write = failing_write,
+};
+
+/* test_device_error_counted() on device name of function f. */
+static int
+device_error(const char *name, struct failing_fn *f)
+{
+	struct rte_ism_dev_info info;
+	struct rte_ism_stats st;
+	struct rte_ism_dmb d;
+	char byte = 1;
+	int id, mv;
+
+	id = rte_ism_get_dev_id(name);
+	TEST_ASSERT(id >= 0, "no ISM device %s: %d", name, id);
+	TEST_ASSERT_SUCCESS(rte_ism_info_get(id, &info), "info_get");
+	TEST_ASSERT_SUCCESS(fx_register(id, 64, &info.gid, &d),
+			    "register a DMB");
+	f->store_errno = EIO;
+	mv = rte_ism_move_data(id, d.token, 0, 1, 0, &byte, 1);
+	f->store_errno = 0;
+	rte_ism_dmb_unregister(id, d.token);
+	TEST_ASSERT_EQUAL(mv, -EIO, "a move whose store block fails");
+	TEST_ASSERT_SUCCESS(rte_ism_stats_get(id, &st), "stats_get");
+	TEST_ASSERT_EQUAL(st.errors_device, 1, "stats");
+	TEST_ASSERT_EQUAL(st.errors, 1, "stats");
+	TEST_ASSERT_EQUAL(st.moves, 0, "stats");
+	return TEST_SUCCESS;
+}
+
+/* errors_device, the reason a client cannot provoke on a software
+ * backend, read with rte_ism_* calls only. */
+static int
+test_device_error_counted(void)
+{
+	static struct failing_fn f;
+	const char *name = "ism_pmdapi_pci";
+	struct ism_pci_platform plat = {
+		.io = { .ops = &failing_ops, .ctx = &f },
+		.chid = 0x0abd,
+	};
+	struct ism_pci_config cfg = { .driver_name = "ism_pmdapi" };
+	int created, ret = TEST_FAILED;
+
+	memset(&f, 0, sizeof(f));
+	TEST_ASSERT_SUCCESS(ism_pci_model_fn_create(name, 0x77, plat.chid,
+						    NULL, &f.fn),
+			    "model function");
+	created = ism_pci_dev_create(name, NULL, SOCKET_ID_ANY, &plat, &cfg);
+	if (created == 0) {
+		ret = device_error(name, &f);
+		ism_pci_dev_destroy(name);
+	}
+	ism_pci_model_fn_destroy(f.fn);
+	TEST_ASSERT_SUCCESS(created, "ism_pci_dev_create");
+	return ret;
 }
 
 static const struct test_case pmd_api_cases[] = {
 	{ "slot_taken_at_allocation", test_slot_taken_at_allocation },
 	{ "release_twice", test_release_twice },
+	{ "allocate_id", test_allocate_id },
+	{ "device_error_counted", test_device_error_counted },
 	{ NULL, NULL },
 };
 

@@ -36,7 +36,6 @@ struct pp_ctx {
 	struct rte_ism_dmb to_a;	/* on A, written by B (main) */
 	uint64_t deadline;
 	int result;
-	char err[128];
 };
 
 static bool
@@ -68,22 +67,38 @@ pp_writer(void *arg)
 		m.len = 1 + fx_rand(&seed) % sizeof(m.payload);
 		fx_fill(m.payload, m.len, &seed);
 		m.crc = fx_crc(m.payload, m.len);
-		if (rte_ism_move_data(fx.a, c->to_b.token, 0, 1, 0, &m,
-				      offsetof(struct msg, payload) + m.len)) {
-			snprintf(c->err, sizeof(c->err), "move %u failed", k);
-			return -1;
-		}
-		if (!wait_signal(fx.a, c->to_a.idx, c->deadline)) {
-			snprintf(c->err, sizeof(c->err), "no echo for %u", k);
-			return -1;
-		}
-		if (*(volatile uint32_t *)c->to_a.addr != k) {
-			snprintf(c->err, sizeof(c->err), "echo %u for %u",
-				 *(volatile uint32_t *)c->to_a.addr, k);
-			return -1;
-		}
+		TEST_ASSERT_SUCCESS(rte_ism_move_data(fx.a, c->to_b.token, 0,
+				1, 0, &m, offsetof(struct msg, payload) +
+				m.len), "writer: move %u", k);
+		TEST_ASSERT(wait_signal(fx.a, c->to_a.idx, c->deadline),
+			    "writer: no echo for %u", k);
+		TEST_ASSERT_EQUAL(*(volatile uint32_t *)c->to_a.addr, k,
+				  "writer: echo for %u", k);
 	}
-	return 0;
+	return TEST_SUCCESS;
+}
+
+/* The reader's side, on the main lcore. */
+static int
+pp_reader(struct pp_ctx *c)
+{
+	const struct msg *m = c->to_b.addr;
+	uint32_t k;
+
+	for (k = 1; k <= ROUNDS; k++) {
+		TEST_ASSERT(wait_signal(fx.b, c->to_b.idx, c->deadline),
+			    "no message %u", k);
+		/* Signal seen: the whole message must be visible. */
+		TEST_ASSERT(m->seq == k && m->len != 0 &&
+			    m->len <= sizeof(m->payload) &&
+			    fx_crc(m->payload, m->len) == m->crc,
+			    "message %u: seq %u len %u bad data", k, m->seq,
+			    m->len);
+		TEST_ASSERT_SUCCESS(rte_ism_move_data(fx.b, c->to_a.token, 0,
+						      1, 0, &k, sizeof(k)),
+				    "echo %u", k);
+	}
+	return TEST_SUCCESS;
 }
 
 static int
@@ -91,42 +106,21 @@ test_pingpong_ordering(void)
 {
 	struct pp_ctx c = { .result = 0 };
 	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
-	const struct msg *m;
-	uint32_t k;
-	int ret = TEST_SUCCESS;
+	int ret;
 
-	TEST_RUN(fx_register(fx.b, sizeof(struct msg), &fx.ia.gid, &c.to_b));
-	TEST_RUN(fx_register(fx.a, 64, &fx.ib.gid, &c.to_a));
+	TEST_ASSERT_SUCCESS(fx_register(fx.b, sizeof(struct msg), &fx.ia.gid,
+					&c.to_b), "register a DMB");
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 64, &fx.ib.gid, &c.to_a),
+			    "register a DMB");
 	c.deadline = rte_get_timer_cycles() + DEADLINE_S * rte_get_timer_hz();
-	TEST_RET(rte_eal_remote_launch(pp_writer, &c, worker), 0);
-	m = c.to_b.addr;
-	for (k = 1; k <= ROUNDS; k++) {
-		if (!wait_signal(fx.b, c.to_b.idx, c.deadline)) {
-			printf("    FAIL: no message %u\n", k);
-			ret = TEST_FAILED;
-			break;
-		}
-		/* Signal seen: the whole message must be visible. */
-		if (m->seq != k || m->len == 0 || m->len > sizeof(m->payload) ||
-		    fx_crc(m->payload, m->len) != m->crc) {
-			printf("    FAIL: message %u: seq %u len %u bad data\n",
-			       k, m->seq, m->len);
-			ret = TEST_FAILED;
-			break;
-		}
-		if (rte_ism_move_data(fx.b, c.to_a.token, 0, 1, 0, &k,
-				      sizeof(k)) != 0) {
-			printf("    FAIL: echo %u\n", k);
-			ret = TEST_FAILED;
-			break;
-		}
-	}
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(pp_writer, &c, worker),
+			    "launch the writer");
+	ret = pp_reader(&c);
 	if (ret != TEST_SUCCESS)
 		c.deadline = 0;	/* stop the worker */
-	if (rte_eal_wait_lcore(worker) != 0 && ret == TEST_SUCCESS) {
-		printf("    FAIL: writer: %s\n", c.err);
+	/* The writer logged why it failed. */
+	if (rte_eal_wait_lcore(worker) != TEST_SUCCESS)
 		ret = TEST_FAILED;
-	}
 	rte_ism_dmb_unregister(fx.b, c.to_b.token);
 	rte_ism_dmb_unregister(fx.a, c.to_a.token);
 	return ret;
@@ -166,11 +160,13 @@ test_unregister_under_load(void)
 	struct churn_ctx *c = calloc(1, sizeof(*c));
 	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
 	struct rte_ism_dmb d;
+	uint64_t ok, enoent, other;
 	unsigned int i;
 	int ret = TEST_SUCCESS;
 
-	TEST_ASSERT(c != NULL, "calloc");
-	TEST_RET(rte_eal_remote_launch(churn_writer, c, worker), 0);
+	TEST_ASSERT_NOT_NULL(c, "calloc");
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(churn_writer, c, worker),
+			    "launch the writer");
 	for (i = 0; i < 2000 && ret == TEST_SUCCESS; i++) {
 		if (fx_register(fx.a, 4096, &fx.ib.gid, &d) != TEST_SUCCESS) {
 			ret = TEST_FAILED;
@@ -178,17 +174,24 @@ test_unregister_under_load(void)
 		}
 		__atomic_store_n(&c->token, d.token, __ATOMIC_RELEASE);
 		rte_delay_us_block(20);
-		if (rte_ism_dmb_unregister(fx.a, d.token) != 0)
+		if (rte_ism_dmb_unregister(fx.a, d.token) != 0) {
+			printf("    unregister %u failed\n", i);
 			ret = TEST_FAILED;
+		}
 	}
 	c->stop = true;
 	rte_eal_wait_lcore(worker);
-	printf("    %" PRIu64 " moves landed, %" PRIu64 " refused with "
-	       "-ENOENT, %" PRIu64 " other errors\n", c->ok, c->enoent,
-	       c->other);
-	if (c->other != 0 || c->ok == 0 || c->enoent == 0)
-		ret = TEST_FAILED;
+	ok = c->ok;
+	enoent = c->enoent;
+	other = c->other;
 	free(c);
+	if (ret != TEST_SUCCESS)
+		return ret;
+	TEST_ASSERT(other == 0 && ok != 0 && enoent != 0,
+		    "%" PRIu64 " moves landed, %" PRIu64 " refused with "
+		    "-ENOENT, %" PRIu64 " other errors", ok, enoent, other);
+	printf("    %" PRIu64 " moves landed, %" PRIu64 " refused with "
+	       "-ENOENT, %" PRIu64 " other errors\n", ok, enoent, other);
 	return ret;
 }
 

@@ -10,7 +10,7 @@
 
 #include <rte_mbuf.h>
 
-#include "ism_ring.h"
+#include <rte_ism_ring.h>
 
 /* Largest packet the generator builds and the checker reads. */
 #define FWD_MAX_PKT	9728
@@ -29,7 +29,7 @@ struct fwd_conf {
 	uint16_t port;			/* iofwd */
 	bool zero_copy;
 	uint16_t burst;
-	struct ism_ring_geom geom;	/* 0: derived from the device */
+	struct rte_ism_ring_geom geom;	/* 0: derived from the device */
 	uint32_t pkt_min, pkt_max;	/* generated sizes */
 	uint64_t nb_pkts;		/* to generate, 0: no limit */
 	uint64_t stop_after_rx;		/* 0: no limit */
@@ -51,14 +51,14 @@ struct fwd_stats {
 
 /* Packets taken from a source, not yet accepted by the sink. */
 struct pkt_queue {
-	struct rte_mbuf *m[ISM_RING_MAX_BURST];
+	struct rte_mbuf *m[RTE_ISM_RING_MAX_BURST];
 	uint16_t head;
 	uint16_t n;
 };
 
 struct fwd_ctx {
 	const struct fwd_conf *conf;
-	struct ism_ring *ring;
+	struct rte_ism_ring *ring;
 	struct rte_mempool *pool;
 	bool has_port;
 	struct fwd_stats st;
@@ -72,7 +72,7 @@ struct fwd_ctx {
 
 /* modes.c */
 void fwd_ctx_init(struct fwd_ctx *c, const struct fwd_conf *conf,
-		struct ism_ring *ring, struct rte_mempool *pool, bool has_port);
+		struct rte_ism_ring *ring, struct rte_mempool *pool, bool has_port);
 void fwd_iteration(struct fwd_ctx *c);
 void fwd_peer_gone(struct fwd_ctx *c);
 bool fwd_done(struct fwd_ctx *c, uint64_t now);
@@ -82,7 +82,8 @@ int fwd_exit_status(const struct fwd_ctx *c);
 /* stats.c */
 struct stats_snap {
 	uint64_t tsc;
-	struct ism_ring_stats ring;
+	struct rte_ism_ring_rx_stats rx;
+	struct rte_ism_ring_tx_stats tx;
 	struct fwd_stats fwd;
 };
 void stats_snap(struct stats_snap *s, const struct fwd_ctx *c, uint64_t now);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -31,7 +32,6 @@
 #include <rte_ism.h>
 
 #include "fwd.h"
-#include "handshake.h"
 
 #define EXIT_CHECK_FAILED	2
 #define EXIT_PEER_LOST		3
@@ -44,7 +44,6 @@
 
 /* The signal that asked us to stop, 0 if none. */
 static volatile sig_atomic_t quit_signal;
-static char rundir[PATH_MAX];
 
 static const char *const mode_names[] = {
 	[FWD_IOFWD] = "iofwd",
@@ -80,7 +79,7 @@ usage(const char *prog)
 	       "                         packets (default 2)\n"
 	       "  --on-peer-loss MODE    exit or wait (default) for the peer\n"
 	       "  --nb-mbufs N           mbuf pool size (default 16384)\n",
-	       prog, ISM_RING_MAX_BURST, DEFAULT_SLOT_SIZE, DEFAULT_CHECK_PKTS);
+	       prog, RTE_ISM_RING_MAX_BURST, DEFAULT_SLOT_SIZE, DEFAULT_CHECK_PKTS);
 }
 
 static int
@@ -214,20 +213,20 @@ parse_args(int argc, char **argv, struct fwd_conf *conf, bool *has_port)
 			conf->zero_copy = true;
 			break;
 		case OPT_BURST:
-			if (parse_u64(optarg, 1, ISM_RING_MAX_BURST, &v) < 0)
+			if (parse_u64(optarg, 1, RTE_ISM_RING_MAX_BURST, &v) < 0)
 				bad = "--burst";
 			conf->burst = v;
 			break;
 		case OPT_SLOT_SIZE:
-			if (parse_u64(optarg, ISM_RING_SLOT_MIN,
-				      ISM_RING_SLOT_MAX, &v) < 0 ||
+			if (parse_u64(optarg, RTE_ISM_RING_SLOT_MIN,
+				      RTE_ISM_RING_SLOT_MAX, &v) < 0 ||
 			    !rte_is_power_of_2(v))
 				bad = "--slot-size";
 			conf->geom.slot_size = v;
 			break;
 		case OPT_RING_SLOTS:
-			if (parse_u64(optarg, ISM_RING_SLOTS_MIN,
-				      ISM_RING_SLOTS_MAX, &v) < 0 ||
+			if (parse_u64(optarg, RTE_ISM_RING_SLOTS_MIN,
+				      RTE_ISM_RING_SLOTS_MAX, &v) < 0 ||
 			    !rte_is_power_of_2(v))
 				bad = "--ring-slots";
 			conf->geom.nb_slots = v;
@@ -335,17 +334,17 @@ ism_dev_find(const struct fwd_conf *conf, struct rte_ism_dev_info *info)
 
 /* Largest power-of-two ring of slot_size slots within the budget. */
 static int
-geom_default(struct ism_ring_geom *g, const struct rte_ism_dev_info *info)
+geom_default(struct rte_ism_ring_geom *g, const struct rte_ism_dev_info *info)
 {
 	uint64_t budget = RTE_MIN(info->max_dmb_len, DEFAULT_DMB_BUDGET);
 
 	if (g->nb_slots != 0)
 		return 0;
-	g->nb_slots = ISM_RING_SLOTS_MAX;
-	while (g->nb_slots > ISM_RING_SLOTS_MIN &&
-	       ism_ring_dmb_len(g) > budget)
+	g->nb_slots = RTE_ISM_RING_SLOTS_MAX;
+	while (g->nb_slots > RTE_ISM_RING_SLOTS_MIN &&
+	       rte_ism_ring_dmb_len(g) > budget)
 		g->nb_slots /= 2;
-	return ism_ring_dmb_len(g) <= info->max_dmb_len ? 0 : -E2BIG;
+	return rte_ism_ring_dmb_len(g) <= info->max_dmb_len ? 0 : -E2BIG;
 }
 
 static int
@@ -403,9 +402,36 @@ on_signal(int sig)
 	quit_signal = sig;
 }
 
+/* What the handshake (rte_ism_ring_link) found, as we report it. */
+static void
+on_link(void *arg, const struct rte_ism_ring_link_report *rep)
+{
+	const struct rte_ism_ring *ring = arg;
+	struct timespec ts;
+	uint64_t now;
+
+	if (rep->what == RTE_ISM_RING_LINK_UP) {
+		printf("ism_fwd: link up (start at slot %u, %u credits)\n",
+		       ring->tx_prod, ring->tx_geom.nb_slots -
+		       (ring->tx_prod - ring->tx_cons));
+		fflush(stdout);
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	printf("ism_fwd: peer %s: %s; reported at mono_ns=%" PRIu64,
+	       rep->what == RTE_ISM_RING_LINK_BYE ? "left" : "lost", rep->why,
+	       now);
+	if (rep->ev != NULL)
+		printf(", %.3f ms after the event",
+		       (double)(now - rep->ev->time) / 1e6);
+	printf("\n");
+	fflush(stdout);
+}
+
 /* The forwarding loop; control work (events, stats) about once per ms. */
 static int
-fwd_loop(struct fwd_ctx *c, struct fwd_peer *peer)
+fwd_loop(struct fwd_ctx *c, struct rte_ism_ring_link *link)
 {
 	const uint64_t hz = rte_get_tsc_hz();
 	const uint64_t ctl_period = hz / 1000;
@@ -427,11 +453,11 @@ fwd_loop(struct fwd_ctx *c, struct fwd_peer *peer)
 		if (now < next_ctl)
 			continue;
 		next_ctl = now + ctl_period;
-		ev = peer_poll(peer, now);
-		if (ev & (PEER_EV_LOST | PEER_EV_BYE)) {
+		ev = rte_ism_ring_link_poll(link, now);
+		if (ev & (RTE_ISM_RING_LINK_LOST | RTE_ISM_RING_LINK_BYE)) {
 			fwd_peer_gone(c);
 			if (c->conf->exit_on_peer_loss) {
-				if (ev & PEER_EV_LOST)
+				if (ev & RTE_ISM_RING_LINK_LOST)
 					status = EXIT_PEER_LOST;
 				break;
 			}
@@ -460,7 +486,7 @@ fwd_loop(struct fwd_ctx *c, struct fwd_peer *peer)
 
 static void
 print_setup(const struct fwd_conf *conf, const struct rte_ism_dev_info *info,
-		const struct ism_ring *ring, bool has_port)
+		const struct rte_ism_ring *ring, bool has_port)
 {
 	char gid[RTE_ISM_GID_STRLEN], peer[RTE_ISM_GID_STRLEN];
 
@@ -484,10 +510,10 @@ main(int argc, char **argv)
 {
 	struct rte_ism_dev_info info;
 	struct rte_mempool *pool = NULL;
-	struct ism_ring_conf rc;
+	struct rte_ism_ring_conf rc;
 	struct fwd_conf conf;
-	struct ism_ring ring;
-	struct fwd_peer peer;
+	struct rte_ism_ring ring, *rings[1] = { &ring };
+	struct rte_ism_ring_link link;
 	struct fwd_ctx ctx;
 	bool has_port;
 	int ret, dev_id, status = EXIT_FAILURE;
@@ -551,30 +577,33 @@ main(int argc, char **argv)
 			goto out_pool;
 		}
 	}
-	rc = (struct ism_ring_conf){
+	rc = (struct rte_ism_ring_conf){
 		.dev_id = dev_id,
+		.port = RTE_MBUF_PORT_INVALID,
 		.peer = conf.peer,
 		.geom = conf.geom,
 		.pool = pool,
 		.zero_copy = conf.zero_copy,
 	};
-	ret = ism_ring_init(&ring, &rc);
+	ret = rte_ism_ring_init(&ring, &rc);
 	if (ret < 0) {
 		fprintf(stderr, "ism_fwd: cannot register the DMB: %s\n",
 			strerror(-ret));
 		goto out_port;
 	}
 	print_setup(&conf, &info, &ring, has_port);
-	peer_init(&peer, dev_id, &conf.peer, &ring);
-	fwd_ctx_init(&ctx, &conf, &ring, pool, has_port);
-
-	status = fwd_loop(&ctx, &peer);
-
-	peer_bye(&peer);
+	/* The handshake over ISM events, in librte_ism_ring. */
+	ret = rte_ism_ring_link_init(&link, dev_id, &conf.peer, rings, 1,
+			on_link, &ring);
+	if (ret == 0) {
+		fwd_ctx_init(&ctx, &conf, &ring, pool, has_port);
+		status = fwd_loop(&ctx, &link);
+		rte_ism_ring_link_bye(&link);
+	}
 	/* Ports first: zero-copy mbufs they hold point into our DMB. */
 	if (has_port)
 		port_fini(conf.port);
-	ism_ring_fini(&ring);
+	rte_ism_ring_fini(&ring);
 	goto out_pool;
 out_port:
 	if (has_port)
@@ -582,15 +611,6 @@ out_port:
 out_pool:
 	rte_mempool_free(pool);
 out_eal:
-	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
 	return status;
-}
-
-/* With --no-shconf EAL leaves its runtime directory, emptied by the
- * telemetry exit handler: remove it after that has run. */
-RTE_FINI(remove_runtime_dir)
-{
-	if (rundir[0] != '\0')
-		rmdir(rundir);
 }

@@ -270,7 +270,7 @@ queue_to_ism(struct fwd_ctx *c)
 	struct pkt_queue *q = &c->to_ism;
 	uint16_t sent;
 
-	sent = ism_ring_send(c->ring, &q->m[q->head], q->n);
+	sent = rte_ism_ring_send(c->ring, &q->m[q->head], q->n);
 	q->head += sent;
 	q->n -= sent;
 }
@@ -280,7 +280,7 @@ port_to_ism(struct fwd_ctx *c)
 {
 	struct pkt_queue *q = &c->to_ism;
 
-	if (!ism_ring_tx_ready(c->ring))
+	if (!rte_ism_ring_tx_ready(c->ring))
 		return;		/* leave packets in the port meanwhile */
 	if (q->n == 0) {
 		q->head = 0;
@@ -300,7 +300,7 @@ ism_to_port(struct fwd_ctx *c)
 
 	if (q->n == 0) {
 		q->head = 0;
-		q->n = ism_ring_recv(c->ring, q->m, c->conf->burst);
+		q->n = rte_ism_ring_recv(c->ring, q->m, c->conf->burst);
 		if (q->n == 0)
 			return;
 	}
@@ -318,7 +318,7 @@ gen_to_ism(struct fwd_ctx *c)
 {
 	struct pkt_queue *q = &c->to_ism;
 
-	if (!ism_ring_tx_ready(c->ring))
+	if (!rte_ism_ring_tx_ready(c->ring))
 		return;
 	if (q->n == 0) {
 		q->head = 0;
@@ -334,10 +334,10 @@ gen_to_ism(struct fwd_ctx *c)
 static void
 ism_to_sink(struct fwd_ctx *c)
 {
-	struct rte_mbuf *m[ISM_RING_MAX_BURST];
+	struct rte_mbuf *m[RTE_ISM_RING_MAX_BURST];
 	uint16_t n, i;
 
-	n = ism_ring_recv(c->ring, m, c->conf->burst);
+	n = rte_ism_ring_recv(c->ring, m, c->conf->burst);
 	if (n == 0)
 		return;
 	if (c->conf->mode == FWD_LOOPBACK_CHECK) {
@@ -372,7 +372,7 @@ fwd_iteration(struct fwd_ctx *c)
 
 void
 fwd_ctx_init(struct fwd_ctx *c, const struct fwd_conf *conf,
-		struct ism_ring *ring, struct rte_mempool *pool, bool has_port)
+		struct rte_ism_ring *ring, struct rte_mempool *pool, bool has_port)
 {
 	memset(c, 0, sizeof(*c));
 	c->conf = conf;

@@ -19,7 +19,8 @@ void
 stats_snap(struct stats_snap *s, const struct fwd_ctx *c, uint64_t now)
 {
 	s->tsc = now;
-	s->ring = c->ring->stats;
+	s->rx = c->ring->rx_stats;
+	s->tx = c->ring->tx_stats;
 	s->fwd = c->st;
 }
 
@@ -48,11 +49,11 @@ stats_print_period(const struct stats_snap *prev, const struct stats_snap *cur,
 	       " | ring-full %" PRIu64 " port-full %" PRIu64
 	       " no-mbuf %" PRIu64 " bad %" PRIu64 "\n",
 	       since_start,
-	       mpps(D(ring.rx_pkts), secs), gbps(D(ring.rx_bytes), secs),
-	       mpps(D(ring.tx_pkts), secs), gbps(D(ring.tx_bytes), secs),
+	       mpps(D(rx.pkts), secs), gbps(D(rx.bytes), secs),
+	       mpps(D(tx.pkts), secs), gbps(D(tx.bytes), secs),
 	       D(fwd.port_rx), D(fwd.port_tx),
-	       D(ring.tx_ring_full), D(fwd.port_full),
-	       D(ring.rx_no_mbuf) + D(fwd.gen_no_mbuf), D(ring.rx_bad));
+	       D(tx.ring_full), D(fwd.port_full),
+	       D(rx.no_mbuf) + D(fwd.gen_no_mbuf), D(rx.bad));
 	fflush(stdout);
 }
 
@@ -61,20 +62,21 @@ stats_print_final(const struct stats_snap *prev, const struct stats_snap *cur,
 		const struct fwd_ctx *c)
 {
 	double secs = (double)(cur->tsc - prev->tsc) / rte_get_tsc_hz();
-	const struct ism_ring_stats *r = &cur->ring;
+	const struct rte_ism_ring_rx_stats *rx = &cur->rx;
+	const struct rte_ism_ring_tx_stats *tx = &cur->tx;
 	const struct fwd_stats *f = &cur->fwd;
 
 	printf("ism_fwd totals over %.3f s:\n", secs);
 	printf("  ism tx   %" PRIu64 " pkts %" PRIu64 " bytes in %" PRIu64
-	       " bursts (%.3f Mpps, %.3f Gbit/s)\n", r->tx_pkts, r->tx_bytes,
-	       r->tx_bursts, mpps(D(ring.tx_pkts), secs),
-	       gbps(D(ring.tx_bytes), secs));
+	       " bursts (%.3f Mpps, %.3f Gbit/s)\n", tx->pkts, tx->bytes,
+	       tx->bursts, mpps(D(tx.pkts), secs),
+	       gbps(D(tx.bytes), secs));
 	/* Credit moves are the receiver's writes back to the sender: with
 	 * the bursts they show how much the batching saves. */
 	printf("  ism rx   %" PRIu64 " pkts %" PRIu64 " bytes in %" PRIu64
 	       " bursts, %" PRIu64 " credit moves (%.3f Mpps, %.3f Gbit/s)\n",
-	       r->rx_pkts, r->rx_bytes, r->rx_bursts, r->credit_moves,
-	       mpps(D(ring.rx_pkts), secs), gbps(D(ring.rx_bytes), secs));
+	       rx->pkts, rx->bytes, rx->bursts, rx->credit_moves,
+	       mpps(D(rx.pkts), secs), gbps(D(rx.bytes), secs));
 	if (c->has_port)
 		printf("  port     rx %" PRIu64 " tx %" PRIu64 "\n",
 		       f->port_rx, f->port_tx);
@@ -82,12 +84,12 @@ stats_print_final(const struct stats_snap *prev, const struct stats_snap *cur,
 		printf("  generated %" PRIu64 "\n", f->gen_pkts);
 	printf("  stalls   ring-full %" PRIu64 " port-full %" PRIu64
 	       " rx-no-mbuf %" PRIu64 " gen-no-mbuf %" PRIu64 "\n",
-	       r->tx_ring_full, f->port_full, r->rx_no_mbuf, f->gen_no_mbuf);
+	       tx->ring_full, f->port_full, rx->no_mbuf, f->gen_no_mbuf);
 	printf("  drops    too-big %" PRIu64 " empty %" PRIu64
 	       " peer-down %" PRIu64 " bad-slots %" PRIu64
 	       " (protocol errors %" PRIu64 ", move errors %" PRIu64 ")\n",
-	       r->tx_too_big, r->tx_empty, f->peer_down_drops,
-	       r->rx_bad_slots, r->rx_bad, r->move_errors);
+	       tx->too_big, tx->empty, f->peer_down_drops,
+	       rx->bad_slots, rx->bad, rx->move_errors + tx->move_errors);
 	if (c->conf->mode == FWD_LOOPBACK_CHECK)
 		printf("  loopback-check ok %" PRIu64 " lost %" PRIu64
 		       " corrupt %" PRIu64 " reordered %" PRIu64 " -> %s\n",

@@ -12,11 +12,14 @@
  * visible through the rte_ism_* client API. Applications must not include
  * this header.
  *
- * A driver allocates a device with rte_ism_pmd_allocate(), fills in the
- * identity fields, the control ops and the fast-path functions, then calls
- * rte_ism_pmd_probing_finish(). The library owns the device registry, the
- * fast-path table (filled at start, reset at stop and release) and the
- * per-device event queue that the driver posts to with
+ * A driver allocates a device with rte_ism_pmd_allocate_id() (in the slot
+ * of its rawdev's id) or rte_ism_pmd_allocate() (first free slot), fills in
+ * the identity fields, the control ops and the fast-path functions, then
+ * calls rte_ism_pmd_probing_finish(), which makes the device visible and
+ * starts it. The library owns the device registry, the life cycle (start,
+ * stop, close, release: see the programmer's guide), the fast-path table
+ * (filled at start, reset at stop, close and release), the counters' reset
+ * bases and the per-device event queue that the driver posts to with
  * rte_ism_pmd_event_post(). The library never calls a driver symbol: all
  * calls go through the ops given here.
  */
@@ -47,7 +50,8 @@ struct rte_device;
 struct rte_ism_dev_ops {
 	/** Prepare the backend for the fast path (optional). */
 	int (*dev_start)(struct rte_ism_dev *dev);
-	/** Fast path is off; quiesce the backend (optional). */
+	/** Fast path is off and no move is inside the driver; quiesce the
+	 * backend (optional). */
 	int (*dev_stop)(struct rte_ism_dev *dev);
 	/** rte_ism_dmb_register(); idx is 0 or in range. */
 	int (*dmb_register)(struct rte_ism_dev *dev, struct rte_ism_dmb *dmb);
@@ -66,16 +70,49 @@ struct rte_ism_dev_ops {
 	int (*query_remote_gid)(struct rte_ism_dev *dev,
 			const struct rte_ism_gid *rgid, uint32_t vlan_valid,
 			uint16_t vlan_id);
-	/** rte_ism_vlan_add() (RTE_ISM_CAPA_VLAN). */
+	/** rte_ism_vlan_add() (RTE_ISM_CAPA_VLAN); vlan_id is at most
+	 * RTE_ISM_VLAN_ID_MAX (the library answers for
+	 * RTE_ISM_VLAN_ID_RESERVED itself). */
 	int (*vlan_add)(struct rte_ism_dev *dev, uint16_t vlan_id);
-	/** rte_ism_vlan_del() (RTE_ISM_CAPA_VLAN). */
+	/** rte_ism_vlan_del() (RTE_ISM_CAPA_VLAN), as vlan_add. */
 	int (*vlan_del)(struct rte_ism_dev *dev, uint16_t vlan_id);
-	/** Move counters; the library adds the event counters (optional). */
+	/**
+	 * Move counters (optional): fill moves, bytes, signals and the
+	 * errors_* fields of the move failures the driver sees (a failure of
+	 * no other reason is errors_device). Values only grow: the library
+	 * keeps the reset bases, computes errors and adds errors_no_device,
+	 * events and events_dropped.
+	 */
 	int (*stats_get)(struct rte_ism_dev *dev, struct rte_ism_stats *st);
-	/** Reset the move counters (optional). */
+	/** Called after the library rebased the counters of rte_ism_stats
+	 * (optional): for a driver with state of its own to clear. */
 	int (*stats_reset)(struct rte_ism_dev *dev);
 	/** Driver part of rte_ism_dump() (optional). */
 	int (*dump)(struct rte_ism_dev *dev, FILE *f);
+	/**
+	 * rte_ism_dev_close(): free everything of the backend (DMBs, peers,
+	 * memory). The device is stopped and invisible to clients; no op is
+	 * called afterwards (optional).
+	 */
+	int (*dev_close)(struct rte_ism_dev *dev);
+	/** rte_ism_dev_selftest() on a started device (optional). */
+	int (*dev_selftest)(struct rte_ism_dev *dev);
+	/**
+	 * The driver's own xstats, listed after the library's (optional):
+	 * with names NULL or size too small, return their number; else fill
+	 * names and return the number. The number does not change after
+	 * rte_ism_pmd_probing_finish().
+	 */
+	int (*xstats_names_get)(struct rte_ism_dev *dev,
+			struct rte_ism_xstats_name *names, unsigned int size);
+	/** Values of the driver's xstats ids[] (numbered from 0 in the
+	 * driver's list, all valid); returns n or a negative errno. */
+	int (*xstats_get)(struct rte_ism_dev *dev, const unsigned int ids[],
+			uint64_t values[], unsigned int n);
+	/** Reset the driver's xstats ids[] (ids NULL: all that can be);
+	 * -ENOTSUP, with nothing reset, if one of ids cannot be. */
+	int (*xstats_reset)(struct rte_ism_dev *dev, const unsigned int ids[],
+			unsigned int n);
 };
 
 struct ism_event_queue;
@@ -89,8 +126,9 @@ struct rte_ism_dev {
 	char name[RTE_ISM_NAME_LEN];	/**< library: from allocate */
 	uint16_t dev_id;		/**< library: index in the fp table */
 	int socket_id;			/**< library: from allocate */
-	bool attached;			/**< library: slot in use */
+	bool attached;			/**< library: visible to clients */
 	bool started;			/**< library: fp entry filled */
+	bool closed;			/**< library: rte_ism_dev_close() done */
 	const char *driver_name;	/**< driver */
 	const char *backend;		/**< driver: "loopback", "shm", "pci" */
 	struct rte_device *device;	/**< driver: the bus device, if any */
@@ -108,7 +146,9 @@ struct rte_ism_dev {
 };
 
 /**
- * Allocate a device slot. The name must be unique among ISM devices.
+ * Allocate a device in the first free slot (for drivers without a rawdev;
+ * a driver with one uses rte_ism_pmd_allocate_id()). The name must be
+ * unique among ISM devices.
  * @return the device, or NULL with rte_errno set (EINVAL bad name,
  *   EEXIST name in use, ENOSPC no free slot, ENOMEM).
  */
@@ -116,17 +156,29 @@ __rte_internal
 struct rte_ism_dev *rte_ism_pmd_allocate(const char *name, int socket_id);
 
 /**
- * Check the driver's fields and make the device visible to clients. The
- * device is left stopped; call rte_ism_dev_start() to enable the fast path.
- * @return 0, or -EINVAL naming the missing field in the log.
+ * Allocate the device in slot dev_id: a rawdev-based driver passes its
+ * rawdev's id, so that both are one id.
+ * @return the device, or NULL with rte_errno set (EINVAL bad name or
+ *   dev_id not below RTE_ISM_MAX_DEVS, EEXIST name in use, EBUSY slot
+ *   taken, ENOMEM).
+ */
+__rte_internal
+struct rte_ism_dev *rte_ism_pmd_allocate_id(const char *name, int socket_id,
+		uint16_t dev_id);
+
+/**
+ * Check the driver's fields, make the device visible to clients and start
+ * it (its fast path is enabled at probe).
+ * @return 0, -EINVAL naming the missing field in the log, or the error of
+ *   the driver's dev_start (the device is then not visible).
  */
 __rte_internal
 int rte_ism_pmd_probing_finish(struct rte_ism_dev *dev);
 
 /**
- * Stop the device (reset its fp entry to the dummies and wait until no
- * move can be running in it) and free the slot. The driver frees its own
- * state afterwards.
+ * Close the device if it was visible and is not closed yet (stop, then
+ * its dev_close op), then free the slot. A device that never finished
+ * probing is not closed: its driver frees what it set up.
  * @return 0, -EINVAL (not an allocated device, e.g. released twice).
  */
 __rte_internal
@@ -136,7 +188,7 @@ int rte_ism_pmd_release(struct rte_ism_dev *dev);
  * Queue an event for the device's client. Safe from any thread. When the
  * queue is full the event is dropped and counted (events_dropped).
  * The time field is filled in by the library.
- * @return 0, -EINVAL, -ENOSPC (dropped).
+ * @return 0, -EINVAL, -ENOSPC (dropped), -ENODEV (device closed).
  */
 __rte_internal
 int rte_ism_pmd_event_post(struct rte_ism_dev *dev,

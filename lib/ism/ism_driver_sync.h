@@ -70,7 +70,7 @@ rte_ism_pmd_move_enter(unsigned int slot)
 	if (likely(slot < RTE_MAX_LCORE)) {
 		__atomic_store_n(&f->seq, f->seq + 1, __ATOMIC_RELAXED);
 		if (unlikely(rte_ism_pmd_need_fence))
-			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 		else
 			rte_compiler_barrier();
 	} else {

@@ -97,12 +97,3 @@ ism_evq_counters(struct ism_event_queue *q, uint64_t *posted,
 	*dropped = q->dropped;
 	rte_spinlock_unlock(&q->lock);
 }
-
-void
-ism_evq_reset_counters(struct ism_event_queue *q)
-{
-	rte_spinlock_lock(&q->lock);
-	q->posted = 0;
-	q->dropped = 0;
-	rte_spinlock_unlock(&q->lock);
-}

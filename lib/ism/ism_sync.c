@@ -59,7 +59,7 @@ rte_ism_pmd_synchronize(void)
 	if (membarrier_ok)
 		membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
 	else
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 
 	for (i = 0; i < RTE_MAX_LCORE; i++) {
 		f = &rte_ism_pmd_inflight[i];

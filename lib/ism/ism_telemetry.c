@@ -2,7 +2,7 @@
  * Copyright(c) 2026 The dpdk-ism authors
  */
 
-/* Telemetry: /ism/list, /ism/info,<id>, /ism/stats,<id>. */
+/* Telemetry: /ism/list, /ism/info,<id>, /ism/stats,<id>, /ism/xstats,<id>. */
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -83,7 +83,49 @@ ism_tel_stats(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_u64(d, "errors", st.errors);
 	rte_tel_data_add_dict_u64(d, "events", st.events);
 	rte_tel_data_add_dict_u64(d, "events_dropped", st.events_dropped);
+	rte_tel_data_add_dict_u64(d, "errors_unknown_token",
+			st.errors_unknown_token);
+	rte_tel_data_add_dict_u64(d, "errors_not_writer", st.errors_not_writer);
+	rte_tel_data_add_dict_u64(d, "errors_out_of_range",
+			st.errors_out_of_range);
+	rte_tel_data_add_dict_u64(d, "errors_bad_argument",
+			st.errors_bad_argument);
+	rte_tel_data_add_dict_u64(d, "errors_device", st.errors_device);
+	rte_tel_data_add_dict_u64(d, "errors_no_device", st.errors_no_device);
 	return 0;
+}
+
+static int
+ism_tel_xstats(const char *cmd __rte_unused, const char *params,
+		struct rte_tel_data *d)
+{
+	struct rte_ism_xstats_name *names = NULL;
+	unsigned int *ids = NULL, i;
+	uint64_t *values = NULL;
+	int id = tel_dev_id(params), n, ret = -EINVAL;
+
+	n = id < 0 ? -EINVAL : rte_ism_xstats_names_get(id, NULL, 0);
+	if (n <= 0)
+		return -EINVAL;
+	names = calloc(n, sizeof(*names));
+	ids = calloc(n, sizeof(*ids));
+	values = calloc(n, sizeof(*values));
+	if (names == NULL || ids == NULL || values == NULL)
+		goto out;
+	for (i = 0; i < (unsigned int)n; i++)
+		ids[i] = i;
+	if (rte_ism_xstats_names_get(id, names, n) != n ||
+	    rte_ism_xstats_get(id, ids, values, n) != n)
+		goto out;
+	rte_tel_data_start_dict(d);
+	for (i = 0; i < (unsigned int)n; i++)
+		rte_tel_data_add_dict_u64(d, names[i].name, values[i]);
+	ret = 0;
+out:
+	free(names);
+	free(ids);
+	free(values);
+	return ret;
 }
 
 void
@@ -95,4 +137,6 @@ ism_telemetry_init(void)
 		"Returns information about an ISM device. Parameters: int dev_id");
 	rte_telemetry_register_cmd("/ism/stats", ism_tel_stats,
 		"Returns the counters of an ISM device. Parameters: int dev_id");
+	rte_telemetry_register_cmd("/ism/xstats", ism_tel_xstats,
+		"Returns the extended statistics of an ISM device. Parameters: int dev_id");
 }

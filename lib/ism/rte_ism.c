@@ -3,9 +3,10 @@
  */
 
 /*
- * librte_ism: device registry, fast-path table and the checked control API.
- * Every public function validates its arguments here, logs what was wrong
- * and only then calls the driver through its ops.
+ * librte_ism: device registry, fast-path table and the life cycle of a
+ * device (allocate, probing_finish = visible and started, stop, start,
+ * close, release). The control calls on DMBs, events and VLANs are in
+ * ism_ctrl.c, the counters in ism_stats.c.
  */
 
 #include <inttypes.h>
@@ -23,7 +24,9 @@ RTE_LOG_REGISTER_DEFAULT(ism_logtype, INFO);
 struct rte_ism_fp_ops rte_ism_fp_ops[RTE_ISM_MAX_DEVS];
 
 static struct rte_ism_dev ism_devs[RTE_ISM_MAX_DEVS];
-/* Serialises allocate/release/start/stop. */
+struct ism_slot ism_slots[RTE_ISM_MAX_DEVS];
+/* Serialises allocate/release and every change of state (start, stop,
+ * close); never held while a driver op runs that may wait on a peer. */
 static pthread_mutex_t ism_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Set once a dummy has complained about a slot, so the log is not flooded. */
 static bool fp_dummy_warned[RTE_ISM_MAX_DEVS];
@@ -32,18 +35,34 @@ static bool fp_dummy_warned[RTE_ISM_MAX_DEVS];
  * Fast-path dummies. dev_private holds the slot number, or, after a stop,
  * still the driver's context (so that a racing caller that read the old
  * function and the new context, or the reverse, never hands a driver a
- * slot number): find the slot by its context.
+ * slot number): find the slot by its context. Refused moves are counted
+ * for the slot (errors_no_device); a poll is no move.
  */
-static int
-dummy_warn(void *ctx)
+static uint16_t
+dummy_slot(void *ctx)
 {
 	uint16_t id;
 
+	if ((uintptr_t)ctx < RTE_ISM_MAX_DEVS)
+		return (uintptr_t)ctx;
 	for (id = 0; id < RTE_ISM_MAX_DEVS; id++)
 		if (rte_ism_fp_ops[id].dev_private == ctx)
 			break;
-	if (id < RTE_ISM_MAX_DEVS && !fp_dummy_warned[id]) {
-		fp_dummy_warned[id] = true;
+	return id;
+}
+
+static int
+dummy_refuse(void *ctx, bool is_move)
+{
+	uint16_t id = dummy_slot(ctx);
+
+	if (id >= RTE_ISM_MAX_DEVS)
+		return -ENODEV;
+	if (is_move)
+		__atomic_fetch_add(&ism_slots[id].no_device, 1,
+				__ATOMIC_RELAXED);
+	if (!__atomic_load_n(&fp_dummy_warned[id], __ATOMIC_RELAXED)) {
+		__atomic_store_n(&fp_dummy_warned[id], true, __ATOMIC_RELAXED);
 		ISM_LOG(ERR, "ISM device %u is not started or does not exist",
 			(unsigned int)id);
 	}
@@ -56,7 +75,7 @@ dummy_move_data(void *ctx, uint64_t token __rte_unused,
 		uint32_t offset __rte_unused, const void *data __rte_unused,
 		uint32_t len __rte_unused)
 {
-	return dummy_warn(ctx);
+	return dummy_refuse(ctx, true);
 }
 
 static int
@@ -65,14 +84,14 @@ dummy_move_burst(void *ctx, uint64_t token __rte_unused,
 		const struct rte_ism_move_seg *segs __rte_unused,
 		uint16_t nb_segs __rte_unused)
 {
-	return dummy_warn(ctx);
+	return dummy_refuse(ctx, true);
 }
 
 static int
 dummy_signal_poll(void *ctx, struct rte_ism_signal *sigs __rte_unused,
 		uint16_t nb __rte_unused)
 {
-	return dummy_warn(ctx);
+	return dummy_refuse(ctx, false);
 }
 
 /* Point the functions of entry id at the dummies; the context stays. */
@@ -113,9 +132,8 @@ ism_dev_lookup(uint16_t dev_id)
 	return &ism_devs[dev_id];
 }
 
-/* Control-path device lookup with the log line every caller needs. */
-static struct rte_ism_dev *
-dev_get(uint16_t dev_id, const char *caller)
+struct rte_ism_dev *
+ism_dev_get(uint16_t dev_id, const char *caller)
 {
 	struct rte_ism_dev *dev = ism_dev_lookup(dev_id);
 
@@ -125,22 +143,12 @@ dev_get(uint16_t dev_id, const char *caller)
 	return dev;
 }
 
-#define DEV_OR_RET(dev, id) do { \
-	(dev) = dev_get((id), __func__); \
-	if ((dev) == NULL) \
-		return -ENODEV; \
-} while (0)
-
-static bool
-gid_is_zero(const struct rte_ism_gid *g)
-{
-	return g->gid == 0 && g->gid_ext == 0;
-}
-
 /* Driver side. */
 
-struct rte_ism_dev *
-rte_ism_pmd_allocate(const char *name, int socket_id)
+/* Allocate in slot want, or in the first free one if want is
+ * RTE_ISM_MAX_DEVS. */
+static struct rte_ism_dev *
+dev_allocate(const char *name, int socket_id, uint16_t want)
 {
 	struct rte_ism_dev *dev = NULL;
 	struct ism_event_queue *evq;
@@ -162,8 +170,9 @@ rte_ism_pmd_allocate(const char *name, int socket_id)
 
 	pthread_mutex_lock(&ism_registry_lock);
 	ism_sync_init();
-	/* A slot is taken from allocation on (evq set), not only once the
-	 * device is attached: a driver may probe in between. */
+	/* A slot is taken from allocation on (evq set) until release, not
+	 * only while the device is visible: a driver may probe in between,
+	 * and a closed device keeps its id and name until it is removed. */
 	for (i = 0; i < RTE_ISM_MAX_DEVS; i++) {
 		if (ism_devs[i].evq == NULL) {
 			if (free_id == RTE_ISM_MAX_DEVS)
@@ -173,6 +182,15 @@ rte_ism_pmd_allocate(const char *name, int socket_id)
 			rte_errno = EEXIST;
 			goto out;
 		}
+	}
+	if (want < RTE_ISM_MAX_DEVS) {
+		if (ism_devs[want].evq != NULL) {
+			ISM_LOG(ERR, "%s: ISM device id %u is taken by %s", name,
+				want, ism_devs[want].name);
+			rte_errno = EBUSY;
+			goto out;
+		}
+		free_id = want;
 	}
 	if (free_id == RTE_ISM_MAX_DEVS) {
 		ISM_LOG(ERR, "%s: all %d ISM device slots in use", name,
@@ -187,6 +205,7 @@ rte_ism_pmd_allocate(const char *name, int socket_id)
 	dev->socket_id = socket_id;
 	dev->evq = evq;
 	evq = NULL;
+	ism_stats_slot_init(free_id);
 	/* Not attached (visible) until probing_finish. */
 out:
 	pthread_mutex_unlock(&ism_registry_lock);
@@ -194,54 +213,91 @@ out:
 	return dev;
 }
 
-int
-rte_ism_pmd_probing_finish(struct rte_ism_dev *dev)
+struct rte_ism_dev *
+rte_ism_pmd_allocate(const char *name, int socket_id)
 {
-	const char *missing = NULL;
+	return dev_allocate(name, socket_id, RTE_ISM_MAX_DEVS);
+}
 
-	if (dev == NULL || dev->evq == NULL) {
-		ISM_LOG(ERR, "not a device from rte_ism_pmd_allocate()");
-		return -EINVAL;
+struct rte_ism_dev *
+rte_ism_pmd_allocate_id(const char *name, int socket_id, uint16_t dev_id)
+{
+	if (dev_id >= RTE_ISM_MAX_DEVS) {
+		ISM_LOG(ERR, "%s: device id %u not below %d",
+			name != NULL ? name : "?", dev_id, RTE_ISM_MAX_DEVS);
+		rte_errno = EINVAL;
+		return NULL;
 	}
-	if (dev->dev_ops == NULL)
-		missing = "dev_ops";
-	else if (dev->dev_ops->dmb_register == NULL)
-		missing = "dmb_register";
-	else if (dev->dev_ops->dmb_unregister == NULL)
-		missing = "dmb_unregister";
-	else if (dev->dev_ops->query_remote_gid == NULL)
-		missing = "query_remote_gid";
-	else if (dev->fp.move_data == NULL)
-		missing = "fp.move_data";
-	else if (dev->fp.move_burst == NULL)
-		missing = "fp.move_burst";
-	else if (dev->fp.signal_poll == NULL)
-		missing = "fp.signal_poll";
-	else if (gid_is_zero(&dev->gid))
-		missing = "gid";
-	else if (dev->max_dmbs == 0 ||
-		 dev->max_dmbs > UINT32_MAX - RTE_ISM_DMB_IDX_FIRST)
-		missing = "max_dmbs";
-	else if (dev->max_dmb_len == 0)
-		missing = "max_dmb_len";
-	else if ((dev->capa & RTE_ISM_CAPA_NOCOPY) &&
-		 (dev->dev_ops->dmb_attach == NULL ||
-		  dev->dev_ops->dmb_detach == NULL))
-		missing = "dmb_attach/dmb_detach for RTE_ISM_CAPA_NOCOPY";
-	else if ((dev->capa & RTE_ISM_CAPA_VLAN) &&
-		 (dev->dev_ops->vlan_add == NULL ||
-		  dev->dev_ops->vlan_del == NULL))
-		missing = "vlan_add/vlan_del for RTE_ISM_CAPA_VLAN";
-	else if ((dev->capa & RTE_ISM_CAPA_SIGNAL_EVENT) &&
-		 dev->dev_ops->signal_event == NULL)
-		missing = "signal_event for RTE_ISM_CAPA_SIGNAL_EVENT";
-	if (missing != NULL) {
-		ISM_LOG(ERR, "%s: driver did not set %s", dev->name, missing);
-		return -EINVAL;
+	return dev_allocate(name, socket_id, dev_id);
+}
+
+static bool
+dev_is_allocated(const struct rte_ism_dev *dev)
+{
+	return dev >= ism_devs && dev < ism_devs + RTE_ISM_MAX_DEVS &&
+		dev == &ism_devs[dev->dev_id] && dev->evq != NULL;
+}
+
+/* The field the driver forgot, or NULL. */
+static const char *
+missing_field(const struct rte_ism_dev *dev)
+{
+	const struct rte_ism_dev_ops *ops = dev->dev_ops;
+
+	if (ops == NULL)
+		return "dev_ops";
+	if (ops->dmb_register == NULL)
+		return "dmb_register";
+	if (ops->dmb_unregister == NULL)
+		return "dmb_unregister";
+	if (ops->query_remote_gid == NULL)
+		return "query_remote_gid";
+	if (dev->fp.move_data == NULL)
+		return "fp.move_data";
+	if (dev->fp.move_burst == NULL)
+		return "fp.move_burst";
+	if (dev->fp.signal_poll == NULL)
+		return "fp.signal_poll";
+	if (ism_gid_is_zero(&dev->gid))
+		return "gid";
+	if (dev->max_dmbs == 0 ||
+	    dev->max_dmbs > UINT32_MAX - RTE_ISM_DMB_IDX_FIRST)
+		return "max_dmbs";
+	if (dev->max_dmb_len == 0)
+		return "max_dmb_len";
+	if ((dev->capa & RTE_ISM_CAPA_NOCOPY) &&
+	    (ops->dmb_attach == NULL || ops->dmb_detach == NULL))
+		return "dmb_attach/dmb_detach for RTE_ISM_CAPA_NOCOPY";
+	if ((dev->capa & RTE_ISM_CAPA_VLAN) &&
+	    (ops->vlan_add == NULL || ops->vlan_del == NULL))
+		return "vlan_add/vlan_del for RTE_ISM_CAPA_VLAN";
+	if ((dev->capa & RTE_ISM_CAPA_SIGNAL_EVENT) &&
+	    ops->signal_event == NULL)
+		return "signal_event for RTE_ISM_CAPA_SIGNAL_EVENT";
+	if ((ops->xstats_names_get == NULL) != (ops->xstats_get == NULL))
+		return "both xstats_names_get and xstats_get, or neither";
+	return NULL;
+}
+
+/* Enable the fast path; called with the registry lock held. */
+static int
+dev_start_locked(struct rte_ism_dev *dev)
+{
+	int ret;
+
+	if (dev->started)
+		return 0;
+	if (dev->dev_ops->dev_start != NULL) {
+		ret = dev->dev_ops->dev_start(dev);
+		if (ret < 0) {
+			ISM_LOG(ERR, "%s: driver start failed: %s", dev->name,
+				strerror(-ret));
+			return ret;
+		}
 	}
-	pthread_mutex_lock(&ism_registry_lock);
-	dev->attached = true;
-	pthread_mutex_unlock(&ism_registry_lock);
+	rte_ism_fp_ops[dev->dev_id] = dev->fp;
+	fp_dummy_warned[dev->dev_id] = false;
+	dev->started = true;
 	return 0;
 }
 
@@ -260,26 +316,86 @@ dev_stop_locked(struct rte_ism_dev *dev)
 }
 
 int
+rte_ism_pmd_probing_finish(struct rte_ism_dev *dev)
+{
+	const char *missing;
+	int ret;
+
+	if (dev == NULL || !dev_is_allocated(dev) || dev->attached ||
+	    dev->closed) {
+		ISM_LOG(ERR, "not a device from rte_ism_pmd_allocate() in "
+			"probing");
+		return -EINVAL;
+	}
+	missing = missing_field(dev);
+	if (missing != NULL) {
+		ISM_LOG(ERR, "%s: driver did not set %s", dev->name, missing);
+		return -EINVAL;
+	}
+	ret = ism_stats_probe(dev);
+	if (ret < 0)
+		return ret;
+	/* Probed means ready: applications that use only rte_ism_* find
+	 * the fast path enabled. */
+	pthread_mutex_lock(&ism_registry_lock);
+	ret = dev_start_locked(dev);
+	if (ret == 0)
+		dev->attached = true;
+	pthread_mutex_unlock(&ism_registry_lock);
+	return ret;
+}
+
+/* Stop, hide, then let the driver free the backend (outside the lock: a
+ * driver may wait for its peers there). */
+static int
+dev_close(struct rte_ism_dev *dev, const char *caller)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&ism_registry_lock);
+	if (!dev->attached) {
+		pthread_mutex_unlock(&ism_registry_lock);
+		rte_log(RTE_LOG_ERR, ism_logtype,
+			"ISM: %s(): no ISM device with id %u\n", caller,
+			dev->dev_id);
+		return -ENODEV;
+	}
+	dev_stop_locked(dev);
+	dev->attached = false;
+	dev->closed = true;
+	/* The driver's context is about to go: the entry keeps only the
+	 * slot number, as for a slot without a device. */
+	fp_reset(dev->dev_id);
+	pthread_mutex_unlock(&ism_registry_lock);
+	if (dev->dev_ops->dev_close != NULL)
+		ret = dev->dev_ops->dev_close(dev);
+	if (ret < 0)
+		ISM_LOG(ERR, "%s: driver close failed: %s (closed all the "
+			"same)", dev->name, strerror(-ret));
+	return ret;
+}
+
+int
 rte_ism_pmd_release(struct rte_ism_dev *dev)
 {
 	struct ism_event_queue *evq;
+	bool attached;
 	uint16_t id;
 
-	if (dev == NULL || dev < ism_devs || dev >= ism_devs + RTE_ISM_MAX_DEVS) {
-		ISM_LOG(ERR, "not a device from rte_ism_pmd_allocate()");
-		return -EINVAL;
-	}
 	pthread_mutex_lock(&ism_registry_lock);
-	if (dev->evq == NULL) {
+	if (dev == NULL || !dev_is_allocated(dev)) {
 		pthread_mutex_unlock(&ism_registry_lock);
-		ISM_LOG(ERR, "ISM device slot %u is not allocated (released "
-			"twice?)", (unsigned int)(dev - ism_devs));
+		ISM_LOG(ERR, "not an allocated ISM device (released twice?)");
 		return -EINVAL;
 	}
-	if (dev->attached)
-		dev_stop_locked(dev);
+	attached = dev->attached;
+	pthread_mutex_unlock(&ism_registry_lock);
+	if (attached)
+		dev_close(dev, __func__);
+
+	pthread_mutex_lock(&ism_registry_lock);
 	evq = dev->evq;
-	id = dev - ism_devs;
+	id = dev->dev_id;
 	memset(dev, 0, sizeof(*dev));
 	fp_reset(id);
 	fp_dummy_warned[id] = false;
@@ -298,6 +414,9 @@ rte_ism_pmd_event_post(struct rte_ism_dev *dev, const struct rte_ism_event *ev)
 		ISM_LOG(ERR, "NULL %s", ev == NULL ? "event" : "device");
 		return -EINVAL;
 	}
+	/* Nobody can poll a closed device's events. */
+	if (dev->closed)
+		return -ENODEV;
 	ret = ism_evq_post(dev->evq, ev);
 	if (ret == -ENOSPC) {
 		ism_evq_counters(dev->evq, &posted, &dropped);
@@ -311,7 +430,7 @@ rte_ism_pmd_event_post(struct rte_ism_dev *dev, const struct rte_ism_event *ev)
 	return ret;
 }
 
-/* Client side. */
+/* Client side: discovery and life cycle. */
 
 uint16_t
 rte_ism_dev_count(void)
@@ -359,7 +478,7 @@ rte_ism_info_get(uint16_t dev_id, struct rte_ism_dev_info *info)
 {
 	struct rte_ism_dev *dev;
 
-	DEV_OR_RET(dev, dev_id);
+	ISM_DEV_OR_RET(dev, dev_id);
 	if (info == NULL) {
 		ISM_LOG(ERR, "NULL info for device %u", dev_id);
 		return -EINVAL;
@@ -382,25 +501,15 @@ int
 rte_ism_dev_start(uint16_t dev_id)
 {
 	struct rte_ism_dev *dev;
-	int ret = 0;
+	int ret = -ENODEV;
 
-	DEV_OR_RET(dev, dev_id);
 	pthread_mutex_lock(&ism_registry_lock);
-	if (dev->started)
-		goto out;
-	if (dev->dev_ops->dev_start != NULL) {
-		ret = dev->dev_ops->dev_start(dev);
-		if (ret < 0) {
-			ISM_LOG(ERR, "%s: driver start failed: %s", dev->name,
-				strerror(-ret));
-			goto out;
-		}
-	}
-	rte_ism_fp_ops[dev_id] = dev->fp;
-	fp_dummy_warned[dev_id] = false;
-	dev->started = true;
-out:
+	dev = ism_dev_lookup(dev_id);
+	if (dev != NULL)
+		ret = dev_start_locked(dev);
 	pthread_mutex_unlock(&ism_registry_lock);
+	if (dev == NULL)
+		ISM_LOG(ERR, "no ISM device with id %u", dev_id);
 	return ret;
 }
 
@@ -409,312 +518,24 @@ rte_ism_dev_stop(uint16_t dev_id)
 {
 	struct rte_ism_dev *dev;
 
-	DEV_OR_RET(dev, dev_id);
 	pthread_mutex_lock(&ism_registry_lock);
-	dev_stop_locked(dev);
+	dev = ism_dev_lookup(dev_id);
+	if (dev != NULL)
+		dev_stop_locked(dev);
 	pthread_mutex_unlock(&ism_registry_lock);
-	return 0;
-}
-
-int
-rte_ism_dmb_register(uint16_t dev_id, struct rte_ism_dmb *dmb)
-{
-	struct rte_ism_dev *dev;
-	struct rte_ism_dmb d;
-	unsigned int i;
-	int ret;
-
-	DEV_OR_RET(dev, dev_id);
-	if (dmb == NULL) {
-		ISM_LOG(ERR, "%s: NULL dmb", dev->name);
-		return -EINVAL;
-	}
-	for (i = 0; i < RTE_DIM(dmb->reserved); i++)
-		if (dmb->reserved[i] != 0) {
-			ISM_LOG(ERR, "%s: dmb.reserved must be zero", dev->name);
-			return -EINVAL;
-		}
-	if (dmb->len == 0) {
-		ISM_LOG(ERR, "%s: DMB length 0", dev->name);
-		return -EINVAL;
-	}
-	if (dmb->len > dev->max_dmb_len) {
-		ISM_LOG(ERR, "%s: DMB length %u above the device maximum %u",
-			dev->name, dmb->len, dev->max_dmb_len);
-		return -E2BIG;
-	}
-	if (gid_is_zero(&dmb->rgid)) {
-		ISM_LOG(ERR, "%s: DMB without a writer (rgid is zero)",
-			dev->name);
-		return -EINVAL;
-	}
-	if (dmb->idx != 0 && (dmb->idx < RTE_ISM_DMB_IDX_FIRST ||
-	    dmb->idx - RTE_ISM_DMB_IDX_FIRST >= dev->max_dmbs)) {
-		ISM_LOG(ERR, "%s: DMB index %u outside [%u, %u] (0 = pick)",
-			dev->name, dmb->idx, RTE_ISM_DMB_IDX_FIRST,
-			RTE_ISM_DMB_IDX_FIRST + dev->max_dmbs - 1);
-		return -EINVAL;
-	}
-	if (dmb->vlan_valid) {
-		if (!(dev->capa & RTE_ISM_CAPA_VLAN)) {
-			ISM_LOG(ERR, "%s: device has no VLAN support",
-				dev->name);
-			return -ENOTSUP;
-		}
-		if (dmb->vlan_id > RTE_ISM_VLAN_ID_MAX) {
-			ISM_LOG(ERR, "%s: VLAN id %u above %u", dev->name,
-				dmb->vlan_id, RTE_ISM_VLAN_ID_MAX);
-			return -EINVAL;
-		}
-	}
-	/* The driver works on a copy: a failed call leaves *dmb untouched. */
-	d = *dmb;
-	d.token = 0;
-	d.addr = NULL;
-	ret = dev->dev_ops->dmb_register(dev, &d);
-	if (ret < 0) {
-		ISM_LOG(ERR, "%s: cannot register a DMB of %u bytes: %s",
-			dev->name, dmb->len, strerror(-ret));
-		return ret;
-	}
-	*dmb = d;
-	return 0;
-}
-
-int
-rte_ism_dmb_unregister(uint16_t dev_id, uint64_t token)
-{
-	struct rte_ism_dev *dev;
-	int ret;
-
-	DEV_OR_RET(dev, dev_id);
-	ret = dev->dev_ops->dmb_unregister(dev, token);
-	if (ret < 0)
-		ISM_LOG(ERR, "%s: cannot unregister DMB 0x%" PRIx64 ": %s",
-			dev->name, token, strerror(-ret));
-	return ret;
-}
-
-static int
-check_capa(const struct rte_ism_dev *dev, uint64_t capa, const char *what,
-		const char *caller)
-{
-	if (dev->capa & capa)
-		return 0;
-	rte_log(RTE_LOG_ERR, ism_logtype,
-		"ISM: %s(): %s: device does not support %s\n", caller,
-		dev->name, what);
-	return -ENOTSUP;
-}
-
-int
-rte_ism_dmb_attach(uint16_t dev_id, uint64_t token, struct rte_ism_dmb *dmb)
-{
-	struct rte_ism_dev *dev;
-	struct rte_ism_dmb d;
-	int ret;
-
-	DEV_OR_RET(dev, dev_id);
-	/* Arguments first: a NULL dmb is -EINVAL whatever the device. */
-	if (dmb == NULL) {
-		ISM_LOG(ERR, "%s: NULL dmb", dev->name);
-		return -EINVAL;
-	}
-	ret = check_capa(dev, RTE_ISM_CAPA_NOCOPY, "nocopy attach", __func__);
-	if (ret < 0)
-		return ret;
-	memset(&d, 0, sizeof(d));
-	ret = dev->dev_ops->dmb_attach(dev, token, &d);
-	if (ret < 0) {
-		ISM_LOG(ERR, "%s: cannot attach DMB 0x%" PRIx64 ": %s",
-			dev->name, token, strerror(-ret));
-		return ret;
-	}
-	*dmb = d;
-	return 0;
-}
-
-int
-rte_ism_dmb_detach(uint16_t dev_id, uint64_t token)
-{
-	struct rte_ism_dev *dev;
-	int ret;
-
-	DEV_OR_RET(dev, dev_id);
-	ret = check_capa(dev, RTE_ISM_CAPA_NOCOPY, "nocopy detach", __func__);
-	if (ret < 0)
-		return ret;
-	ret = dev->dev_ops->dmb_detach(dev, token);
-	if (ret < 0)
-		ISM_LOG(ERR, "%s: cannot detach DMB 0x%" PRIx64 ": %s",
-			dev->name, token, strerror(-ret));
-	return ret;
-}
-
-int
-rte_ism_signal_event(uint16_t dev_id, const struct rte_ism_gid *rgid,
-		uint32_t trigger_irq, uint32_t code, uint64_t info)
-{
-	struct rte_ism_dev *dev;
-	int ret;
-
-	DEV_OR_RET(dev, dev_id);
-	ret = check_capa(dev, RTE_ISM_CAPA_SIGNAL_EVENT, "signal_event",
-			__func__);
-	if (ret < 0)
-		return ret;
-	if (rgid == NULL || gid_is_zero(rgid)) {
-		ISM_LOG(ERR, "%s: %s target GID", dev->name,
-			rgid == NULL ? "NULL" : "zero");
-		return -EINVAL;
-	}
-	ret = dev->dev_ops->signal_event(dev, rgid, trigger_irq, code, info);
-	if (ret < 0)
-		ISM_LOG(ERR, "%s: cannot signal event 0x%x to %016" PRIx64
-			"%016" PRIx64 ": %s", dev->name, code, rgid->gid,
-			rgid->gid_ext, strerror(-ret));
-	return ret;
-}
-
-int
-rte_ism_event_poll(uint16_t dev_id, struct rte_ism_event *ev, uint16_t nb)
-{
-	struct rte_ism_dev *dev;
-
-	DEV_OR_RET(dev, dev_id);
-	if (ev == NULL) {
-		ISM_LOG(ERR, "%s: NULL event array", dev->name);
-		return -EINVAL;
-	}
-	return ism_evq_poll(dev->evq, ev, nb);
-}
-
-int
-rte_ism_query_remote_gid(uint16_t dev_id, const struct rte_ism_gid *rgid,
-		uint32_t vlan_valid, uint16_t vlan_id)
-{
-	struct rte_ism_dev *dev;
-
-	DEV_OR_RET(dev, dev_id);
-	if (rgid == NULL || gid_is_zero(rgid)) {
-		ISM_LOG(ERR, "%s: %s GID", dev->name,
-			rgid == NULL ? "NULL" : "zero");
-		return -EINVAL;
-	}
-	if (vlan_valid && vlan_id > RTE_ISM_VLAN_ID_MAX) {
-		ISM_LOG(ERR, "%s: VLAN id %u above %u", dev->name, vlan_id,
-			RTE_ISM_VLAN_ID_MAX);
-		return -EINVAL;
-	}
-	/* Unreachable is an answer, not an error: no log line. */
-	return dev->dev_ops->query_remote_gid(dev, rgid, vlan_valid, vlan_id);
-}
-
-static int
-vlan_check(struct rte_ism_dev *dev, uint16_t vlan_id, const char *caller)
-{
-	int ret = check_capa(dev, RTE_ISM_CAPA_VLAN, "VLANs", caller);
-
-	if (ret < 0)
-		return ret;
-	if (vlan_id > RTE_ISM_VLAN_ID_MAX) {
-		rte_log(RTE_LOG_ERR, ism_logtype,
-			"ISM: %s(): %s: VLAN id %u above %u\n", caller,
-			dev->name, vlan_id, RTE_ISM_VLAN_ID_MAX);
-		return -EINVAL;
+	if (dev == NULL) {
+		ISM_LOG(ERR, "no ISM device with id %u", dev_id);
+		return -ENODEV;
 	}
 	return 0;
 }
 
 int
-rte_ism_vlan_add(uint16_t dev_id, uint16_t vlan_id)
+rte_ism_dev_close(uint16_t dev_id)
 {
-	struct rte_ism_dev *dev;
-	int ret;
-
-	DEV_OR_RET(dev, dev_id);
-	ret = vlan_check(dev, vlan_id, __func__);
-	if (ret != 0)
-		return ret;
-	ret = dev->dev_ops->vlan_add(dev, vlan_id);
-	if (ret < 0)
-		ISM_LOG(ERR, "%s: cannot join VLAN %u: %s", dev->name,
-			vlan_id, strerror(-ret));
-	return ret;
-}
-
-int
-rte_ism_vlan_del(uint16_t dev_id, uint16_t vlan_id)
-{
-	struct rte_ism_dev *dev;
-	int ret;
-
-	DEV_OR_RET(dev, dev_id);
-	ret = vlan_check(dev, vlan_id, __func__);
-	if (ret != 0)
-		return ret;
-	ret = dev->dev_ops->vlan_del(dev, vlan_id);
-	if (ret < 0)
-		ISM_LOG(ERR, "%s: cannot leave VLAN %u: %s", dev->name,
-			vlan_id, strerror(-ret));
-	return ret;
-}
-
-int
-rte_ism_stats_get(uint16_t dev_id, struct rte_ism_stats *stats)
-{
-	struct rte_ism_dev *dev;
-	int ret = 0;
-
-	DEV_OR_RET(dev, dev_id);
-	if (stats == NULL) {
-		ISM_LOG(ERR, "%s: NULL stats", dev->name);
-		return -EINVAL;
+	if (dev_id >= RTE_ISM_MAX_DEVS) {
+		ISM_LOG(ERR, "no ISM device with id %u", dev_id);
+		return -ENODEV;
 	}
-	memset(stats, 0, sizeof(*stats));
-	if (dev->dev_ops->stats_get != NULL)
-		ret = dev->dev_ops->stats_get(dev, stats);
-	ism_evq_counters(dev->evq, &stats->events, &stats->events_dropped);
-	return ret;
-}
-
-int
-rte_ism_stats_reset(uint16_t dev_id)
-{
-	struct rte_ism_dev *dev;
-	int ret = 0;
-
-	DEV_OR_RET(dev, dev_id);
-	if (dev->dev_ops->stats_reset != NULL)
-		ret = dev->dev_ops->stats_reset(dev);
-	ism_evq_reset_counters(dev->evq);
-	return ret;
-}
-
-int
-rte_ism_dump(uint16_t dev_id, FILE *f)
-{
-	struct rte_ism_dev *dev;
-	char gid[RTE_ISM_GID_STRLEN];
-	uint64_t posted, dropped;
-
-	DEV_OR_RET(dev, dev_id);
-	if (f == NULL) {
-		ISM_LOG(ERR, "%s: NULL FILE", dev->name);
-		return -EINVAL;
-	}
-	rte_ism_gid_format(&dev->gid, gid, sizeof(gid));
-	ism_evq_counters(dev->evq, &posted, &dropped);
-	fprintf(f, "ISM device %u: %s (driver %s, backend %s)\n", dev_id,
-		dev->name, dev->driver_name ? dev->driver_name : "?",
-		dev->backend ? dev->backend : "?");
-	fprintf(f, "  gid %s chid 0x%04x %s\n", gid, dev->chid,
-		dev->started ? "started" : "stopped");
-	fprintf(f, "  max_dmbs %u max_dmb_len %u capa 0x%" PRIx64 "\n",
-		dev->max_dmbs, dev->max_dmb_len, dev->capa);
-	fprintf(f, "  events queued %" PRIu64 " dropped %" PRIu64 "\n",
-		posted, dropped);
-	if (dev->dev_ops->dump != NULL)
-		return dev->dev_ops->dump(dev, f);
-	return 0;
+	return dev_close(&ism_devs[dev_id], __func__);
 }

@@ -24,7 +24,13 @@
  *
  * Devices are created by their driver (e.g. --vdev=ism_lo0 for the loopback
  * backend, --vdev=ism_shm0,dir=... between processes, or an ISM PCI function
- * on the ism bus) and are started when probed.
+ * on the ism bus) and are started when probed. Each is also a rawdev with
+ * the same id and name (the management plane of rte_rawdev.h). Life cycle:
+ * probe (started), rte_ism_dev_stop() / rte_ism_dev_start(),
+ * rte_ism_dev_close() (everything freed; every call on the id then
+ * returns -ENODEV), removal of the bus device (the id is free again).
+ * Device ids are below RTE_ISM_MAX_DEVS, which with the fast-path table
+ * of rte_ism_core.h is part of the ABI.
  *
  * Conventions: functions return 0 (or a count) on success and a negative
  * errno on failure, with a log line (log type lib.ism) saying what was wrong.
@@ -33,13 +39,40 @@
  * arguments only when built with RTE_ISM_DEBUG defined, like other DPDK
  * fast paths. Semantic checks (token, writer GID, bounds) are always done.
  *
- * Errors returned by the data path:
+ * Errors returned by the data path (each failed move is counted by its
+ * reason in rte_ism_stats):
  * - -ENODEV: no started device with this id;
  * - -ENOENT: unknown or stale token (the DMB was unregistered);
  * - -EACCES: this device is not the writer the DMB was registered for,
  *   or not a member of the DMB's VLAN;
  * - -ERANGE: offset + len beyond the end of the DMB;
  * - -EINVAL: len 0 or signal element index above 15.
+ *
+ * Threads (MT safety):
+ * - The fast path (rte_ism_move_data(), rte_ism_move_burst(),
+ *   rte_ism_signal_poll()) on probed devices may run on any number of
+ *   lcores at once, also on one device, and concurrently with the control
+ *   calls on the same device, rte_ism_dev_stop() and rte_ism_dev_start()
+ *   included (not with its close or removal, below). One device's signals
+ *   are best polled by one lcore: concurrent polls split the signals
+ *   between them.
+ * - Control calls (everything else) are thread-safe: several threads may
+ *   make them at once, on one device or on several; they are control path
+ *   (they may take locks, wait for a peer in another process, and log).
+ *   rte_ism_dev_stop(), rte_ism_dev_start() and rte_ism_dev_close() are
+ *   serialised by the library.
+ * - When rte_ism_dev_stop() returns, new fast-path calls on the id return
+ *   -ENODEV (moves are counted as errors_no_device), and no move that
+ *   entered the driver before is still running in it. A thread that read
+ *   the table entry just before the stop and entered the driver after the
+ *   wait can still complete one call, which is harmless: DMBs and peers
+ *   stay until the close.
+ * - rte_ism_dev_close() and the removal of a device free its driver state:
+ *   no other call on that id (fast path or control) may run concurrently
+ *   with them. Stop the device, make sure the lcores that used it have
+ *   left their fast-path calls, then close it.
+ * - Threads that call the fast path should have an lcore id (EAL lcores,
+ *   rte_thread_register()); see the programmer's guide.
  */
 
 #include <stdbool.h>
@@ -71,8 +104,19 @@ extern "C" {
 /** Number of signal elements per DMB (bits of the element mask). */
 #define RTE_ISM_DMBE_MAX 16
 
-/** Highest VLAN id accepted by the VLAN functions. */
+/** Highest VLAN id of a DMB or of a device's VLAN membership. */
 #define RTE_ISM_VLAN_ID_MAX 4095
+
+/**
+ * VLAN id reserved by ISM (ISM_RESERVED_VLANID of Linux's
+ * drivers/s390/net/ism.h). SMC adds it once when it registers an ISM
+ * device: success means an ISMv2-capable device (net/smc/smc_ism.c). On
+ * every device with RTE_ISM_CAPA_VLAN, rte_ism_vlan_add() of this id
+ * returns 0 (the library answers; the device joins no VLAN) and
+ * rte_ism_vlan_del() returns 0 after an add, -ENOENT otherwise. It is not
+ * a VLAN: a DMB or a reachability query with this id is refused (-EINVAL).
+ */
+#define RTE_ISM_VLAN_ID_RESERVED 0x1FFF
 
 /** Reserved CHID of loopback-style fabrics that reach only one host. */
 #define RTE_ISM_CHID_LOOPBACK 0xFFFF
@@ -178,14 +222,32 @@ struct rte_ism_event {
 	uint64_t info;		/**< SW: sender's info; else type-specific */
 };
 
-/** Device statistics, see rte_ism_stats_get(). */
+/**
+ * Device statistics, see rte_ism_stats_get(). Failed moves (a burst counts
+ * once) are counted by the sending device, by reason.
+ */
 struct rte_ism_stats {
 	uint64_t moves;		/**< successful moves (burst: per segment) */
 	uint64_t bytes;		/**< bytes moved */
 	uint64_t signals;	/**< signals raised (sf=1 moves) */
-	uint64_t errors;	/**< failed moves, all reasons */
+	uint64_t errors;	/**< failed moves, all reasons: the sum of the
+				 * errors_* fields below */
 	uint64_t events;	/**< events queued for this device */
 	uint64_t events_dropped; /**< events lost because the queue was full */
+	uint64_t errors_unknown_token; /**< -ENOENT: unknown or stale token */
+	uint64_t errors_not_writer; /**< -EACCES: not the writer, not in VLAN */
+	uint64_t errors_out_of_range; /**< -ERANGE: beyond the DMB's end */
+	uint64_t errors_bad_argument; /**< -EINVAL: len 0, element index */
+	uint64_t errors_device;	/**< other failures of the device or peer */
+	uint64_t errors_no_device; /**< -ENODEV: the device was stopped */
+};
+
+/** Size of an xstat name, including the terminating NUL. */
+#define RTE_ISM_XSTATS_NAME_SIZE 64
+
+/** The name of one extended statistic, see rte_ism_xstats_names_get(). */
+struct rte_ism_xstats_name {
+	char name[RTE_ISM_XSTATS_NAME_SIZE]; /**< [a-z0-9_]+, NUL-terminated */
 };
 
 /** Size of each device's event queue; further events are counted, dropped. */
@@ -261,13 +323,32 @@ int rte_ism_dev_start(uint16_t dev_id);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Disable the fast path: afterwards rte_ism_move_data() and
- * rte_ism_signal_poll() on this id return -ENODEV. Registered DMBs stay.
- * The caller must not run the fast path on this device concurrently.
+ * Disable the fast path: afterwards rte_ism_move_data(),
+ * rte_ism_move_burst() and rte_ism_signal_poll() on this id return
+ * -ENODEV (failed moves counted as errors_no_device). On return no move is
+ * running inside the driver (see "Threads" in the file doc). Registered
+ * DMBs, attachments and peers stay; control calls keep working.
  * @return 0 (also if already stopped), -ENODEV.
  */
 __rte_experimental
 int rte_ism_dev_stop(uint16_t dev_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Close the device: stop it, then let the driver free everything of it
+ * (its DMBs, attachments, peer connections, memory; a software device
+ * leaves its fabric, and its peers get RTE_ISM_DEV_DISABLED). Afterwards
+ * every rte_ism_* call on this id returns -ENODEV and the device is no
+ * longer listed; the id stays taken until the bus device is removed (e.g.
+ * rte_vdev_uninit(), rte_dev_remove()). No other call on this id may run
+ * concurrently. rte_rawdev_close() on the device's rawdev does the same.
+ * @return 0, -ENODEV (no such device, or closed already), or the
+ *   driver's error (the device is closed all the same).
+ */
+__rte_experimental
+int rte_ism_dev_close(uint16_t dev_id);
 
 /**
  * @warning
@@ -309,6 +390,8 @@ int rte_ism_dmb_unregister(uint16_t dev_id, uint64_t token);
  * authorised writer) can write into it directly. Signals are still raised
  * with rte_ism_move_data() or rte_ism_move_burst().
  *
+ * @param dev_id writing device (must be the DMB's rgid)
+ * @param token DMB token from the receiver
  * @param[out] dmb addr, len, idx, token and rgid of the remote DMB
  * @return 0, -ENODEV, -EINVAL (NULL dmb), -ENOTSUP (no
  *   RTE_ISM_CAPA_NOCOPY), -ENOENT (unknown token), -EACCES (this device is
@@ -373,6 +456,10 @@ rte_ism_move_data(uint16_t dev_id, uint64_t token, uint32_t idx, uint32_t sf,
  * copied, so a failed burst writes nothing. Segments become visible in
  * order; the signal, if sf, is raised after the last one.
  *
+ * @param dev_id sending device, as for rte_ism_move_data()
+ * @param token DMB token from the receiver
+ * @param idx signal element, as for rte_ism_move_data()
+ * @param sf non-zero: signal the receiver after the last segment
  * @param segs array of nb_segs segments
  * @param nb_segs 1 or more
  * @return 0, or the errors of rte_ism_move_data() (-EINVAL also for
@@ -403,6 +490,7 @@ rte_ism_move_burst(uint16_t dev_id, uint64_t token, uint32_t idx, uint32_t sf,
  * before a signal is visible once the signal is returned. The cost does not
  * depend on how many DMBs are registered but not signalled.
  *
+ * @param dev_id receiving device (the owner of the DMBs)
  * @param sigs array of nb_sigs entries to fill
  * @param nb_sigs capacity; signals that do not fit stay pending
  * @return number of entries filled, or -ENODEV (-EINVAL for NULL sigs
@@ -430,7 +518,11 @@ rte_ism_signal_poll(uint16_t dev_id, struct rte_ism_signal *sigs,
  * Send a software event to the device with GID rgid; it is queued there as
  * RTE_ISM_EVENT_SW with this device's GID, code and info.
  *
+ * @param dev_id sending device
+ * @param rgid GID of the receiving device
  * @param trigger_irq non-zero: deliver at once (polled backends always do)
+ * @param code event code, given to the receiver
+ * @param info event information, given to the receiver
  * @return 0, -ENODEV, -EINVAL (NULL or zero rgid), -ENOTSUP,
  *   -ENETUNREACH (no such device in the fabric), -ETIMEDOUT (the receiver
  *   is in another process and did not confirm in time; it may still get
@@ -467,7 +559,9 @@ int rte_ism_query_remote_gid(uint16_t dev_id, const struct rte_ism_gid *rgid,
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Make this device a member of VLAN vlan_id (deprecated ISM feature).
- * @return 0, -ENODEV, -EINVAL (id above RTE_ISM_VLAN_ID_MAX), -ENOTSUP.
+ * RTE_ISM_VLAN_ID_RESERVED is the ISMv2 probe of SMC, see there.
+ * @return 0, -ENODEV, -EINVAL (id above RTE_ISM_VLAN_ID_MAX and not
+ *   RTE_ISM_VLAN_ID_RESERVED), -ENOTSUP (no RTE_ISM_CAPA_VLAN).
  */
 __rte_experimental
 int rte_ism_vlan_add(uint16_t dev_id, uint16_t vlan_id);
@@ -476,7 +570,7 @@ int rte_ism_vlan_add(uint16_t dev_id, uint16_t vlan_id);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Leave VLAN vlan_id.
+ * Leave VLAN vlan_id (or drop the RTE_ISM_VLAN_ID_RESERVED probe).
  * @return 0, -ENODEV, -EINVAL, -ENOTSUP, -ENOENT (not a member).
  */
 __rte_experimental
@@ -486,6 +580,7 @@ int rte_ism_vlan_del(uint16_t dev_id, uint16_t vlan_id);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
+ * The device's counters since it was probed or since their last reset.
  * @return 0, -ENODEV, -EINVAL (NULL stats).
  */
 __rte_experimental
@@ -495,10 +590,74 @@ int rte_ism_stats_get(uint16_t dev_id, struct rte_ism_stats *stats);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
+ * Reset every counter of rte_ism_stats (not the driver's own xstats). The
+ * counters themselves keep running: the library keeps a base per counter,
+ * so a reset never races with the lcores that count.
  * @return 0, -ENODEV.
  */
 __rte_experimental
 int rte_ism_stats_reset(uint16_t dev_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Names of the device's extended statistics: first one per field of
+ * struct rte_ism_stats, named like the field ("moves", ...,
+ * "errors_no_device"), then the driver's own (see the driver's guide).
+ * An xstat's id is its index in this list.
+ *
+ * @param dev_id device id
+ * @param names array of size entries, or NULL
+ * @param size number of entries of names
+ * @return the number of xstats n (names filled if size >= n; if names is
+ *   NULL or size < n nothing is filled), -ENODEV.
+ */
+__rte_experimental
+int rte_ism_xstats_names_get(uint16_t dev_id,
+		struct rte_ism_xstats_name *names, unsigned int size);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Values of the xstats ids[0..n-1], since probe or their last reset.
+ * @return n, -ENODEV, -EINVAL (NULL ids or values with n > 0, or an id
+ *   that is not an xstat: nothing filled).
+ */
+__rte_experimental
+int rte_ism_xstats_get(uint16_t dev_id, const unsigned int ids[],
+		uint64_t values[], unsigned int n);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Value and id of the xstat called name.
+ * @param dev_id device id
+ * @param name the xstat's name, as rte_ism_xstats_names_get() gives it
+ * @param[out] id its id, or UINT_MAX if there is none (may be NULL)
+ * @param[out] value its value
+ * @return 0, -ENODEV, -EINVAL (NULL name or value, or no xstat of that
+ *   name: the convention of rte_rawdev_xstats_by_name_get()).
+ */
+__rte_experimental
+int rte_ism_xstats_get_by_name(uint16_t dev_id, const char *name,
+		unsigned int *id, uint64_t *value);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Reset the xstats ids[0..n-1] to zero, and only those (ids NULL: every
+ * xstat that can be reset). The driver's xstats that are levels rather
+ * than counts (e.g. the number of peers) cannot be reset.
+ * @return 0, -ENODEV, -EINVAL (an id that is not an xstat), -ENOTSUP (one
+ *   of ids cannot be reset); on an error nothing is reset.
+ */
+__rte_experimental
+int rte_ism_xstats_reset(uint16_t dev_id, const unsigned int ids[],
+		unsigned int n);
 
 /**
  * @warning
@@ -509,6 +668,22 @@ int rte_ism_stats_reset(uint16_t dev_id);
  */
 __rte_experimental
 int rte_ism_dump(uint16_t dev_id, FILE *f);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Self-test of a started device: it registers a DMB that it writes itself
+ * (sized to the device's limits), checks data, signal, bounds and a stale
+ * token, and unregisters it. It polls the device's signals, all of them:
+ * run it on a device no client is using. rte_rawdev_selftest() of the
+ * device's rawdev (and so DPDK's rawdev_autotest) runs it.
+ * @return 0, -ENODEV, -ENOTSUP (the driver has none), -ENETDOWN (the
+ *   device is stopped), -ENOSPC (no DMB index free), or -EIO (a check
+ *   failed, named in the log).
+ */
+__rte_experimental
+int rte_ism_dev_selftest(uint16_t dev_id);
 
 /** Buffer size for rte_ism_gid_format(). */
 #define RTE_ISM_GID_STRLEN 37
@@ -529,7 +704,9 @@ int rte_ism_gid_parse(const char *str, struct rte_ism_gid *gid);
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Format a GID in UUID form (as Linux prints DIBS GIDs).
+ * @param gid the GID
  * @param buf at least RTE_ISM_GID_STRLEN bytes
+ * @param size size of buf
  * @return 0, or -EINVAL (NULL argument or buffer too small).
  */
 __rte_experimental

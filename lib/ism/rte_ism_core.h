@@ -23,8 +23,17 @@
 extern "C" {
 #endif
 
-/** Maximum number of ISM devices in one process (size of the fp table). */
-#define RTE_ISM_MAX_DEVS 32
+/**
+ * Maximum number of ISM devices in one process: the size of the fast-path
+ * table rte_ism_fp_ops[], and one more than the highest device id. It
+ * equals RTE_RAWDEV_MAX_DEVS, because an ISM device id is the id of its
+ * rawdev.
+ *
+ * Part of the ABI: the inline fast path of an application indexes the
+ * table with ids below this value, so a library built with another value
+ * needs the application rebuilt.
+ */
+#define RTE_ISM_MAX_DEVS 64
 
 struct rte_ism_move_seg;
 struct rte_ism_signal;
@@ -49,8 +58,9 @@ typedef int (*rte_ism_signal_poll_t)(void *dev_private,
  * context and the function pointers are read from the same line, so a
  * call costs one load for the function, one for the context and the
  * indirect call. Unused or stopped slots hold dummies that return
- * -ENODEV, so the fast path never tests for NULL. The library fills an
- * entry at device start and resets it at stop and release.
+ * -ENODEV (and count it for the device), so the fast path never tests
+ * for NULL. The library fills an entry at device start and resets it at
+ * stop, close and release. Its size (one cache line) is part of the ABI.
  */
 struct rte_ism_fp_ops {
 	void *dev_private;			/**< driver context */

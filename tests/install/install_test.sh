@@ -5,11 +5,14 @@
 # `meson install` into a scratch DESTDIR, then build two programs out of tree
 # with nothing but pkg-config and the installed files, and run them: one
 # shared (drivers loaded with EAL -d from the installed plugin directory),
-# one linked with the static librte_ism.a.
-#   install_test.sh <build dir> <this directory>
+# one linked with the static librte_ism.a. The programs use the tests'
+# assertions (test_assert.h, on DPDK's rte_test.h), from the source tree.
+#   install_test.sh <build dir> <this directory> <test_assert.h dir>
+#                   <rte_test.h dir>
 set -eu
 build=$(cd "$1" && pwd)
 here=$2
+test_inc="-I$3 -I$4"
 
 # EAL's -d refuses plugin paths under a world-writable directory (/tmp):
 # install below the build tree unless that is the case.
@@ -27,7 +30,7 @@ if safe_dir "$build"; then
 else
 	dest=$(mktemp -d /var/lib/dpdk-ism-install-test.XXXXXX)
 fi
-trap 'rm -rf "$dest"; rmdir /var/run/dpdk/ism-install-$$ 2>/dev/null || true' EXIT
+trap 'rm -rf "$dest"' EXIT
 chmod 755 "$dest"
 
 DESTDIR=$dest meson install -C "$build" --no-rebuild --quiet >/dev/null
@@ -38,19 +41,35 @@ libdir=$(pkg-config --variable=libdir libdpdk-ism)
 incdir=$(pkg-config --variable=includedir libdpdk-ism)
 pmd_dir=$(pkg-config --variable=pmd_dir libdpdk-ism)
 for f in "$incdir/dpdk-ism/rte_ism.h" "$incdir/dpdk-ism/rte_ism_core.h" \
-	"$incdir/dpdk-ism/ism_driver.h" "$libdir/librte_ism.a" \
-	"$libdir/librte_ism.so" "$pmd_dir/librte_raw_ism.so"; do
+	"$libdir/librte_ism.a" "$libdir/librte_ism.so" \
+	"$pmd_dir/librte_raw_ism.so"; do
 	[ -e "$f" ] || { echo "FAIL: $f not installed"; exit 1; }
+done
+# Driver-facing headers only with -Denable_driver_sdk=true, as in DPDK.
+sdk=$(meson introspect --buildoptions "$build" | python3 -c \
+	'import json,sys; print([o["value"] for o in json.load(sys.stdin)
+	 if o["name"] == "enable_driver_sdk"][0])')
+for h in ism_driver.h ism_driver_sync.h bus_ism_driver.h; do
+	if [ "$sdk" = True ]; then
+		[ -e "$incdir/dpdk-ism/$h" ] ||
+			{ echo "FAIL: $h not installed (driver SDK on)"; exit 1; }
+	elif [ -e "$incdir/dpdk-ism/$h" ]; then
+		echo "FAIL: driver header $h installed (enable_driver_sdk off)"
+		exit 1
+	fi
 done
 echo "installed: $(pkg-config --modversion libdpdk-ism) in $dest"
 
-cc -O2 -DALLOW_EXPERIMENTAL_API "$here/ism_client.c" -o "$dest/ism_client" \
-	$(pkg-config --cflags --libs libdpdk-ism)
-LD_LIBRARY_PATH=$libdir timeout 60 "$dest/ism_client" -l 0 --no-huge -m 256 \
-	--no-shconf --no-pci --file-prefix ism-install-$$ -d "$pmd_dir" \
-	--vdev ism_lo0 --vdev ism_lo1
+cc -O2 -DALLOW_EXPERIMENTAL_API $test_inc "$here/ism_client.c" \
+	-o "$dest/ism_client" $(pkg-config --cflags --libs libdpdk-ism)
+# Under a deadline, with a file prefix of its own, runtime directory
+# removed: tests/lib/ism_eal.py.
+LD_LIBRARY_PATH=$libdir python3 "$here/../lib/ism_eal.py" run --tag install \
+	--name client --timeout 60 -- "$dest/ism_client" -l 0 --no-huge \
+	-m 256 --no-shconf --no-pci -d "$pmd_dir" --vdev ism_lo0 --vdev ism_lo1
 
-cc -O2 -DALLOW_EXPERIMENTAL_API "$here/ism_static.c" -o "$dest/ism_static" \
+cc -O2 -DALLOW_EXPERIMENTAL_API $test_inc "$here/ism_static.c" \
+	-o "$dest/ism_static" \
 	$(pkg-config --cflags libdpdk-ism) "$libdir/librte_ism.a" \
 	$(pkg-config --libs libdpdk)
 timeout 30 "$dest/ism_static"

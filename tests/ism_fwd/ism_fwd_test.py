@@ -28,14 +28,14 @@ and rendezvous directory, without hugepages. Exit status 0 pass, 1 fail.
 import os
 import random
 import re
-import shutil
 import signal
 import struct
-import subprocess
 import sys
 import tempfile
-import threading
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+import ism_eal  # noqa: E402  (tests/lib)
 
 DEADLINE = 60  # seconds; only stops a hang
 
@@ -43,7 +43,7 @@ PCAP_MAGIC_US = 0xA1B2C3D4
 PCAP_MAGIC_NS = 0xA1B23C4D
 
 
-class Fail(Exception):
+class Fail(ism_eal.Error):
     pass
 
 
@@ -111,95 +111,21 @@ def compare(sent, got):
 
 # ----------------------------------------------------------------- processes
 
-def eal_runtime_dir(prefix):
-    """Where EAL keeps the runtime files of --file-prefix prefix."""
-    if os.getuid() == 0:
-        base = "/var/run"
-    else:
-        base = os.environ.get("XDG_RUNTIME_DIR", "/tmp")
-    return os.path.join(base, "dpdk", prefix)
-
-
-class App:
-    """One dpdk-ism_fwd process; its output is collected line by line with
-    the CLOCK_MONOTONIC time each line arrived."""
+class App(ism_eal.Process):
+    """One dpdk-ism_fwd process (tests/lib/ism_eal.py: under a deadline,
+    SIGINT at the deadline, its own file prefix, output collected line by
+    line with the time each line arrived)."""
 
     def __init__(self, name, app, core, vdevs, args, tag, deadline=DEADLINE):
-        self.name = name
-        self.lines = []
-        self.lock = threading.Lock()
-        self.prefix = "ism-fwd-%s-%s-%d" % (tag, name, os.getpid())
-        cmd = ["timeout", "-k", "5", "-s", "INT", str(deadline), app,
-               "-l", str(core), "--no-huge", "-m", "512", "--no-shconf",
-               "--no-pci", "--file-prefix", self.prefix]
-        for v in vdevs:
-            cmd += ["--vdev", v]
-        cmd += ["--"] + args
+        prefix = ism_eal.file_prefix(tag, "fwd", name)
+        cmd = [app] + ism_eal.eal_args(core, prefix, vdevs=vdevs) + \
+            ["--"] + args
         print("+ " + " ".join(cmd), flush=True)
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True,
-                                     bufsize=1, start_new_session=True)
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            with self.lock:
-                self.lines.append((time.monotonic_ns(), line.rstrip("\n")))
-
-    def wait_for(self, pattern, timeout=DEADLINE, start=0):
-        """Index of the first line from `start` matching pattern."""
-        rx = re.compile(pattern)
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            with self.lock:
-                for i in range(start, len(self.lines)):
-                    if rx.search(self.lines[i][1]):
-                        return i
-            if self.proc.poll() is not None and not self.reader.is_alive():
-                break
-            time.sleep(0.01)
-        raise Fail("%s: no line matching %r" % (self.name, pattern))
-
-    def line(self, i):
-        with self.lock:
-            return self.lines[i][1]
-
-    def count(self):
-        with self.lock:
-            return len(self.lines)
+        super().__init__(cmd, name, deadline, prefix=prefix,
+                         deadline_signal=signal.SIGINT)
 
     def wait(self, timeout=DEADLINE):
-        try:
-            rc = self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            # Reap it (no zombie) and clean up as below before failing.
-            self.kill()
-            self.proc.wait()
-            self._reap()
-            raise Fail("%s did not exit" % self.name)
-        self._reap()
-        return rc
-
-    def _reap(self):
-        self.reader.join(5)
-        # A killed process leaves its EAL runtime directory behind.
-        shutil.rmtree(eal_runtime_dir(self.prefix), ignore_errors=True)
-
-    def stop(self):
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGINT)
-
-    def kill(self):
-        """SIGKILL its whole process group: the timeout wrapper and the
-        application (it runs in its own session)."""
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-
-    def dump(self):
-        with self.lock:
-            for _, line in self.lines:
-                print("  %s| %s" % (self.name, line))
+        return super().wait(timeout)
 
 
 def run_all(apps, body):
@@ -208,12 +134,13 @@ def run_all(apps, body):
         body()
     finally:
         for a in apps:
-            a.stop()
+            a.interrupt()
         for a in apps:
             try:
                 a.wait(15)
-            except Fail:
+            except ism_eal.Error:
                 pass
+            a.cleanup()
         if sys.exc_info()[0] is not None:
             for a in apps:
                 a.dump()
@@ -236,19 +163,15 @@ def shm_probe(app, tag, tmp):
     always built, so a failure here (a driver registration regression,
     say) fails the scenario with the output that says why."""
     shm = Shm(tmp)
-    prefix = "ism-fwd-probe-%s-%d" % (tag, os.getpid())
-    r = subprocess.run(["timeout", "30", app, "-l", "0", "--no-huge", "-m",
-                        "256", "--no-shconf", "--no-pci", "--file-prefix",
-                        prefix, "--vdev", shm.vdev(Shm.GID_A), "--",
-                        "--help"],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True)
-    shutil.rmtree(eal_runtime_dir(prefix), ignore_errors=True)
-    if r.returncode == 0:
+    prefix = ism_eal.file_prefix(tag, "fwd", "probe")
+    r = ism_eal.run([app] + ism_eal.eal_args(
+        0, prefix, mem_mb=256, vdevs=[shm.vdev(Shm.GID_A)]) + ["--", "--help"],
+        "probe", 30, prefix=prefix)
+    if r.proc.returncode == 0:
         return
-    print(r.stdout)
+    r.dump()
     raise Fail("dpdk-ism_fwd --help with an ism_shm device: status %d"
-               % r.returncode)
+               % r.proc.returncode)
 
 
 # ----------------------------------------------------------------- scenarios
@@ -364,8 +287,7 @@ def kill_peer(app, tag, tmp):
         a.wait_for(r"link up")
         moving(b, 0)
         mark = a.count()
-        killed = time.monotonic_ns()
-        b.kill()
+        killed = b.kill()
         _, reported, after_event = lost_report(a, mark)
         # Delays for information only: a threshold would fail on slow
         # (or sanitized) builds.
@@ -380,10 +302,10 @@ def kill_peer(app, tag, tmp):
         a.wait_for(r"link up", start=mark)
         moving(b, 0)
         # Clean exit of both: status 0, nothing left behind.
-        b.stop()
+        b.interrupt()
         check(b.wait() == 0, "B2: exit status %s" % b.proc.returncode)
         a.wait_for(r"peer left: it said goodbye", start=mark)
-        a.stop()
+        a.interrupt()
         check(a.wait() == 0, "A: exit status %s" % a.proc.returncode)
     run_all(apps, body)
     print("PASS kill -9 of the receiver: reported, resumed after restart")
@@ -399,8 +321,7 @@ def kill_peer(app, tag, tmp):
 
     def body2():
         moving(b, 0)
-        killed = time.monotonic_ns()
-        a.kill()
+        killed = a.kill()
         _, reported, after_event = lost_report(b, 0)
         print("B reported the loss %.3f ms after the kill, %.3f ms after "
               "the event (informational)"
@@ -430,7 +351,7 @@ def main():
             if needs_shm:
                 shm_probe(app, tag, tmp)
             fn(app, tag, tmp)
-        except Fail as e:
+        except ism_eal.Error as e:
             print("FAIL %s: %s" % (name, e))
             return 1
     return 0

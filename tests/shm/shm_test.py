@@ -30,18 +30,17 @@ Exit status: 0 pass, 1 fail, 77 skip.
 
 import argparse
 import os
+import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'lib'))
+import ism_eal  # noqa: E402  (tests/lib)
+
 PROC_TIMEOUT_S = 170
-# After a peer exited, its output ends once its watchdog has exited too
-# (it shares stdout); only a hang takes this long.
-READER_TIMEOUT_S = 30
 GID = {'a': '0x15a', 'b': '0x15b', 'c': '0x15c', 'r': '0x15f'}
 
 
@@ -54,58 +53,32 @@ class Peer:
 
     def __init__(self, test, name, args):
         self.name = name
-        self.lines = []
-        self.eof = False
         self.pid = None
-        self.cv = threading.Condition()
         cpu = test.cpus[len(test.peers) % len(test.cpus)]
-        # Without shared config nothing is locked per prefix: a fixed one
-        # per role is safe for runs in parallel and leaves one directory.
-        self.prefix = 'ism-shm-%s-%s-%s' % (test.tag, test.scenario, name)
-        cmd = ['timeout', '-s', 'KILL', str(PROC_TIMEOUT_S), test.peer_bin,
-               '-l', str(cpu), '--no-huge', '-m', '128', '--no-pci',
-               '--no-shconf', '--no-telemetry', '--file-prefix',
-               self.prefix, '--', '--dir', test.dir] + args
-        # Its own session, so that the clean-up can kill timeout(1) and
-        # the peer under it together (killpg); killing the wrapper alone
-        # leaves the peer running.
+        self.prefix = ism_eal.file_prefix(test.tag, 'shm', test.scenario,
+                                          name)
+        cmd = [test.peer_bin] + ism_eal.eal_args(
+            cpu, self.prefix, mem_mb=128, telemetry=False) + [
+            '--', '--dir', test.dir] + args
         # stdin: a peer started with --hold finishes only once the driver
         # closed it (release()), whatever its speed.
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True,
-                                     bufsize=1, start_new_session=True)
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
+        self.proc = ism_eal.Process(cmd, name, PROC_TIMEOUT_S,
+                                    prefix=self.prefix, stdin=True,
+                                    echo=True)
+        self.lines = self.proc.lines
         test.peers.append(self)
 
-    def _read(self):
-        for line in self.proc.stdout:
-            line = line.rstrip('\n')
-            print('[%s] %s' % (self.name, line), flush=True)
-            with self.cv:
-                self.lines.append(line)
-                self.cv.notify_all()
-        with self.cv:
-            self.eof = True
-            self.cv.notify_all()
+    @property
+    def eof(self):
+        return self.proc.eof
 
     def wait_line(self, prefix, timeout=60, pred=None):
         """The first line starting with prefix (and matching pred)."""
-        deadline = time.monotonic() + timeout
-        i = 0
-        with self.cv:
-            while True:
-                while i < len(self.lines):
-                    line = self.lines[i]
-                    i += 1
-                    if line.startswith(prefix) and (pred is None or
-                                                    pred(line)):
-                        return line
-                left = deadline - time.monotonic()
-                if self.eof or left <= 0:
-                    raise Failure('%s: no "%s" line' % (self.name, prefix))
-                self.cv.wait(left)
+        try:
+            return self.proc.line(self.proc.wait_for(
+                '^' + re.escape(prefix), timeout, pred=pred))
+        except ism_eal.Error:
+            raise Failure('%s: no "%s" line' % (self.name, prefix))
 
     def ready(self):
         self.pid = int(self.wait_line('READY').split()[2])
@@ -113,32 +86,24 @@ class Peer:
 
     def release(self):
         """End the hold phase of a --hold peer: it may finish now."""
-        if not self.proc.stdin.closed:
-            self.proc.stdin.close()
+        self.proc.close_stdin()
         return self
 
     def kill9(self):
-        os.kill(self.pid, signal.SIGKILL)
-        return time.monotonic_ns()
+        return self.proc.kill()
 
     def finish(self, timeout=PROC_TIMEOUT_S):
         self.release()
-        rc = self.proc.wait(timeout)
-        self.reader.join(READER_TIMEOUT_S)
-        if self.reader.is_alive():
-            raise Failure('%s: its output did not end' % self.name)
-        return rc
+        try:
+            return self.proc.wait(timeout)
+        except ism_eal.Error as e:
+            raise Failure(str(e))
 
     def kill_session(self):
         """SIGKILL timeout(1) and the peer (not the watchdogs: they have
-        sessions of their own and exit with the peer), and reap them."""
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.release()
-        self.proc.wait()
-        self.reader.join(READER_TIMEOUT_S)
+        sessions of their own and exit with the peer), reap them and
+        remove their runtime directories."""
+        self.proc.cleanup()
 
     def expect_pass(self):
         rc = self.finish()
@@ -281,50 +246,25 @@ class Test:
             self.check_leftovers(shm_before)
         finally:
             for p in self.peers:
-                if p.proc.poll() is None:
-                    p.kill_session()
-                remove_runtime_dir(p.prefix)
+                p.kill_session()
             shutil.rmtree(self.dir, ignore_errors=True)
 
     def check_leftovers(self, shm_before):
         # Watchdogs of killed processes unlink asynchronously.
         deadline = time.monotonic() + 10
-        while ((os.listdir(self.dir) or processes_with(self.dir)) and
+        while ((os.listdir(self.dir) or ism_eal.pids_with(self.dir)) and
                time.monotonic() < deadline):
             time.sleep(0.05)
         left = os.listdir(self.dir)
         if left:
             raise Failure('left in the rendezvous directory: %s' % left)
-        stray = [pid for pid in processes_with(self.dir)]
+        stray = [pid for pid in ism_eal.pids_with(self.dir)]
         if stray:
             raise Failure('processes left (watchdogs?): %s' % stray)
         new = set(os.listdir('/dev/shm')) - shm_before
         ours = [n for n in new if 'ism' in n.lower()]
         if ours:
             raise Failure('left in /dev/shm: %s' % ours)
-
-
-def remove_runtime_dir(prefix):
-    """DPDK's runtime directory of a prefix, if empty (see rte_eal)."""
-    base = '/var/run' if os.geteuid() == 0 else \
-        os.environ.get('XDG_RUNTIME_DIR', '/tmp')
-    try:
-        os.rmdir(os.path.join(base, 'dpdk', prefix))
-    except OSError:
-        pass
-
-
-def processes_with(text):
-    """Pids of processes whose command line contains text."""
-    pids = []
-    for pid in os.listdir('/proc'):
-        try:
-            with open('/proc/%s/cmdline' % pid, 'rb') as f:
-                if text.encode() in f.read():
-                    pids.append(int(pid))
-        except (OSError, ValueError):
-            pass
-    return pids
 
 
 def main():
@@ -341,7 +281,7 @@ def main():
     t0 = time.monotonic()
     try:
         Test(args).run()
-    except (Failure, subprocess.TimeoutExpired) as e:
+    except (Failure, ism_eal.Error) as e:
         print('FAIL: %s' % e, flush=True)
         return 1
     print('PASS: %s in %.1f s' % (args.scenario, time.monotonic() - t0))

@@ -3,16 +3,17 @@
  */
 
 /*
- * The management plane of an ISM device: one rawdev per device (info,
- * configure, start/stop/close, dump, xstats, selftest), wired to the
- * lib/ism device that carries the client plane.
+ * Common plumbing of the ISM PMD's backends: creation of a device (a
+ * rawdev, then the lib/ism device in the slot of the rawdev's id), the
+ * control ops every backend shares (start/stop keeping the rawdev's
+ * started flag in step, close, selftest, the move counters and the
+ * backend's xstats), and removal.
  */
 
 #include <inttypes.h>
 #include <string.h>
 
 #include <rte_errno.h>
-#include <rte_malloc.h>
 #include <rte_rawdev_pmd.h>
 #include <rte_string_fns.h>
 
@@ -21,115 +22,25 @@
 RTE_LOG_REGISTER_DEFAULT(ism_pmd_logtype, INFO);
 
 static struct ism_pmd_dev *
-raw_to_dev(const struct rte_rawdev *raw)
+pmd_dev(struct rte_ism_dev *idev)
 {
-	return raw->dev_private;
+	return idev->dev_private;
 }
 
-/* ISM device id behind a rawdev, or -ENODEV while it is being destroyed. */
-static int
-raw_ism_id(const struct rte_rawdev *raw)
+void
+ism_pmd_post(struct ism_pmd_dev *dev, uint32_t type, uint32_t code,
+		const struct rte_ism_gid *gid, uint64_t token, uint64_t info)
 {
-	const struct ism_pmd_dev *dev = raw_to_dev(raw);
+	struct rte_ism_event ev = {
+		.type = type,
+		.code = code,
+		.token = token,
+		.info = info,
+	};
 
-	return dev->ism != NULL ? dev->ism->dev_id : -ENODEV;
-}
-
-static int
-ism_raw_info_get(struct rte_rawdev *raw, rte_rawdev_obj_t info, size_t size)
-{
-	struct ism_pmd_dev *dev = raw_to_dev(raw);
-
-	/* The rawdev's private info is the public rte_ism_dev_info. */
-	if (size != sizeof(struct rte_ism_dev_info)) {
-		ISM_PMD_LOG(ERR, "%s: info size %zu, expected %zu "
-			    "(struct rte_ism_dev_info)", raw->name, size,
-			    sizeof(struct rte_ism_dev_info));
-		return -EINVAL;
-	}
-	if (dev->ism == NULL)
-		return -ENODEV;
-	return rte_ism_info_get(dev->ism->dev_id, info);
-}
-
-static int
-ism_raw_configure(const struct rte_rawdev *raw __rte_unused,
-		rte_rawdev_obj_t config __rte_unused,
-		size_t config_size __rte_unused)
-{
-	/* Nothing to configure: limits come from devargs at probe. */
-	return 0;
-}
-
-static int
-ism_raw_start(struct rte_rawdev *raw)
-{
-	int id = raw_ism_id(raw);
-
-	return id < 0 ? id : rte_ism_dev_start(id);
-}
-
-static void
-ism_raw_stop(struct rte_rawdev *raw)
-{
-	int id = raw_ism_id(raw);
-
-	if (id >= 0)
-		rte_ism_dev_stop(id);
-}
-
-static int
-ism_raw_close(struct rte_rawdev *raw)
-{
-	int id = raw_ism_id(raw);
-
-	/* The device itself goes away with its bus device (vdev remove). */
-	return id < 0 ? 0 : rte_ism_dev_stop(id);
-}
-
-static int
-ism_raw_dump(struct rte_rawdev *raw, FILE *f)
-{
-	int id = raw_ism_id(raw);
-
-	return id < 0 ? id : rte_ism_dump(id, f);
-}
-
-/* Common xstats, then the backend's. */
-enum {
-	XS_MOVES,
-	XS_BYTES,
-	XS_SIGNALS,
-	XS_ERR_FIRST,
-	XS_EVENTS = XS_ERR_FIRST + ISM_ERR_NB,
-	XS_EVENTS_DROPPED,
-	XS_NB_COMMON
-};
-
-static const char *const common_xstat_names[XS_NB_COMMON] = {
-	[XS_MOVES] = "moves",
-	[XS_BYTES] = "bytes",
-	[XS_SIGNALS] = "signals",
-	[XS_ERR_FIRST + ISM_ERR_UNKNOWN_TOKEN] = "errors_unknown_token",
-	[XS_ERR_FIRST + ISM_ERR_NOT_WRITER] = "errors_not_writer",
-	[XS_ERR_FIRST + ISM_ERR_OUT_OF_RANGE] = "errors_out_of_range",
-	[XS_ERR_FIRST + ISM_ERR_BAD_ARG] = "errors_bad_argument",
-	[XS_ERR_FIRST + ISM_ERR_DEVICE] = "errors_device",
-	[XS_EVENTS] = "events",
-	[XS_EVENTS_DROPPED] = "events_dropped",
-};
-
-static unsigned int
-nb_xstats(const struct ism_pmd_dev *dev)
-{
-	return XS_NB_COMMON + dev->be->nb_xstats;
-}
-
-static const char *
-xstat_name(const struct ism_pmd_dev *dev, unsigned int i)
-{
-	return i < XS_NB_COMMON ? common_xstat_names[i] :
-		dev->be->xstat_names[i - XS_NB_COMMON];
+	if (gid != NULL)
+		ev.gid = *gid;
+	rte_ism_pmd_event_post(dev->ism, &ev);
 }
 
 static void
@@ -149,165 +60,136 @@ sum_stats(const struct ism_pmd_dev *dev, struct ism_lcore_stats *sum)
 	}
 }
 
-static uint64_t
-xstat_value(struct ism_pmd_dev *dev, const struct ism_lcore_stats *sum,
-		const struct rte_ism_stats *st, unsigned int i)
-{
-	switch (i) {
-	case XS_MOVES:
-		return sum->moves;
-	case XS_BYTES:
-		return sum->bytes;
-	case XS_SIGNALS:
-		return sum->signals;
-	case XS_EVENTS:
-		return st->events;
-	case XS_EVENTS_DROPPED:
-		return st->events_dropped;
-	default:
-		if (i < XS_EVENTS)
-			return sum->errors[i - XS_ERR_FIRST];
-		return dev->be->xstat_get(dev, i - XS_NB_COMMON);
-	}
-}
-
-static int
-ism_raw_xstats_get_names(const struct rte_rawdev *raw,
-		struct rte_rawdev_xstats_name *names, unsigned int size)
-{
-	struct ism_pmd_dev *dev = raw_to_dev(raw);
-	unsigned int i, n = nb_xstats(dev);
-
-	if (names == NULL || size < n)
-		return n;
-	for (i = 0; i < n; i++)
-		rte_strlcpy(names[i].name, xstat_name(dev, i),
-			    sizeof(names[i].name));
-	return n;
-}
-
-static int
-ism_raw_xstats_get(const struct rte_rawdev *raw, const unsigned int ids[],
-		uint64_t values[], unsigned int n)
-{
-	struct ism_pmd_dev *dev = raw_to_dev(raw);
-	struct ism_lcore_stats sum;
-	struct rte_ism_stats st;
-	unsigned int i;
-
-	if (dev->ism == NULL)
-		return -ENODEV;
-	sum_stats(dev, &sum);
-	rte_ism_stats_get(dev->ism->dev_id, &st);
-	for (i = 0; i < n; i++) {
-		if (ids[i] >= nb_xstats(dev)) {
-			ISM_PMD_LOG(ERR, "%s: no xstat with id %u", raw->name,
-				    ids[i]);
-			return i;
-		}
-		values[i] = xstat_value(dev, &sum, &st, ids[i]);
-	}
-	return n;
-}
-
-static uint64_t
-ism_raw_xstats_get_by_name(const struct rte_rawdev *raw, const char *name,
-		unsigned int *id)
-{
-	struct ism_pmd_dev *dev = raw_to_dev(raw);
-	struct ism_lcore_stats sum;
-	struct rte_ism_stats st;
-	unsigned int i;
-
-	for (i = 0; dev->ism != NULL && i < nb_xstats(dev); i++) {
-		if (strcmp(name, xstat_name(dev, i)) != 0)
-			continue;
-		if (id != NULL)
-			*id = i;
-		sum_stats(dev, &sum);
-		rte_ism_stats_get(dev->ism->dev_id, &st);
-		return xstat_value(dev, &sum, &st, i);
-	}
-	if (id != NULL)
-		*id = UINT32_MAX;
-	return (uint64_t)-ENOENT;
-}
-
-static int
-ism_raw_xstats_reset(struct rte_rawdev *raw, const uint32_t ids[] __rte_unused,
-		uint32_t nb_ids __rte_unused)
-{
-	int id = raw_ism_id(raw);
-
-	/* Counters are per lcore and sum up: reset is all or nothing. */
-	return id < 0 ? id : rte_ism_stats_reset(id);
-}
-
-static const struct rte_rawdev_ops ism_rawdev_ops = {
-	.dev_info_get = ism_raw_info_get,
-	.dev_configure = ism_raw_configure,
-	.dev_start = ism_raw_start,
-	.dev_stop = ism_raw_stop,
-	.dev_close = ism_raw_close,
-	.dump = ism_raw_dump,
-	.xstats_get = ism_raw_xstats_get,
-	.xstats_get_names = ism_raw_xstats_get_names,
-	.xstats_get_by_name = ism_raw_xstats_get_by_name,
-	.xstats_reset = ism_raw_xstats_reset,
-	.dev_selftest = ism_pmd_selftest,
-};
-
-void
-ism_pmd_post(struct ism_pmd_dev *dev, uint32_t type, uint32_t code,
-		const struct rte_ism_gid *gid, uint64_t token, uint64_t info)
-{
-	struct rte_ism_event ev = {
-		.type = type,
-		.code = code,
-		.token = token,
-		.info = info,
-	};
-
-	if (gid != NULL)
-		ev.gid = *gid;
-	rte_ism_pmd_event_post(dev->ism, &ev);
-}
-
 int
 ism_pmd_stats_get(struct rte_ism_dev *idev, struct rte_ism_stats *st)
 {
 	struct ism_lcore_stats sum;
-	unsigned int r;
 
-	sum_stats(idev->dev_private, &sum);
+	sum_stats(pmd_dev(idev), &sum);
 	st->moves = sum.moves;
 	st->bytes = sum.bytes;
 	st->signals = sum.signals;
-	for (r = 0; r < ISM_ERR_NB; r++)
-		st->errors += sum.errors[r];
+	st->errors_unknown_token = sum.errors[ISM_ERR_UNKNOWN_TOKEN];
+	st->errors_not_writer = sum.errors[ISM_ERR_NOT_WRITER];
+	st->errors_out_of_range = sum.errors[ISM_ERR_OUT_OF_RANGE];
+	st->errors_bad_argument = sum.errors[ISM_ERR_BAD_ARG];
+	st->errors_device = sum.errors[ISM_ERR_DEVICE];
 	return 0;
 }
 
 int
-ism_pmd_stats_reset(struct rte_ism_dev *idev)
+ism_pmd_stats_reset(struct rte_ism_dev *idev __rte_unused)
 {
-	struct ism_pmd_dev *dev = idev->dev_private;
-
-	memset(dev->stats, 0, sizeof(dev->stats));
+	/* The counters are per lcore and written without atomics: they are
+	 * never cleared; the library keeps the reset bases. */
 	return 0;
 }
 
-/* A rawdev that never got its ISM device: rte_rawdev_pmd_release() goes
- * through dev_close, which must exist and has nothing to do here. */
+/* The backend's xstats (after the library's). */
+
 static int
-ism_raw_unborn_close(struct rte_rawdev *raw __rte_unused)
+pmd_xstats_names_get(struct rte_ism_dev *idev,
+		struct rte_ism_xstats_name *names, unsigned int size)
 {
+	const struct ism_backend *be = pmd_dev(idev)->be;
+	unsigned int i;
+
+	if (names == NULL || size < be->nb_xstats)
+		return be->nb_xstats;
+	for (i = 0; i < be->nb_xstats; i++)
+		rte_strlcpy(names[i].name, be->xstat_names[i],
+			    sizeof(names[i].name));
+	return be->nb_xstats;
+}
+
+static bool
+is_gauge(const struct ism_backend *be, unsigned int i)
+{
+	return (be->xstat_gauges & RTE_BIT64(i)) != 0;
+}
+
+static int
+pmd_xstats_get(struct rte_ism_dev *idev, const unsigned int ids[],
+		uint64_t values[], unsigned int n)
+{
+	struct ism_pmd_dev *dev = pmd_dev(idev);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		values[i] = dev->be->xstat_get(dev, ids[i]);
+		if (!is_gauge(dev->be, ids[i]))
+			values[i] -= dev->xstat_base[ids[i]];
+	}
+	return n;
+}
+
+static int
+pmd_xstats_reset(struct rte_ism_dev *idev, const unsigned int ids[],
+		unsigned int n)
+{
+	struct ism_pmd_dev *dev = pmd_dev(idev);
+	const struct ism_backend *be = dev->be;
+	unsigned int i;
+
+	for (i = 0; ids != NULL && i < n; i++)
+		if (is_gauge(be, ids[i])) {
+			ISM_PMD_LOG(ERR, "%s: xstat %s is a level, not a count: "
+				    "it cannot be reset", idev->name,
+				    be->xstat_names[ids[i]]);
+			return -ENOTSUP;
+		}
+	for (i = 0; i < (ids != NULL ? n : be->nb_xstats); i++) {
+		unsigned int x = ids != NULL ? ids[i] : i;
+
+		if (!is_gauge(be, x))
+			dev->xstat_base[x] = be->xstat_get(dev, x);
+	}
 	return 0;
 }
 
-static const struct rte_rawdev_ops ism_rawdev_unborn_ops = {
-	.dev_close = ism_raw_unborn_close,
-};
+/* Life cycle ops: the backend's, plus the rawdev's flag and the close. */
+
+static int
+pmd_dev_start(struct rte_ism_dev *idev)
+{
+	struct ism_pmd_dev *dev = pmd_dev(idev);
+	int ret = 0;
+
+	if (dev->be->ops->dev_start != NULL)
+		ret = dev->be->ops->dev_start(idev);
+	if (ret == 0)
+		dev->rawdev->started = 1;
+	return ret;
+}
+
+static int
+pmd_dev_stop(struct rte_ism_dev *idev)
+{
+	struct ism_pmd_dev *dev = pmd_dev(idev);
+	int ret = 0;
+
+	if (dev->be->ops->dev_stop != NULL)
+		ret = dev->be->ops->dev_stop(idev);
+	dev->rawdev->started = 0;
+	return ret;
+}
+
+static void
+backend_close(struct ism_pmd_dev *dev)
+{
+	if (dev->closed)
+		return;
+	dev->closed = true;
+	if (dev->be->close != NULL)
+		dev->be->close(dev);
+}
+
+static int
+pmd_dev_close(struct rte_ism_dev *idev)
+{
+	backend_close(pmd_dev(idev));
+	return 0;
+}
 
 struct ism_pmd_dev *
 ism_pmd_create(const char *name, int socket_id, struct rte_device *device,
@@ -320,37 +202,46 @@ ism_pmd_create(const char *name, int socket_id, struct rte_device *device,
 	int err;
 
 	RTE_ASSERT(priv_size >= sizeof(struct ism_pmd_dev));
-	raw = rte_rawdev_pmd_allocate(name, priv_size, socket_id);
-	if (raw == NULL) {
-		/* rawdev sets no rte_errno: a taken name or no room. */
-		err = rte_rawdev_pmd_get_named_dev(name) != NULL ? EEXIST :
-			ENOMEM;
-		ISM_PMD_LOG(ERR, "%s: cannot allocate a rawdev: %s", name,
-			    rte_strerror(err));
-		rte_errno = err;
+	if (be->nb_xstats > ISM_BE_XSTATS_MAX) {
+		ISM_PMD_LOG(ERR, "%s: backend %s has %u xstats (at most %d)",
+			    name, be->name, be->nb_xstats, ISM_BE_XSTATS_MAX);
+		rte_errno = EINVAL;
 		return NULL;
 	}
-	ism = rte_ism_pmd_allocate(name, socket_id);
+	raw = ism_rawdev_alloc(name, priv_size, socket_id, device,
+			driver_name);
+	if (raw == NULL)
+		return NULL;
+	/* One device, one id: the ISM device takes the rawdev's. */
+	ism = rte_ism_pmd_allocate_id(name, socket_id, raw->dev_id);
 	if (ism == NULL) {
 		err = rte_errno;
-		ISM_PMD_LOG(ERR, "%s: cannot allocate an ISM device: %s", name,
-			    rte_strerror(err));
-		raw->dev_ops = &ism_rawdev_unborn_ops;
-		rte_rawdev_pmd_release(raw);
+		ISM_PMD_LOG(ERR, "%s: cannot allocate ISM device %u: %s", name,
+			    raw->dev_id, rte_strerror(err));
+		ism_rawdev_free(raw);
 		rte_errno = err;
 		return NULL;
 	}
-	raw->dev_ops = &ism_rawdev_ops;
-	raw->device = device;
-	raw->driver_name = driver_name;
 	dev = raw->dev_private;
 	dev->rawdev = raw;
 	dev->ism = ism;
 	dev->be = be;
+	dev->ops = *be->ops;
+	dev->ops.dev_start = pmd_dev_start;
+	dev->ops.dev_stop = pmd_dev_stop;
+	dev->ops.dev_close = pmd_dev_close;
+	dev->ops.dev_selftest = ism_pmd_selftest;
+	dev->ops.stats_get = ism_pmd_stats_get;
+	dev->ops.stats_reset = ism_pmd_stats_reset;
+	if (be->nb_xstats > 0) {
+		dev->ops.xstats_names_get = pmd_xstats_names_get;
+		dev->ops.xstats_get = pmd_xstats_get;
+		dev->ops.xstats_reset = pmd_xstats_reset;
+	}
 	ism->driver_name = driver_name;
 	ism->backend = be->name;
 	ism->device = device;
-	ism->dev_ops = be->ops;
+	ism->dev_ops = &dev->ops;
 	ism->dev_private = dev;
 	ism->fp.dev_private = dev;
 	return dev;
@@ -364,10 +255,10 @@ ism_pmd_finish(struct ism_pmd_dev *dev)
 	ret = rte_ism_pmd_probing_finish(dev->ism);
 	if (ret < 0)
 		return ret;
-	ret = rte_ism_dev_start(dev->ism->dev_id);
-	if (ret < 0)
-		return ret;
-	dev->rawdev->started = 1;
+	/* Started for rte_ism_*, configured but not started for a generic
+	 * rawdev client, whose rte_rawdev_configure() refuses a started
+	 * device; rte_rawdev_start() then finds the fast path on. */
+	dev->rawdev->started = 0;
 	return 0;
 }
 
@@ -376,23 +267,16 @@ ism_pmd_destroy(struct ism_pmd_dev *dev)
 {
 	struct rte_rawdev *raw = dev->rawdev;
 
-	/* Fast path off first, then the backend, then the handles. */
-	if (dev->ism->attached)
-		rte_ism_dev_stop(dev->ism->dev_id);
-	if (dev->be->close != NULL)
-		dev->be->close(dev);
+	/* Closes a visible device (stop, then backend_close). */
 	rte_ism_pmd_release(dev->ism);
+	/* A probe that failed before the device became visible. */
+	backend_close(dev);
 	dev->ism = NULL;
-	raw->started = 0;
-	rte_rawdev_pmd_release(raw);
+	ism_rawdev_free(raw);
 }
 
 struct ism_pmd_dev *
 ism_pmd_find(const char *name)
 {
-	struct rte_rawdev *raw = rte_rawdev_pmd_get_named_dev(name);
-
-	if (raw == NULL || raw->dev_ops != &ism_rawdev_ops)
-		return NULL;
-	return raw->dev_private;
+	return ism_rawdev_find(name);
 }

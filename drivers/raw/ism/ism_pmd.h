@@ -8,7 +8,9 @@
 /*
  * Private to the ISM rawdev PMD: what every backend (loopback, shm, pci)
  * shares. Each backend's device structure starts with struct ism_pmd_dev,
- * which is also the context the fast path receives.
+ * which is also the context the fast path receives. One device is one id:
+ * the ISM device (lib/ism, which owns the life cycle) and its rawdev (the
+ * thin adapter of ism_rawdev.c) share id and name.
  */
 
 #include <inttypes.h>
@@ -30,7 +32,7 @@ extern int ism_pmd_logtype;
 	rte_log(RTE_LOG_ ## level, ism_pmd_logtype, "ISM_PMD: %s(): " fmt "\n", \
 		__func__, ##__VA_ARGS__)
 
-/* Why a move failed; one xstat per reason. */
+/* Why a move failed; one field of rte_ism_stats per reason. */
 enum ism_err_reason {
 	ISM_ERR_UNKNOWN_TOKEN,	/* -ENOENT */
 	ISM_ERR_NOT_WRITER,	/* -EACCES */
@@ -50,16 +52,24 @@ struct ism_lcore_stats {
 
 struct ism_pmd_dev;
 
+/* At most this many xstats of a backend. */
+#define ISM_BE_XSTATS_MAX 16
+
 /* What a backend adds to the common rawdev/ISM plumbing. */
 struct ism_backend {
 	const char *name;			/* "loopback", "shm", "pci" */
-	const struct rte_ism_dev_ops *ops;	/* control ops */
+	/* Control ops. The common code adds start/stop (the rawdev's
+	 * started flag), close, selftest, stats and xstats to a copy. */
+	const struct rte_ism_dev_ops *ops;
 	/* Free everything of the backend; the fast path is already off. */
 	void (*close)(struct ism_pmd_dev *dev);
-	/* Extra xstats after the common ones (optional). */
+	/* Extra xstats after the library's (optional), counters that only
+	 * grow unless their bit is in xstat_gauges (a level, e.g. peers
+	 * now: never reset). */
 	unsigned int nb_xstats;
 	const char *const *xstat_names;
 	uint64_t (*xstat_get)(struct ism_pmd_dev *dev, unsigned int i);
+	uint64_t xstat_gauges;
 };
 
 /* Common head of every backend device; the fast-path context. */
@@ -68,6 +78,10 @@ struct ism_pmd_dev {
 	struct rte_ism_dev *ism;
 	struct rte_rawdev *rawdev;
 	const struct ism_backend *be;
+	struct rte_ism_dev_ops ops;	/* be->ops and the common ones */
+	bool closed;			/* be->close done */
+	/* Values of the backend's xstats at their last reset. */
+	uint64_t xstat_base[ISM_BE_XSTATS_MAX];
 };
 
 /* Fast-path counting; the shared non-EAL slot needs atomics. */
@@ -136,9 +150,11 @@ ism_check_move(uint32_t idx, uint32_t offset, uint32_t len, uint32_t dmb_len)
 
 /*
  * Allocate the rawdev (with priv_size bytes of backend state, whose first
- * member is struct ism_pmd_dev) and the ISM device, both named name.
- * Returns the zeroed backend state, or NULL (logged) with rte_errno set:
- * EEXIST (name taken), ENOSPC (no ISM device slot), ENOMEM, EINVAL.
+ * member is struct ism_pmd_dev) and then the ISM device of the same id,
+ * both named name. Returns the zeroed backend state, or NULL (logged) with
+ * rte_errno set: EEXIST (name taken), ENOSPC (every rawdev id, and so
+ * every ISM device id, taken), EBUSY (the id is taken by an ISM device
+ * without a rawdev), ENOMEM, EINVAL.
  */
 struct ism_pmd_dev *ism_pmd_create(const char *name, int socket_id,
 		struct rte_device *device, const char *driver_name,
@@ -146,11 +162,14 @@ struct ism_pmd_dev *ism_pmd_create(const char *name, int socket_id,
 
 /*
  * After the backend filled dev->ism (gid, chid, limits, capa, fp): make the
- * device visible and start it. On failure the caller calls ism_pmd_destroy.
+ * device visible and started (fast path on); its rawdev reads as
+ * configured, not started (see doc/guides/rawdevs/ism.rst). On failure
+ * the caller calls ism_pmd_destroy.
  */
 int ism_pmd_finish(struct ism_pmd_dev *dev);
 
-/* Stop, close the backend, release the ISM device and the rawdev. */
+/* Remove: close the device if it is not closed (the backend frees
+ * everything), release the ISM device and then the rawdev. */
 void ism_pmd_destroy(struct ism_pmd_dev *dev);
 
 /* Queue an event for the device's client (gid may be NULL); a full queue
@@ -158,12 +177,28 @@ void ism_pmd_destroy(struct ism_pmd_dev *dev);
 void ism_pmd_post(struct ism_pmd_dev *dev, uint32_t type, uint32_t code,
 		const struct rte_ism_gid *gid, uint64_t token, uint64_t info);
 
-/* rte_ism_dev_ops stats_get/stats_reset over the per-lcore counters. */
+/*
+ * rte_ism_dev_ops stats_get over the per-lcore counters, and stats_reset,
+ * which has nothing to clear (the library keeps reset bases). The common
+ * code installs both itself: backends need not name them.
+ */
 int ism_pmd_stats_get(struct rte_ism_dev *idev, struct rte_ism_stats *st);
 int ism_pmd_stats_reset(struct rte_ism_dev *idev);
 
 /* Find the device created under this name (vdev remove). */
 struct ism_pmd_dev *ism_pmd_find(const char *name);
+
+/* ism_rawdev.c: the rawdev adapter, a forwarder to rte_ism_* of its id. */
+
+/* A rawdev for a new device, or NULL with rte_errno set (EEXIST, ENOSPC,
+ * ENOMEM). */
+struct rte_rawdev *ism_rawdev_alloc(const char *name, size_t priv_size,
+		int socket_id, struct rte_device *device,
+		const char *driver_name);
+/* Release a rawdev of ism_rawdev_alloc() (its ISM device is gone). */
+void ism_rawdev_free(struct rte_rawdev *raw);
+/* The backend state behind the ISM rawdev called name, or NULL. */
+struct ism_pmd_dev *ism_rawdev_find(const char *name);
 
 /* ism_devargs.c: devargs shared by the backends. */
 
@@ -203,7 +238,7 @@ int ism_parse_u64(const char *devname, const char *key, const char *value,
 /* A random version-4 UUID as a GID (like Linux loopback-ism). */
 void ism_random_gid(struct rte_ism_gid *gid);
 
-/* ism_selftest.c */
-int ism_pmd_selftest(uint16_t rawdev_id);
+/* ism_selftest.c: rte_ism_dev_ops dev_selftest (rte_ism_dev_selftest). */
+int ism_pmd_selftest(struct rte_ism_dev *idev);
 
 #endif /* ISM_PMD_H */

@@ -3,60 +3,61 @@
  */
 
 /*
- * rte_rawdev_selftest() of an ISM device: the device writes a DMB of its
- * own (it is its own rgid) through the client API and checks data, signal,
- * bounds and stale-token handling. Works for every backend. Meant for a
- * device no client uses: it polls the device's signals, all of them.
+ * rte_ism_dev_selftest() (and so rte_rawdev_selftest() and DPDK's
+ * rawdev_autotest) of an ISM device: the device writes a DMB of its own
+ * (it is its own rgid) through the client API and checks data, signal,
+ * bounds and stale-token handling. Works for every backend and every valid
+ * configuration: the DMB and the bytes moved are sized from max_dmb_len
+ * (1 byte is enough). Meant for a device no client uses: it polls the
+ * device's signals, all of them.
  */
 
 #include <string.h>
-
-#include <rte_rawdev.h>
 
 #include "ism_pmd.h"
 
 #define ST_CHECK(cond, fmt, ...) do { \
 	if (!(cond)) { \
-		ISM_PMD_LOG(ERR, "selftest %s: " fmt, name, ##__VA_ARGS__); \
+		ISM_PMD_LOG(ERR, "selftest %s: " fmt, idev->name, \
+			    ##__VA_ARGS__); \
 		goto fail; \
 	} \
 } while (0)
 
+/* At most this many bytes are moved; less on a device with small DMBs. */
+#define ST_PATTERN_LEN 100
+/* The move lands at this offset if the DMB has room for it. */
+#define ST_OFFSET 10
+
 int
-ism_pmd_selftest(uint16_t rawdev_id)
+ism_pmd_selftest(struct rte_ism_dev *idev)
 {
-	struct rte_ism_dev_info info;
-	struct rte_rawdev_info ri = { .dev_private = &info };
+	uint16_t id = idev->dev_id;
 	struct rte_ism_dmb dmb = { 0 };
 	struct rte_ism_signal sig[4];
-	uint8_t pattern[100];
+	uint8_t pattern[ST_PATTERN_LEN];
+	uint32_t n, off;
 	bool registered = false;
-	const char *name;
 	unsigned int i;
-	int id, ret;
+	int ret;
 
-	ret = rte_rawdev_info_get(rawdev_id, &ri, sizeof(info));
-	if (ret < 0)
-		return ret;
-	name = info.name;
-	id = rte_ism_get_dev_id(name);
-	ST_CHECK(id >= 0, "no ISM device behind rawdev %u", rawdev_id);
-	ST_CHECK(info.started, "device not started");
-	dmb.len = RTE_MIN(4096u, info.max_dmb_len);
-	ST_CHECK(dmb.len >= 10 + sizeof(pattern),
-		 "max_dmb_len %u is below the %zu bytes the test moves",
-		 info.max_dmb_len, 10 + sizeof(pattern));
-
-	dmb.rgid = info.gid;
+	dmb.len = RTE_MIN(4096u, idev->max_dmb_len);
+	n = RTE_MIN((uint32_t)sizeof(pattern), dmb.len);
+	off = RTE_MIN((uint32_t)ST_OFFSET, dmb.len - n);
+	dmb.rgid = idev->gid;
 	ret = rte_ism_dmb_register(id, &dmb);
+	if (ret == -ENOSPC) {
+		ISM_PMD_LOG(ERR, "selftest %s: every DMB index is in use",
+			    idev->name);
+		return ret;
+	}
 	ST_CHECK(ret == 0, "register: %d", ret);
 	registered = true;
-	for (i = 0; i < sizeof(pattern); i++)
+	for (i = 0; i < n; i++)
 		pattern[i] = i * 7 + 1;
-	ret = rte_ism_move_data(id, dmb.token, 3, 1, 10, pattern,
-			sizeof(pattern));
-	ST_CHECK(ret == 0, "move: %d", ret);
-	ST_CHECK(memcmp((char *)dmb.addr + 10, pattern, sizeof(pattern)) == 0,
+	ret = rte_ism_move_data(id, dmb.token, 3, 1, off, pattern, n);
+	ST_CHECK(ret == 0, "move of %u bytes to offset %u: %d", n, off, ret);
+	ST_CHECK(memcmp((char *)dmb.addr + off, pattern, n) == 0,
 		 "data not in the DMB");
 	ret = rte_ism_signal_poll(id, sig, RTE_DIM(sig));
 	ST_CHECK(ret == 1 && sig[0].dmb_idx == dmb.idx &&
@@ -74,10 +75,11 @@ ism_pmd_selftest(uint16_t rawdev_id)
 	ST_CHECK(ret == 0, "unregister: %d", ret);
 	ret = rte_ism_move_data(id, dmb.token, 0, 0, 0, pattern, 1);
 	ST_CHECK(ret == -ENOENT, "move with a stale token: %d", ret);
-	ISM_PMD_LOG(INFO, "selftest %s: passed", name);
+	ISM_PMD_LOG(INFO, "selftest %s: passed (DMB of %u bytes)", idev->name,
+		    dmb.len);
 	return 0;
 fail:
 	if (registered)
 		rte_ism_dmb_unregister(id, dmb.token);
-	return -1;
+	return -EIO;
 }

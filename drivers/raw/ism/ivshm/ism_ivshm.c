@@ -655,6 +655,7 @@ const struct ism_backend ivshm_backend = {
 	.nb_xstats = RTE_DIM(ivshm_xstat_names),
 	.xstat_names = ivshm_xstat_names,
 	.xstat_get = ivshm_xstat_get,
+	.xstat_gauges = RTE_BIT64(0),	/* peers: a level, never reset */
 };
 
 void

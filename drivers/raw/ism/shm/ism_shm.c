@@ -678,6 +678,7 @@ static const struct ism_backend shm_backend = {
 	.nb_xstats = RTE_DIM(shm_xstat_names),
 	.xstat_names = shm_xstat_names,
 	.xstat_get = shm_xstat_get,
+	.xstat_gauges = RTE_BIT64(0),	/* peers: a level, never reset */
 };
 
 /* The devargs cap max_dmb_len at what the wire format takes. */
@@ -706,8 +707,8 @@ raise_fd_limit(const char *name, uint32_t max_dmbs)
 		return;
 	rl.rlim_cur = want;
 	if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
-		ISM_PMD_LOG(INFO, "%s: open-file limit raised to %lu for DMB "
-			    "memfds", name, (unsigned long)want);
+		ISM_PMD_LOG(INFO, "%s: open-file limit raised to %" PRIu64
+			    " for DMB memfds", name, (uint64_t)want);
 }
 
 /* Publish our own memory, listen, greet every device found. */

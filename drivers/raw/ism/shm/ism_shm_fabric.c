@@ -210,10 +210,10 @@ shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
  * at any time: it enters the kernel itself (wd_sys(), -errno on failure).
  */
 #define WD_STACK_SIZE	(64 * 1024)
-#define WD_NO_SANITIZE	__attribute__((no_sanitize_address))
+#define WD_NO_SANITIZE	__rte_no_asan
 
 #if defined(__x86_64__)
-static inline __attribute__((always_inline)) long
+static __rte_always_inline long
 wd_sys(long nr, long a, long b, long c, long d)
 {
 	register long r10 __asm__("r10") = d;
@@ -226,7 +226,7 @@ wd_sys(long nr, long a, long b, long c, long d)
 	return ret;
 }
 #elif defined(__aarch64__)
-static inline __attribute__((always_inline)) long
+static __rte_always_inline long
 wd_sys(long nr, long a, long b, long c, long d)
 {
 	register long x8 __asm__("x8") = nr;

@@ -57,11 +57,17 @@ extern "C" {
 #define ISM_SW_SBA_HEAD_MASKS	24
 /** @internal Number of groups (lines): one summary bit each. */
 #define ISM_SW_SBA_NB_GROUPS	128
+/** @internal Bits of an element mask, and masks per 64-bit word. */
+#define ISM_SW_SBA_MASK_BITS	16
+#define ISM_SW_SBA_WORD_MASKS	(64 / ISM_SW_SBA_MASK_BITS)
+/** @internal 64-bit words per line, and of the summary (line 0). */
+#define ISM_SW_SBA_LINE_WORDS	(ISM_SW_SBA_LINE_MASKS / ISM_SW_SBA_WORD_MASKS)
+#define ISM_SW_SBA_SUM_WORDS	(ISM_SW_SBA_NB_GROUPS / 64)
 
 /** Software signalling bit array: 128 cache lines. */
 struct ism_sw_sba {
 	/** Bit g: group (line) g may hold a non-zero mask. */
-	uint64_t summary[ISM_SW_SBA_NB_GROUPS / 64];
+	uint64_t summary[ISM_SW_SBA_SUM_WORDS];
 	union {
 		/** Element mask of DMB index i at mask[i - FIRST]. */
 		uint16_t mask[ISM_SW_SBA_NB_GROUPS * ISM_SW_SBA_LINE_MASKS -
@@ -69,13 +75,17 @@ struct ism_sw_sba {
 		/** The same masks, four at a time, for scanning. */
 		uint64_t mask4[(ISM_SW_SBA_NB_GROUPS * ISM_SW_SBA_LINE_MASKS -
 				(ISM_SW_SBA_LINE_MASKS -
-				 ISM_SW_SBA_HEAD_MASKS)) / 4];
+				 ISM_SW_SBA_HEAD_MASKS)) /
+			       ISM_SW_SBA_WORD_MASKS];
 	};
 } __rte_cache_aligned;
 
 _Static_assert(sizeof(struct ism_sw_sba) ==
 	       ISM_SW_SBA_NB_GROUPS * RTE_CACHE_LINE_MIN_SIZE,
 	       "one summary bit per cache line of the software SBA");
+_Static_assert(ISM_SW_SBA_HEAD_MASKS == ISM_SW_SBA_LINE_MASKS -
+	       ISM_SW_SBA_SUM_WORDS * ISM_SW_SBA_WORD_MASKS,
+	       "line 0: the summary, then masks");
 
 /** @internal Start fetching the cache line of p for writing. */
 static inline void
@@ -165,8 +175,12 @@ static inline bool
 ism_sw_sba_poll_group(struct ism_sw_sba *sba, uint32_t g,
 		struct rte_ism_signal *sigs, uint16_t *n, uint16_t nb)
 {
-	/* The group's masks as 64-bit words: line g minus the summary. */
-	uint32_t w = g == 0 ? 0 : g * 8 - 2, wend = g * 8 + 6, k;
+	/* The group's masks as 64-bit words of mask4[]: line g, which
+	 * mask4[] starts after the summary. */
+	uint32_t w = g == 0 ? 0 : g * ISM_SW_SBA_LINE_WORDS -
+		ISM_SW_SBA_SUM_WORDS;
+	uint32_t wend = (g + 1) * ISM_SW_SBA_LINE_WORDS - ISM_SW_SBA_SUM_WORDS;
+	uint32_t k;
 	uint32_t lane;
 	uint64_t four;
 	uint16_t mask;
@@ -174,12 +188,13 @@ ism_sw_sba_poll_group(struct ism_sw_sba *sba, uint32_t g,
 	for (; w < wend; w++) {
 		four = __atomic_load_n(&sba->mask4[w], __ATOMIC_RELAXED);
 		while (four != 0) {
-			lane = rte_bsf64(four) / 16;
-			four &= ~(UINT64_C(0xffff) << (lane * 16));
+			lane = rte_bsf64(four) / ISM_SW_SBA_MASK_BITS;
+			four &= ~((uint64_t)UINT16_MAX <<
+				  (lane * ISM_SW_SBA_MASK_BITS));
 #if RTE_BYTE_ORDER == RTE_BIG_ENDIAN
-			lane = 3 - lane;
+			lane = ISM_SW_SBA_WORD_MASKS - 1 - lane;
 #endif
-			k = w * 4 + lane;
+			k = w * ISM_SW_SBA_WORD_MASKS + lane;
 			if (k >= ISM_SW_SBA_NB_IDX - RTE_ISM_DMB_IDX_FIRST)
 				continue;	/* written by a stranger */
 			if (*n == nb)

@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ism authors
+"""Benchmark: net_ism against DPDK's net_memif, two dpdk-testpmd processes
+on each, in the same run, interleaved, as ratios.
+
+    devtools/bench_testpmd.py [--build DIR] [--tests txrx,iofwd]
+        [--sizes 64,1500] [--modes copy,zc] [--mems nohuge,huge]
+        [--reps 3] [--dur 10] [--min-probe 95] [--retries 2] [--wait 120]
+        [--hugepages 512] [--out DIR]
+
+Tests (receiver's forwarding lcore on CPU 0, sender's on CPU 1; each
+process' main lcore sleeps between its once-a-second statistics):
+  txrx   A --forward-mode=txonly -> B --forward-mode=rxonly; B's Rx-pps
+  iofwd  A flowgen (generates, receives and drops) <-> B io (receives and
+         sends back on the same port); B's Rx-pps, the rate it forwards
+net_ism: ism_shm between the two processes (zc: zero-copy=yes on both
+ports); net_memif: B the server, A the client (zc: zero-copy=yes on the
+client, with --single-file-segments; the server always copies).
+Memory: nohuge (--no-huge -m 512) and huge (--in-memory on 2 MiB pages;
+pages are reserved if fewer are free, and the count is put back at the
+end). The figure is the median of the receiver's 1-s samples (idle
+seconds, 2 warm-up seconds and the last dropped), then the median over
+repetitions; ratios are net_ism / net_memif. A 1-s noise probe (the share
+of time two busy vCPUs really run) goes around each pair: a pair is run
+again (--retries) when a probe reads below --min-probe, after waiting up
+to --wait s. Writes testpmd.csv and testpmd.md to --out.
+"""
+
+import argparse
+import csv
+import os
+import platform
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_fwd as bf  # noqa: E402  (noise probe, process pairs, samples)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NR_HUGE = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+FREE_HUGE = "/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
+
+
+def cpu_model():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown CPU"
+
+
+class Hugepages:
+    """Reserve 2 MiB pages for the run; put the count back at the end."""
+
+    def __init__(self, want):
+        self.want = want
+        self.saved = None
+
+    def __enter__(self):
+        try:
+            with open(FREE_HUGE) as f:
+                free = int(f.read())
+            if free >= self.want:
+                return self
+            with open(NR_HUGE) as f:
+                self.saved = int(f.read())
+            with open(NR_HUGE, "w") as f:
+                f.write(str(self.saved + self.want - free))
+            with open(FREE_HUGE) as f:
+                free = int(f.read())
+            print("bench: reserved 2 MiB pages: %d -> %d (%d free)"
+                  % (self.saved, self.saved + self.want - free, free))
+        except OSError as e:
+            print("bench: cannot reserve hugepages (%s)" % e)
+        return self
+
+    def ok(self):
+        try:
+            with open(FREE_HUGE) as f:
+                return int(f.read()) >= self.want // 2
+        except OSError:
+            return False
+
+    def __exit__(self, *exc):
+        if self.saved is not None:
+            with open(NR_HUGE, "w") as f:
+                f.write(str(self.saved))
+            print("bench: 2 MiB pages put back to %d" % self.saved)
+
+
+def eal_mem(mem, single_file=False):
+    args = ["--no-huge", "-m", "512"] if mem == "nohuge" else \
+        ["--in-memory"]
+    if single_file:
+        args.append("--single-file-segments")
+    return args + ["--no-pci", "--no-shconf"]
+
+
+def modes_of(test):
+    """(receiver, sender) forwarding modes."""
+    return ("rxonly", "txonly") if test == "txrx" else ("io", "flowgen")
+
+
+def pair_cmds(args, pmd, test, size, mode, mem, tmp, tag):
+    rx_mode, tx_mode = modes_of(test)
+    app = ["--total-num-mbufs=16384", "--txpkts=%d" % size,
+           "--stats-period", "1"]
+    if pmd == "ism":
+        fab = tempfile.mkdtemp(prefix="fab.", dir=tmp)
+        zc = ",zero-copy=yes" if mode == "zc" else ""
+        plug = ["-d", os.path.join(args.build, "drivers", "raw", "ism",
+                                   "librte_raw_ism.so"),
+                "-d", os.path.join(args.build, "drivers", "net", "ism",
+                                   "librte_net_ism.so")]
+        rx_vdev = ["--vdev", "ism_shm0,dir=%s,gid=0xb2" % fab,
+                   "--vdev", "net_ism0,ism=ism_shm0,peer=0xa1" + zc]
+        tx_vdev = ["--vdev", "ism_shm0,dir=%s,gid=0xa1" % fab,
+                   "--vdev", "net_ism0,ism=ism_shm0,peer=0xb2" + zc]
+        rx_mem = tx_mem = eal_mem(mem)
+    else:
+        sock = os.path.join(tmp, "memif-%s.sock" % tag)
+        base = "id=0,socket=%s,socket-abstract=no" % sock
+        plug = []
+        rx_vdev = ["--vdev", "net_memif0,role=server," + base]
+        tx_vdev = ["--vdev", "net_memif0,role=client," + base +
+                   (",zero-copy=yes" if mode == "zc" else "")]
+        rx_mem = eal_mem(mem)
+        tx_mem = eal_mem(mem, single_file=mode == "zc")
+    rx = [args.testpmd, "-l", "0,1", "--main-lcore", "1"] + rx_mem + [
+        "--file-prefix", "bt-r-%s" % tag] + plug + rx_vdev + ["--"] + \
+        app + ["--forward-mode=" + rx_mode]
+    tx = [args.testpmd, "-l", "0,1", "--main-lcore", "0"] + tx_mem + [
+        "--file-prefix", "bt-t-%s" % tag] + plug + tx_vdev + ["--"] + \
+        app + ["--forward-mode=" + tx_mode]
+    return rx, tx
+
+
+def run_one(args, pmd, test, size, mode, mem, tmp, tag):
+    rx, tx = pair_cmds(args, pmd, test, size, mode, mem, tmp, tag)
+    out = bf.run_pair(rx, tx, args.dur, os.path.join(tmp, tag))
+    pps = [int(m) for m in re.findall(r"^\s+Rx-pps:\s+(\d+)", out, re.M)]
+    return bf.samples([p / 1e6 for p in pps])
+
+
+def quiet(args, tmp):
+    end = time.monotonic() + args.wait
+    while True:
+        probe = bf.noise_probe(tmp)
+        if min(probe) >= args.min_probe or time.monotonic() > end:
+            return probe
+        time.sleep(5)
+
+
+def run_case(args, case, rep, tmp):
+    """Both PMDs back to back (order alternating with the repetition),
+    again while a probe says the host was busy. [(pmd, samples, probes)]"""
+    order = ("ism", "memif") if rep % 2 == 0 else ("memif", "ism")
+    for attempt in range(args.retries + 1):
+        res = []
+        for pmd in order:
+            before = quiet(args, tmp)
+            tag = "%s-%s-%d-%d-%d" % (pmd, "-".join(map(str, case)), rep,
+                                      attempt, os.getpid())
+            s = run_one(args, pmd, *case, tmp, tag)
+            res.append((pmd, s, before + bf.noise_probe(tmp)))
+        if all(min(p) >= args.min_probe for _, _, p in res):
+            break
+        print("rep %d %s: host busy during the runs, again"
+              % (rep + 1, case), flush=True)
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--testpmd", default="/usr/bin/dpdk-testpmd")
+    ap.add_argument("--tests", default="txrx,iofwd")
+    ap.add_argument("--sizes", default="64,1500")
+    ap.add_argument("--modes", default="copy,zc")
+    ap.add_argument("--mems", default="nohuge,huge")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--dur", type=int, default=10,
+                    help="seconds of traffic per run")
+    ap.add_argument("--min-probe", type=float, default=95)
+    ap.add_argument("--retries", type=int, default=2)
+    ap.add_argument("--wait", type=int, default=120)
+    ap.add_argument("--hugepages", type=int, default=512,
+                    help="2 MiB pages the huge runs need free")
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    # SIGTERM unwinds like Ctrl-C: the hugepage count is put back.
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
+    out_dir = args.out or os.path.join(args.build, "perf-results")
+    os.makedirs(out_dir, exist_ok=True)
+    subprocess.run(["ninja", "-C", args.build], check=True,
+                   stdout=subprocess.DEVNULL)
+    mems = args.mems.split(",")
+    cases = [(t, int(s), m, mem) for t in args.tests.split(",")
+             for s in args.sizes.split(",") for m in args.modes.split(",")
+             for mem in mems]
+    res, every, probes = {}, {}, []
+    start = time.monotonic()
+    with Hugepages(args.hugepages if "huge" in mems else 0) as huge, \
+            tempfile.TemporaryDirectory(prefix="bench-testpmd.") as tmp:
+        if "huge" in mems and not huge.ok():
+            print("bench: not enough free 2 MiB pages: huge runs skipped")
+            cases = [c for c in cases if c[3] != "huge"]
+        for rep in range(args.reps):
+            for case in cases:
+                for pmd, s, p in run_case(args, case, rep, tmp):
+                    res.setdefault(case + (pmd,), []).append(bf.med(s))
+                    every.setdefault(case + (pmd,), []).extend(s)
+                    probes += p
+                    print("rep %d %-5s %-5s %5dB %-4s %-6s: median %.2f Mpps "
+                          "of %d 1-s samples; probes %s"
+                          % (rep + 1, pmd, case[0], case[1], case[2],
+                             case[3], bf.med(s), len(s),
+                             "/".join("%.0f" % x for x in p)), flush=True)
+    report(args, cases, res, every, probes, out_dir,
+           time.monotonic() - start)
+    return 0
+
+
+def report(args, cases, res, every, probes, out_dir, secs):
+    model = cpu_model()
+    rows = []
+    for case in cases:
+        i = bf.med(res.get(case + ("ism",), []))
+        m = bf.med(res.get(case + ("memif",), []))
+        ip = bf.p90(every.get(case + ("ism",), []))
+        mp = bf.p90(every.get(case + ("memif",), []))
+        rows.append(case + (i, m, i / m if m else float("nan"), ip, mp))
+    head = ("test", "size", "mode", "memory", "ism_mpps", "memif_mpps",
+            "ratio", "ism_p90", "memif_p90")
+    with open(os.path.join(out_dir, "testpmd.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(head)
+        w.writerows(rows)
+    pm = statistics.median(probes) if probes else float("nan")
+    lines = ["# net_ism vs net_memif, two dpdk-testpmd processes",
+             "",
+             "CPU: %s, %d CPUs; %d repetitions of %d s per case, %.0f min; "
+             "noise probe (both vCPUs running): median %.1f %%, min %.1f %%."
+             % (model, os.cpu_count(), args.reps, args.dur, secs / 60, pm,
+                min(probes) if probes else float("nan")),
+             "",
+             "| test | size | mode | memory | net_ism Mpps | net_memif Mpps "
+             "| ism/memif | p90 ism/memif |",
+             "|---|---|---|---|---|---|---|---|"]
+    for t, s, mo, mem, i, m, r, ip, mp in rows:
+        lines.append("| %s | %d B | %s | %s | %.2f | %.2f | **%.2f** | %.2f |"
+                     % (t, s, mo, mem, i, m, r, ip / mp if mp else
+                        float("nan")))
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(out_dir, "testpmd.md"), "w") as f:
+        f.write(text)
+    print("\n" + text)
+    for t, s, mo, mem, i, m, r, ip, mp in rows:
+        print("RESULT test=%s size=%dB mode=%s mem=%s: net_ism %.2f Mpps, "
+              "net_memif %.2f Mpps, ism/memif %.2f" % (t, s, mo, mem, i, m,
+                                                       r))
+    if probes and min(probes) < args.min_probe:
+        print("bench: the host was busy during some runs (probe below "
+              "%.0f %%): figures indicative only" % args.min_probe)
+    print("bench: %s/testpmd.csv, testpmd.md" % out_dir)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

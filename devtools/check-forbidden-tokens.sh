@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ism authors
+#
+# DPDK's lint of forbidden tokens on the whole tree: the rules of
+# check_forbidden_additions() in DPDK 22.11's devtools/checkpatches.sh, run
+# with DPDK's own devtools/check-forbidden-tokens.awk (devtools/setup.sh
+# copies it from the DPDK source package into the driver-SDK directory).
+# checkpatches.sh runs the script on a patch; here every file of the tree
+# is an addition ("+++ b/FILE", every line "+LINE"), so any use fails, not
+# only a new one. Comments are not searched.
+#
+#   devtools/check-forbidden-tokens.sh [-a AWK_SCRIPT] [SOURCE_DIR]
+#
+# Prints every file that breaks a rule, with the rule; exit status 1 then.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+awk_script=$top/.deps/dpdk-sdk/devtools/check-forbidden-tokens.awk
+while getopts a: opt; do
+	case $opt in
+	a) awk_script=$OPTARG ;;
+	*) sed -n '3,15s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+src=$(cd "${1:-$top}" && pwd)
+if [ ! -f "$awk_script" ]; then
+	echo "check-forbidden-tokens: $awk_script missing: run devtools/setup.sh" >&2
+	exit 2
+fi
+# \< and \> of the rules need GNU awk (mawk has neither).
+AWK=$(command -v gawk || true)
+[ -n "$AWK" ] || { echo "check-forbidden-tokens: needs gawk" >&2; exit 2; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ism-lint.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# The files of the tree (git's view if there is one: tracked and new,
+# ignored ones excluded), text only.
+if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git -C "$src" ls-files --cached --others --exclude-standard
+else
+	(cd "$src" && find . -path ./.git -prune -o -path './build*' -prune \
+		-o -path ./.deps -prune -o -type f -print | sed 's|^\./||')
+fi | sort > "$tmp/files"
+
+# The whole tree as one pseudo-patch; the awk script itself keeps the
+# files under a rule's folders.
+(cd "$src" && tr '\n' '\0' < "$tmp/files" | xargs -0 grep -Il '' 2>/dev/null |
+	tr '\n' '\0' | xargs -0 "$AWK" 'FNR == 1 {
+		printf "--- a/%s\n+++ b/%s\n@@ -0,0 +1 @@\n", FILENAME, FILENAME
+	}
+	{ print "+" $0 }') > "$tmp/tree.patch"
+
+# patch SKIP: the tree's patch without the files whose path matches the
+# extended regular expression SKIP.
+patch() {
+	# (ENVIRON: -v would take the backslashes of SKIP as escapes)
+	SKIP=$1 "$AWK" '/^--- a\// {
+			skip = ENVIRON["SKIP"]
+			keep = skip == "" || substr($0, 7) !~ skip
+		}
+		keep' "$tmp/tree.patch" > "$tmp/patch"
+}
+
+fails=0
+# rule FOLDERS EXPRESSIONS MESSAGE [SKIP]: as checkpatches.sh calls the awk
+# script; the awk script stops at the first file that breaks the rule, so
+# the rule runs again without it until it passes.
+rule() {
+	skip=${4:-}
+	while :; do
+		patch "$skip"
+		out=$("$AWK" -v FOLDERS="$1" -v EXPRESSIONS="$2" \
+			-v RET_ON_FAIL=1 -v MESSAGE="$3" -f "$awk_script" \
+			"$tmp/patch") && break
+		printf '%s\n' "$out"
+		fails=$((fails + 1))
+		bad=$(printf '%s\n' "$out" | sed -n 's/^Warning in b\///p; s/^Warning in //p' |
+			sed 's/:$//' | head -n 1)
+		[ -n "$bad" ] || break
+		skip="${skip:+$skip|}^$(printf '%s' "$bad" | sed 's/[.[\*^$]/\\&/g')\$"
+	done
+}
+
+# DPDK 22.11 devtools/checkpatches.sh, check_forbidden_additions(), the
+# same expressions and messages (the rules for DPDK's config/ and for
+# files this tree does not have are left out).
+rule "lib drivers" \
+	"rte_panic\\\( rte_exit\\\(" \
+	'Using rte_panic/rte_exit'
+rule "lib drivers app examples" \
+	"__attribute__" \
+	'Using compiler attribute directly'
+rule 'lib drivers app examples' \
+	'%ll*[xud]' \
+	'Using %l format, prefer %PRI*64 if type is [u]int64_t'
+rule '.' \
+	'for[[:space:]]*\\((char|u?int|unsigned|s?size_t)' \
+	'Declaring a variable inside for()'
+rule "lib drivers app examples" \
+	"rte_atomic[0-9][0-9]_.*\\\(" \
+	'Using rte_atomicNN_xxx'
+rule "lib drivers app examples" \
+	"rte_smp_(r|w)?mb\\\(" \
+	'Using rte_smp_[r/w]mb'
+rule "lib drivers app examples" \
+	"__sync_.*\\\(" \
+	'Using __sync_xxx builtins'
+rule "lib drivers app examples" \
+	"__atomic_thread_fence\\\(" \
+	'Using __atomic_thread_fence'
+rule "lib drivers app examples" \
+	'\\<__reserved\\>' \
+	'Using __reserved'
+rule 'lib drivers app' \
+	'-DALLOW_EXPERIMENTAL_API allow_experimental_apis' \
+	'Using experimental build flag for in-tree compilation'
+rule 'lib drivers' \
+	'\\<RTE_LOG_REGISTER\\>' \
+	'Using RTE_LOG_REGISTER, prefer RTE_LOG_REGISTER_(DEFAULT|SUFFIX)'
+# The suites of the driver-facing API are driver code (built with the
+# internal API, see app/test-ism/meson.build): they test those headers.
+# test_devargs.c takes the rawdev ids an ISM device could get with
+# rte_rawdev_pmd_allocate() (slots_full: ISM ids are rawdev ids).
+rule 'app examples' \
+	'include.*_driver\\.h include.*_pmd\\.h' \
+	'Using driver specific headers in applications' \
+	'^app/test-ism/test_(pmd_api|pci_protocol|devargs)\.c$'
+rule 'doc' \
+	'::[[:space:]]*[^[:space:]]*\\.svg' \
+	'Using explicit .svg extension instead of .*'
+rule 'doc' \
+	'http://.*dpdk.org' \
+	'Using non https link to dpdk.org'
+
+if [ $fails -gt 0 ]; then
+	echo "check-forbidden-tokens: $fails file(s) break DPDK's rules"
+	exit 1
+fi
+echo "check-forbidden-tokens: $(wc -l < "$tmp/files") files, no forbidden token"

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * Token exchange and peer tracking of a link over ISM events (protocol in
+ * rte_ism_ring.h). Called between bursts or from a control thread, about
+ * once a millisecond; nothing here waits for the peer.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "ism_ring_private.h"
+
+#define MSG_MAGIC	0xf5u
+#define MSG_VERSION	2u
+#define MSG_HELLO	1u
+#define MSG_READY	2u
+#define MSG_BYE		3u
+
+#define READY_F_NO_SIGNAL	0x1u	/* the sender reads its cursor */
+
+#define HELLO_PERIOD_MS	100
+#define WARN_PERIOD_MS	1000	/* peer-triggered warnings, at most */
+
+static uint32_t
+msg_code(uint32_t type, uint32_t payload)
+{
+	return MSG_MAGIC << 24 | MSG_VERSION << 20 | type << 16 | payload;
+}
+
+/* Our message? Then its type, else 0. */
+static uint32_t
+msg_type(uint32_t code)
+{
+	if (code >> 24 != MSG_MAGIC || ((code >> 20) & 0xf) != MSG_VERSION)
+		return 0;
+	return (code >> 16) & 0xf;
+}
+
+static uint32_t
+hello_payload(const struct rte_ism_ring_link *l, uint16_t i)
+{
+	const struct rte_ism_ring_geom *g = &l->rings[i]->rx_geom;
+
+	return (uint32_t)i << 12 | (uint32_t)(l->nb_rings - 1) << 8 |
+		(rte_bsf32(g->nb_slots) - 4) << 4 |
+		(rte_bsf32(g->slot_size) - 6);
+}
+
+/* Logs that a peer can trigger again and again: one a second at most. */
+static bool
+warn_ok(struct rte_ism_ring_link *l)
+{
+	uint64_t now = rte_rdtsc();
+
+	if (now < l->next_warn)
+		return false;
+	l->next_warn = now + rte_get_tsc_hz() / 1000 * WARN_PERIOD_MS;
+	return true;
+}
+
+static void
+link_send(struct rte_ism_ring_link *l, uint32_t type, uint32_t payload,
+		uint64_t info)
+{
+	int ret;
+
+	/* A peer not there yet is normal while we wait for it: ask first,
+	 * which (unlike a failed send) logs nothing. */
+	ret = rte_ism_query_remote_gid(l->dev_id, &l->gid, 0, 0);
+	if (ret == 0)
+		ret = rte_ism_signal_event(l->dev_id, &l->gid, 1,
+				msg_code(type, payload), info);
+	if (ret < 0 && ret != -ENETUNREACH && ret != l->last_send_error)
+		RING_LOG(WARNING, "cannot send to the peer: %s",
+			 strerror(-ret));
+	l->last_send_error = ret;
+}
+
+static bool
+peer_known(const struct rte_ism_ring_link *l)
+{
+	uint16_t i;
+
+	for (i = 0; i < l->nb_rings; i++)
+		if (l->peer_token[i] != 0)
+			return true;
+	return false;
+}
+
+static unsigned int
+report(struct rte_ism_ring_link *l, unsigned int what, const char *why,
+		const struct rte_ism_event *ev)
+{
+	struct rte_ism_ring_link_report rep = {
+		.what = what,
+		.why = why,
+		.ev = ev,
+	};
+
+	if (l->cb != NULL)
+		l->cb(l->cb_arg, &rep);
+	return what;
+}
+
+static void
+forget_peer(struct rte_ism_ring_link *l)
+{
+	uint16_t i;
+
+	for (i = 0; i < l->nb_rings; i++) {
+		rte_ism_ring_peer_clear(l->rings[i]);
+		l->peer_token[i] = 0;
+		l->confirmed[i] = false;
+	}
+	l->peer_nb_rings = 0;
+	l->up = false;
+	l->next_hello = 0;
+}
+
+/* The peer is gone: drop its state, report, start announcing ourselves. */
+static unsigned int
+peer_lost(struct rte_ism_ring_link *l, const char *why,
+		const struct rte_ism_event *ev, unsigned int what)
+{
+	forget_peer(l);
+	l->nb_lost++;
+	return report(l, what, why, ev);
+}
+
+/* Up once every ring both sides have is connected both ways. */
+static unsigned int
+up_check(struct rte_ism_ring_link *l)
+{
+	uint16_t i, n = RTE_MIN(l->nb_rings, l->peer_nb_rings);
+
+	if (l->up || n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!l->confirmed[i])
+			return 0;
+	if (l->peer_nb_rings != l->nb_rings)
+		RING_LOG(WARNING, "the peer has %u rings, we have %u: only %u "
+			 "are used", l->peer_nb_rings, l->nb_rings, n);
+	l->up = true;
+	l->nb_up++;
+	return report(l, RTE_ISM_RING_LINK_UP, NULL, NULL);
+}
+
+static unsigned int
+on_hello(struct rte_ism_ring_link *l, const struct rte_ism_event *ev)
+{
+	uint16_t i = (ev->code >> 12) & 0xf;
+	uint16_t nb = ((ev->code >> 8) & 0xf) + 1;
+	struct rte_ism_ring_geom g = {
+		.nb_slots = 1u << (((ev->code >> 4) & 0xf) + 4),
+		.slot_size = 1u << ((ev->code & 0xf) + 6),
+	};
+	struct rte_ism_ring *r;
+	unsigned int what = 0;
+	int ret;
+
+	if (ev->info == 0) {
+		if (warn_ok(l))
+			RING_LOG(WARNING, "ignoring a HELLO without a token");
+		return 0;
+	}
+	if (i >= l->nb_rings) {
+		if (warn_ok(l))
+			RING_LOG(WARNING, "the peer offers ring %u, we have "
+				 "%u rings: not used", i, l->nb_rings);
+		return 0;
+	}
+	r = l->rings[i];
+	if (ev->info != l->peer_token[i]) {
+		if (l->peer_token[i] != 0)
+			what = peer_lost(l, "it restarted (new token)", ev,
+					RTE_ISM_RING_LINK_LOST);
+		ret = rte_ism_ring_peer_set(r, ev->info, &g);
+		if (ret < 0) {
+			if (warn_ok(l))
+				RING_LOG(WARNING, "peer ring %u (%u slots of "
+					 "%u bytes) refused: %s", i,
+					 g.nb_slots, g.slot_size,
+					 strerror(-ret));
+			return what;
+		}
+		l->peer_token[i] = ev->info;
+		l->confirmed[i] = false;
+		RING_LOG(INFO, "peer ring %u: token 0x%016" PRIx64 ", %u slots "
+			 "of %u bytes, %u rings", i, ev->info, g.nb_slots,
+			 g.slot_size, nb);
+		/* Let a restarted peer learn our token at once. */
+		link_send(l, MSG_HELLO, hello_payload(l, i), r->dmb.token);
+		l->next_hello = rte_rdtsc() + l->hello_period;
+	}
+	l->peer_nb_rings = nb;
+	/* Credits and start first, so they are there when READY arrives. */
+	ret = rte_ism_ring_announce(r);
+	if (ret < 0)
+		return what;	/* its DMB is gone: the tick notices */
+	link_send(l, MSG_READY, r->poll_cursor ? READY_F_NO_SIGNAL : 0,
+		  l->peer_token[i]);
+	return what;
+}
+
+static unsigned int
+on_ready(struct rte_ism_ring_link *l, const struct rte_ism_event *ev)
+{
+	uint16_t i;
+	int ret;
+
+	for (i = 0; i < l->nb_rings; i++)
+		if (l->rings[i]->dmb.token == ev->info)
+			break;
+	/* A READY before the peer's HELLO is ignored; our next HELLO
+	 * brings another one. */
+	if (i == l->nb_rings || l->peer_token[i] == 0 || l->confirmed[i])
+		return 0;
+	ret = rte_ism_ring_tx_start(l->rings[i],
+			(ev->code & READY_F_NO_SIGNAL) == 0);
+	if (ret < 0) {
+		if (warn_ok(l))
+			RING_LOG(WARNING, "ring %u: cannot start sending: %s",
+				 i, strerror(-ret));
+		return 0;
+	}
+	l->confirmed[i] = true;
+	return up_check(l);
+}
+
+static bool
+is_peer_token(const struct rte_ism_ring_link *l, uint64_t token)
+{
+	uint16_t i;
+
+	for (i = 0; i < l->nb_rings; i++)
+		if (token != 0 && l->peer_token[i] == token)
+			return true;
+	return false;
+}
+
+static bool
+is_our_token(const struct rte_ism_ring_link *l, uint64_t token)
+{
+	uint16_t i;
+
+	for (i = 0; i < l->nb_rings; i++)
+		if (token != 0 && l->rings[i]->dmb.token == token)
+			return true;
+	return false;
+}
+
+unsigned int
+rte_ism_ring_link_event(struct rte_ism_ring_link *l,
+		const struct rte_ism_event *ev)
+{
+	bool from_peer;
+
+	if (l == NULL || ev == NULL)
+		return 0;
+	from_peer = rte_ism_gid_equal(&ev->gid, &l->gid);
+	switch (ev->type) {
+	case RTE_ISM_EVENT_SW:
+		if (!from_peer)
+			return 0;
+		switch (msg_type(ev->code)) {
+		case MSG_HELLO:
+			return on_hello(l, ev);
+		case MSG_READY:
+			return on_ready(l, ev);
+		case MSG_BYE:
+			if (l->peer_token[0] != 0 &&
+			    ev->info == l->peer_token[0])
+				return peer_lost(l, "it said goodbye", ev,
+						RTE_ISM_RING_LINK_BYE);
+			return 0;
+		}
+		return 0;
+	case RTE_ISM_EVENT_DEV:
+		if (!from_peer)
+			return 0;
+		if (ev->code == RTE_ISM_DEV_ENABLED && !l->up)
+			l->next_hello = 0;	/* say hello now */
+		else if (peer_known(l) &&
+			 (ev->code == RTE_ISM_DEV_DISABLED ||
+			  ev->code == RTE_ISM_DEV_ERROR_STATE))
+			return peer_lost(l, "it left the fabric", ev,
+					RTE_ISM_RING_LINK_LOST);
+		return 0;
+	case RTE_ISM_EVENT_BUF:
+		if (ev->code == RTE_ISM_BUF_UNREGISTERED &&
+		    is_peer_token(l, ev->token))
+			return peer_lost(l, "it unregistered its DMB", ev,
+					RTE_ISM_RING_LINK_LOST);
+		if (ev->code == RTE_ISM_BUF_USER_DISABLED && peer_known(l) &&
+		    is_our_token(l, ev->token))
+			return peer_lost(l, "our DMB lost its writer", ev,
+					RTE_ISM_RING_LINK_LOST);
+		return 0;
+	default:
+		return 0;	/* unknown types are tolerated */
+	}
+}
+
+unsigned int
+rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
+{
+	char why[64];
+	bool all = true;
+	uint16_t i;
+	int err;
+
+	if (l == NULL)
+		return 0;
+	/* A move failed: the peer's DMB is gone even if no event said so. */
+	for (i = 0; i < l->nb_rings && peer_known(l); i++) {
+		err = __atomic_load_n(&l->rings[i]->tx_error, __ATOMIC_RELAXED);
+		if (err == 0)
+			err = __atomic_load_n(&l->rings[i]->rx_error,
+					__ATOMIC_RELAXED);
+		if (err != 0) {
+			snprintf(why, sizeof(why), "a move failed (%s)",
+				 strerror(-err));
+			return peer_lost(l, why, NULL, RTE_ISM_RING_LINK_LOST);
+		}
+	}
+	for (i = 0; i < l->nb_rings; i++)
+		all &= l->confirmed[i];
+	if (all || now < l->next_hello)
+		return 0;
+	for (i = 0; i < l->nb_rings; i++)
+		if (!l->confirmed[i])
+			link_send(l, MSG_HELLO, hello_payload(l, i),
+				  l->rings[i]->dmb.token);
+	l->next_hello = now + l->hello_period;
+	return 0;
+}
+
+unsigned int
+rte_ism_ring_link_poll(struct rte_ism_ring_link *l, uint64_t now)
+{
+	struct rte_ism_event ev[16];
+	unsigned int what = 0;
+	int n, i;
+
+	if (l == NULL)
+		return 0;
+	do {
+		n = rte_ism_event_poll(l->dev_id, ev, RTE_DIM(ev));
+		for (i = 0; i < n; i++)
+			what |= rte_ism_ring_link_event(l, &ev[i]);
+	} while (n == (int)RTE_DIM(ev));
+	return what | rte_ism_ring_link_tick(l, now);
+}
+
+void
+rte_ism_ring_link_bye(struct rte_ism_ring_link *l)
+{
+	if (l == NULL)
+		return;
+	link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
+	forget_peer(l);
+}
+
+int
+rte_ism_ring_link_init(struct rte_ism_ring_link *l, uint16_t dev_id,
+		const struct rte_ism_gid *peer, struct rte_ism_ring **rings,
+		uint16_t nb_rings, rte_ism_ring_link_cb_t cb, void *cb_arg)
+{
+	uint16_t i;
+
+	if (l == NULL || peer == NULL || rings == NULL || nb_rings == 0 ||
+	    nb_rings > RTE_ISM_RING_MAX_RINGS) {
+		RING_LOG(ERR, "link: bad arguments (%u rings)", nb_rings);
+		return -EINVAL;
+	}
+	for (i = 0; i < nb_rings; i++) {
+		if (rings[i] == NULL || rings[i]->dev_id != dev_id ||
+		    rings[i]->dmb.token == 0) {
+			RING_LOG(ERR, "link: ring %u is not set up on ISM "
+				 "device %u", i, dev_id);
+			return -EINVAL;
+		}
+	}
+	memset(l, 0, sizeof(*l));
+	l->dev_id = dev_id;
+	l->gid = *peer;
+	l->nb_rings = nb_rings;
+	for (i = 0; i < nb_rings; i++)
+		l->rings[i] = rings[i];
+	l->hello_period = rte_get_tsc_hz() / 1000 * HELLO_PERIOD_MS;
+	l->cb = cb;
+	l->cb_arg = cb_arg;
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+#ifndef RING_TEST_H
+#define RING_TEST_H
+
+/* What the test files of librte_ism_ring share (test_ism_ring.c has the
+ * fixture: two loopback ISM devices of one process, an mbuf pool). */
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <rte_mbuf.h>
+
+#include <rte_ism.h>
+#include <rte_ism_ring.h>
+
+/* Debian ships no rte_test.h: the few assertions used here. */
+#define TEST_ASSERT(cond, fmt, ...) do { \
+	if (!(cond)) { \
+		printf("    FAIL %s:%d: " fmt "\n", __func__, __LINE__, \
+		       ##__VA_ARGS__); \
+		return -1; \
+	} \
+} while (0)
+#define TEST_ASSERT_EQUAL(a, b, fmt, ...) \
+	TEST_ASSERT((a) == (b), fmt, ##__VA_ARGS__)
+#define TEST_ASSERT_SUCCESS(expr, fmt, ...) do { \
+	int r_ = (expr); \
+	TEST_ASSERT(r_ == 0, fmt " (%d)", ##__VA_ARGS__, r_); \
+} while (0)
+#define TEST_ASSERT_FAIL(expr, fmt, ...) \
+	TEST_ASSERT((expr) != 0, fmt, ##__VA_ARGS__)
+#define TEST_ASSERT_NOT_NULL(p, fmt, ...) \
+	TEST_ASSERT((p) != NULL, fmt, ##__VA_ARGS__)
+
+extern struct rte_mempool *pool;
+extern uint16_t dev_a, dev_b;
+extern struct rte_ism_gid gid_a, gid_b;
+extern struct rte_ism_ring ra, rb;
+extern const struct rte_ism_ring_geom geom_default;
+
+int ring_init(struct rte_ism_ring *r, uint16_t dev,
+		const struct rte_ism_gid *peer,
+		const struct rte_ism_ring_geom *g, bool zc, bool poll_cursor);
+void pair_fini(void);
+struct rte_mbuf *pkt_make(uint32_t len, uint32_t seg, uint32_t seed);
+int pkt_verify(const struct rte_mbuf *m, uint32_t len, uint32_t seed);
+/* Drop the events earlier tests left in both devices' queues. */
+void events_drain(void);
+
+/* test_ism_ring_link.c */
+int test_handshake(void);
+int test_bad_hello(void);
+int test_link_multi_ring(void);
+int test_link_ring_mismatch(void);
+int test_link_poll_cursor(void);
+
+#endif /* RING_TEST_H */

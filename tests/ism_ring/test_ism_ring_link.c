@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * Unit tests of the handshake of librte_ism_ring (struct
+ * rte_ism_ring_link), in the fixture of test_ism_ring.c: two loopback
+ * devices, each link polling its own device's events.
+ */
+
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "ring_test.h"
+
+static struct rte_ism_ring ra2, rb2;
+static struct rte_ism_ring_link la, lb;
+
+/* What the callbacks were told. */
+struct reports {
+	unsigned int nb_up, nb_lost, nb_bye;
+	char why[64];
+};
+static struct reports rep_a, rep_b;
+
+static void
+on_link(void *arg, const struct rte_ism_ring_link_report *r)
+{
+	struct reports *rep = arg;
+
+	if (r->what == RTE_ISM_RING_LINK_UP)
+		rep->nb_up++;
+	else if (r->what == RTE_ISM_RING_LINK_LOST)
+		rep->nb_lost++;
+	else if (r->what == RTE_ISM_RING_LINK_BYE)
+		rep->nb_bye++;
+	if (r->why != NULL)
+		snprintf(rep->why, sizeof(rep->why), "%s", r->why);
+}
+
+static int
+link_a(struct rte_ism_ring **rings, uint16_t n)
+{
+	memset(&rep_a, 0, sizeof(rep_a));
+	return rte_ism_ring_link_init(&la, dev_a, &gid_b, rings, n, on_link,
+			&rep_a);
+}
+
+static int
+link_b(struct rte_ism_ring **rings, uint16_t n)
+{
+	memset(&rep_b, 0, sizeof(rep_b));
+	return rte_ism_ring_link_init(&lb, dev_b, &gid_a, rings, n, on_link,
+			&rep_b);
+}
+
+static bool
+both_up(void)
+{
+	return rte_ism_ring_link_up(&la) && rte_ism_ring_link_up(&lb);
+}
+
+/* Poll both links until cond; the bound only stops a hang. */
+static void
+poll_both(unsigned int *ev_a, unsigned int *ev_b, bool (*cond)(void))
+{
+	unsigned int i;
+
+	for (i = 0; i < 5000 && !cond(); i++) {
+		*ev_a |= rte_ism_ring_link_poll(&la, rte_rdtsc());
+		*ev_b |= rte_ism_ring_link_poll(&lb, rte_rdtsc());
+		rte_delay_us_block(1000);
+	}
+}
+
+/* One packet from r to peer, checked. */
+static int
+one_packet(struct rte_ism_ring *from, struct rte_ism_ring *to, uint32_t len,
+		uint32_t seed)
+{
+	struct rte_mbuf *m, *rx;
+
+	m = pkt_make(len, 2048, seed);
+	TEST_ASSERT_NOT_NULL(m, "mbuf");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(from, &m, 1), 1, "sent");
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(to, &rx, 1), 1, "received");
+	TEST_ASSERT_SUCCESS(pkt_verify(rx, len, seed), "data");
+	rte_pktmbuf_free(rx);
+	return 0;
+}
+
+int
+test_handshake(void)
+{
+	struct rte_ism_ring *a[] = { &ra }, *b[] = { &rb };
+	unsigned int ev_a = 0, ev_b = 0;
+
+	events_drain();
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
+				      false, false), "a");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
+				      true, false), "b");
+	TEST_ASSERT_SUCCESS(link_a(a, 1), "link a");
+	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
+	poll_both(&ev_a, &ev_b, both_up);
+	TEST_ASSERT(both_up(), "handshake did not complete");
+	TEST_ASSERT(ev_a & RTE_ISM_RING_LINK_UP && ev_b & RTE_ISM_RING_LINK_UP,
+		    "up events");
+	TEST_ASSERT(rep_a.nb_up == 1 && rep_b.nb_up == 1, "up reports %u %u",
+		    rep_a.nb_up, rep_b.nb_up);
+	if (one_packet(&ra, &rb, 100, 1) < 0 || one_packet(&rb, &ra, 90, 2) < 0)
+		return -1;
+
+	/* b restarts: a sees the loss, then both come up again. */
+	rte_ism_ring_fini(&rb);
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
+				      true, false), "b again");
+	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b again");
+	ev_a = ev_b = 0;
+	poll_both(&ev_a, &ev_b, both_up);
+	TEST_ASSERT(both_up(), "no handshake after the restart");
+	TEST_ASSERT(ev_a & RTE_ISM_RING_LINK_LOST, "a did not notice");
+	TEST_ASSERT_EQUAL(rep_a.nb_lost, 1, "a: %u losses", rep_a.nb_lost);
+	TEST_ASSERT_EQUAL(la.peer_token[0], rb.dmb.token,
+			  "a has b's new token");
+	if (one_packet(&ra, &rb, 300, 5) < 0)
+		return -1;
+
+	/* b leaves cleanly: a must take it as a goodbye, not a loss. */
+	rte_ism_ring_link_bye(&lb);
+	ev_a = rte_ism_ring_link_poll(&la, rte_rdtsc());
+	ev_a |= rte_ism_ring_link_poll(&la, rte_rdtsc());
+	TEST_ASSERT(ev_a & RTE_ISM_RING_LINK_BYE,
+		    "a did not see the BYE (events 0x%x)", ev_a);
+	TEST_ASSERT(!(ev_a & RTE_ISM_RING_LINK_LOST),
+		    "a saw a loss (events 0x%x)", ev_a);
+	TEST_ASSERT(!rte_ism_ring_link_up(&la), "a still up");
+	TEST_ASSERT_EQUAL(la.nb_lost, 2, "losses seen");
+	TEST_ASSERT(rep_a.nb_bye == 1 && strcmp(rep_a.why, "it said goodbye")
+		    == 0, "a's report: %u byes, '%s'", rep_a.nb_bye,
+		    rep_a.why);
+	TEST_ASSERT(!rte_ism_ring_tx_ready(&ra), "a still sends");
+	rte_ism_ring_fini(&ra);
+	rte_ism_ring_fini(&rb);
+	return 0;
+}
+
+/* A HELLO as rte_ism_ring.h lays it out (version 2). */
+#define HELLO_CODE(ver, i, nb_m1, slots_m4, size_m6) \
+	(0xf5u << 24 | (ver) << 20 | 1u << 16 | (i) << 12 | (nb_m1) << 8 | \
+	 (slots_m4) << 4 | (size_m6))
+
+/* Malformed HELLOs are ignored (no peer taken, nothing reported); a good
+ * handshake still follows. */
+int
+test_bad_hello(void)
+{
+	struct rte_ism_ring *a[] = { &ra }, *b[] = { &rb };
+	struct {
+		uint32_t code;
+		bool zero_token;
+	} bad[] = {
+		{ HELLO_CODE(2, 0, 0, 4, 15), false },	/* slot of 2 MiB */
+		{ HELLO_CODE(2, 3, 3, 4, 1), false },	/* ring 3 of 4 */
+		{ HELLO_CODE(2, 0, 0, 4, 1), true },	/* no token */
+		{ HELLO_CODE(1, 0, 0, 4, 1), false },	/* version 1 */
+	};
+	unsigned int ev_a = 0, ev_b = 0, i;
+	struct rte_ism_event ev;
+
+	events_drain();
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
+				      false, false), "a");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
+				      false, false), "b");
+	TEST_ASSERT_SUCCESS(link_a(a, 1), "link a");
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		TEST_ASSERT_SUCCESS(rte_ism_signal_event(dev_b, &gid_a, 1,
+				bad[i].code, bad[i].zero_token ? 0 :
+				rb.dmb.token), "send HELLO %u", i);
+		ev_a = rte_ism_ring_link_poll(&la, rte_rdtsc());
+		/* ism_lo queues at once: the HELLO was read by the poll. */
+		TEST_ASSERT_EQUAL(rte_ism_event_poll(dev_a, &ev, 1), 0,
+				  "HELLO %u not consumed", i);
+		TEST_ASSERT_EQUAL(ev_a, 0, "HELLO %u: events 0x%x", i, ev_a);
+		TEST_ASSERT_EQUAL(la.peer_token[0], 0, "HELLO %u taken", i);
+		TEST_ASSERT_EQUAL(ra.peer_token, 0, "HELLO %u: ring set up", i);
+	}
+	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
+	ev_a = ev_b = 0;
+	poll_both(&ev_a, &ev_b, both_up);
+	TEST_ASSERT(both_up(), "no handshake after the malformed HELLOs");
+	TEST_ASSERT_EQUAL(la.peer_token[0], rb.dmb.token, "a has b's token");
+	rte_ism_ring_fini(&ra);
+	rte_ism_ring_fini(&rb);
+	return 0;
+}
+
+/* Two rings each side (as a port with two queue pairs): up once both
+ * are connected, once; ring i of a talks to ring i of b. */
+int
+test_link_multi_ring(void)
+{
+	struct rte_ism_ring *a[] = { &ra, &ra2 }, *b[] = { &rb, &rb2 };
+	unsigned int ev_a = 0, ev_b = 0;
+	int ret = 0;
+
+	events_drain();
+	/* Rings sharing a device read their cursors (no shared signals). */
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
+				      false, true), "a0");
+	TEST_ASSERT_SUCCESS(ring_init(&ra2, dev_a, &gid_b, &geom_default,
+				      true, true), "a1");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
+				      false, true), "b0");
+	TEST_ASSERT_SUCCESS(ring_init(&rb2, dev_b, &gid_a, &geom_default,
+				      false, true), "b1");
+	TEST_ASSERT_SUCCESS(link_a(a, 2), "link a");
+	TEST_ASSERT_SUCCESS(link_b(b, 2), "link b");
+	poll_both(&ev_a, &ev_b, both_up);
+	TEST_ASSERT(both_up(), "handshake did not complete");
+	TEST_ASSERT(rep_a.nb_up == 1 && rep_b.nb_up == 1, "up reports %u %u",
+		    rep_a.nb_up, rep_b.nb_up);
+	TEST_ASSERT(la.peer_nb_rings == 2 && lb.peer_nb_rings == 2,
+		    "peer ring counts %u %u", la.peer_nb_rings,
+		    lb.peer_nb_rings);
+	TEST_ASSERT(rte_ism_ring_tx_ready(&ra) && rte_ism_ring_tx_ready(&ra2) &&
+		    rte_ism_ring_tx_ready(&rb) && rte_ism_ring_tx_ready(&rb2),
+		    "a ring is not sending");
+	TEST_ASSERT(ra.tx_sf == 0 && rb2.tx_sf == 0, "signals requested");
+	if (one_packet(&ra, &rb, 100, 1) < 0 ||
+	    one_packet(&ra2, &rb2, 1500, 2) < 0 ||
+	    one_packet(&rb2, &ra2, 64, 3) < 0 ||
+	    one_packet(&rb, &ra, 9000, 4) < 0)
+		ret = -1;
+	rte_ism_ring_link_bye(&la);
+	rte_ism_ring_link_bye(&lb);
+	rte_ism_ring_fini(&ra);
+	rte_ism_ring_fini(&ra2);
+	rte_ism_ring_fini(&rb);
+	rte_ism_ring_fini(&rb2);
+	return ret;
+}
+
+/* a has two rings, b one: the link comes up with the ring both have; a's
+ * second ring stays unconnected. */
+int
+test_link_ring_mismatch(void)
+{
+	struct rte_ism_ring *a[] = { &ra, &ra2 }, *b[] = { &rb };
+	unsigned int ev_a = 0, ev_b = 0;
+	int ret = 0;
+
+	events_drain();
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
+				      false, true), "a0");
+	TEST_ASSERT_SUCCESS(ring_init(&ra2, dev_a, &gid_b, &geom_default,
+				      false, true), "a1");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
+				      false, true), "b0");
+	TEST_ASSERT_SUCCESS(link_a(a, 2), "link a");
+	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
+	poll_both(&ev_a, &ev_b, both_up);
+	TEST_ASSERT(both_up(), "handshake did not complete");
+	TEST_ASSERT(la.peer_nb_rings == 1 && lb.peer_nb_rings == 2,
+		    "peer ring counts %u %u", la.peer_nb_rings,
+		    lb.peer_nb_rings);
+	TEST_ASSERT(!rte_ism_ring_tx_ready(&ra2), "a's ring 1 sends");
+	if (one_packet(&ra, &rb, 700, 1) < 0 || one_packet(&rb, &ra, 70, 2) < 0)
+		ret = -1;
+	rte_ism_ring_link_bye(&la);
+	rte_ism_ring_link_bye(&lb);
+	rte_ism_ring_fini(&ra);
+	rte_ism_ring_fini(&ra2);
+	rte_ism_ring_fini(&rb);
+	return ret;
+}
+
+/* READY tells the sender whether to signal: b reads its cursor (no
+ * signals for it), a polls signals (signals for it). */
+int
+test_link_poll_cursor(void)
+{
+	struct rte_ism_ring *a[] = { &ra }, *b[] = { &rb };
+	unsigned int ev_a = 0, ev_b = 0;
+	int ret = 0;
+
+	events_drain();
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
+				      false, false), "a");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
+				      false, true), "b");
+	TEST_ASSERT_SUCCESS(link_a(a, 1), "link a");
+	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
+	poll_both(&ev_a, &ev_b, both_up);
+	TEST_ASSERT(both_up(), "handshake did not complete");
+	TEST_ASSERT_EQUAL(ra.tx_sf, 0, "a signals b, which reads its cursor");
+	TEST_ASSERT_EQUAL(rb.tx_sf, 1, "b does not signal a");
+	if (one_packet(&ra, &rb, 128, 1) < 0 || one_packet(&rb, &ra, 129, 2) < 0)
+		ret = -1;
+	rte_ism_ring_link_bye(&la);
+	rte_ism_ring_link_bye(&lb);
+	rte_ism_ring_fini(&ra);
+	rte_ism_ring_fini(&rb);
+	return ret;
+}

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ism authors
+"""net_ism between processes: Debian's dpdk-testpmd and DPDK's l2fwd over
+net_ism on ism_shm (python3 standard library only).
+
+    net_ism_test.py --build DIR --tag TAG [--asan] [--l2fwd BIN]
+                    SCENARIO [ARGS]
+
+Scenarios:
+  txrx copy|zc       A txonly -> B rxonly; after A stops, B has received
+                     exactly what A sent (packets and bytes), 0 errors
+  pcap copy|zc Q     io forwarding of pcaps (64-9000 B) through A's
+                     net_pcap -> net_ism -> B's net_ism -> net_pcap, Q
+                     queues (one pcap per queue): byte-identical, in order
+  kill               kill -9 of the receiver, then of the sender, while
+                     traffic flows: the survivor's link goes down (LSC
+                     event), comes back when the peer is restarted, and
+                     forwarding resumes; nobody else restarts
+  l2fwd              A testpmd (pcap -> net_ism) -> dpdk-l2fwd with two
+                     net_ism ports on one ISM device -> B testpmd
+                     (net_ism -> pcap): byte-identical, in order
+
+Every phase is ordered by what the processes print (link up lines,
+counters), never by how fast a peer runs; waits have deadlines that only
+stop a hang. Exit status 0 pass, 1 fail, 77 skipped (l2fwd not built).
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dpdk_proc import (Fail, Proc, Testpmd, asan_preload, check,  # noqa
+                       compare, mixed_packets, pcap_read, pcap_write,
+                       run_all)
+
+GID_A, GID_B, GID_L = "0xa1", "0xb2", "0xc3"
+
+
+class Env:
+    def __init__(self, args, tmp):
+        self.build = os.path.abspath(args.build)
+        self.tag = args.tag
+        self.testpmd = args.testpmd
+        self.asan = args.asan
+        self.l2fwd = args.l2fwd
+        self.tmp = tmp
+        self.nb_fabrics = 0
+
+    def plugin_args(self):
+        return ["-d", os.path.join(self.build, "drivers", "raw", "ism",
+                                   "librte_raw_ism.so"),
+                "-d", os.path.join(self.build, "drivers", "net", "ism",
+                                   "librte_net_ism.so")]
+
+    def preload_env(self):
+        return {"LD_PRELOAD": asan_preload()} if self.asan else {}
+
+    def fabric(self):
+        """A fresh ism_shm rendezvous directory."""
+        self.nb_fabrics += 1
+        d = os.path.join(self.tmp, "fabric%d" % self.nb_fabrics)
+        os.mkdir(d)
+        return d
+
+
+def shm(fabric, gid):
+    return "ism_shm0,dir=%s,gid=%s" % (fabric, gid)
+
+
+def ism(peer, extra=""):
+    return "net_ism0,ism=ism_shm0,peer=%s%s" % (peer, extra)
+
+
+# ------------------------------------------------------------------ txrx
+
+def txrx(env, mode):
+    zc = ",zero-copy=yes" if mode == "zc" else ""
+    fab = env.fabric()
+    a = Testpmd(env, "A", "0,1", 0, [shm(fab, GID_A), ism(GID_B, zc)],
+                ["--forward-mode=txonly", "--txpkts=200"])
+    b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A, zc)],
+                ["--forward-mode=rxonly"])
+
+    def body():
+        a.wait_link(0, "up")
+        b.wait_link(0, "up")
+        b.start()
+        a.start()
+        b.wait_counter(0, "RX-packets", lambda v: v >= 200000,
+                       ">= 200000")
+        a.stop()
+        sent = a.port_stats(0)
+        # Everything A's ring took arrives; wait for the last of it.
+        b.wait_counter(0, "RX-packets", lambda v: v >= sent["TX-packets"],
+                       ">= %d" % sent["TX-packets"])
+        b.stop()
+        got = b.port_stats(0)
+        print("A sent %d packets %d bytes, B received %d packets %d bytes"
+              % (sent["TX-packets"], sent["TX-bytes"], got["RX-packets"],
+                 got["RX-bytes"]))
+        check(got["RX-packets"] == sent["TX-packets"] and
+              got["RX-bytes"] == sent["TX-bytes"], "counters differ")
+        check(sent["TX-errors"] == 0 and got["RX-errors"] == 0 and
+              got["RX-nombuf"] == 0, "errors: A %s B %s" % (sent, got))
+        a.quit()
+        b.quit()
+    run_all([a, b], body)
+    print("PASS txonly -> rxonly (%s): equal counters, no errors" % mode)
+
+
+# ------------------------------------------------------------------ pcap
+
+def pcap_files(env, name, nb_q, packets_per_q, seed, max_len=9000):
+    """Input pcaps (one per queue) and their packets."""
+    ins, packets = [], []
+    for q in range(nb_q):
+        pk = mixed_packets(packets_per_q, seed * 10 + q, max_len)
+        path = os.path.join(env.tmp, "%s-in%d.pcap" % (name, q))
+        pcap_write(path, pk)
+        ins.append(path)
+        packets.append(pk)
+    return ins, packets
+
+
+def pcap_vdev(rx, tx):
+    return "net_pcap0," + ",".join(["rx_pcap=%s" % p for p in rx] +
+                                   ["tx_pcap=%s" % p for p in tx])
+
+
+def retry(p):
+    """io forwarding that waits for the ring instead of dropping."""
+    p.cmd("set fwd io retry", r"Set io packet forwarding mode with retry")
+    p.send("set burst tx delay 10 retry 2000000")
+
+
+def pcap(env, mode, nb_q):
+    nb_q = int(nb_q)
+    zc = ",zero-copy=yes" if mode == "zc" else ""
+    name = "pcap-%s-%d" % (mode, nb_q)
+    ins, packets = pcap_files(env, name, nb_q, 600, 1)
+    empty = os.path.join(env.tmp, name + "-empty.pcap")
+    pcap_write(empty, [])
+    outs = [os.path.join(env.tmp, "%s-out%d.pcap" % (name, q))
+            for q in range(nb_q)]
+    junk = [os.path.join(env.tmp, "%s-junk%d.pcap" % (name, q))
+            for q in range(nb_q)]
+    total = sum(len(p) for p in packets)
+    fab = env.fabric()
+    common = ["--rxq=%d" % nb_q, "--txq=%d" % nb_q, "--max-pkt-len=9018"]
+    # A: port 0 pcap in, port 1 net_ism; B: port 0 net_ism, port 1 pcap out
+    a = Testpmd(env, "A", "0,1", 0, [shm(fab, GID_A), pcap_vdev(ins, junk),
+                                     ism(GID_B, zc)], common)
+    b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A, zc),
+                                     pcap_vdev([empty] * nb_q, outs)],
+                common)
+
+    def body():
+        a.wait_link(1, "up")
+        b.wait_link(0, "up")
+        retry(a)
+        b.start()
+        a.start()
+        b.wait_counter(1, "TX-packets", lambda v: v >= total,
+                       "%d" % total)
+        a.stop()
+        b.stop()
+        st = b.port_stats(0)
+        check(st["RX-errors"] == 0, "B: rx errors %s" % st)
+        a.quit()
+        b.quit()    # closes the pcap files
+        for q in range(nb_q):
+            compare(packets[q], pcap_read(outs[q]), "queue %d" % q)
+    run_all([a, b], body)
+    print("PASS pcap io forwarding (%s, %d queues): %d packets of 64-9000 "
+          "B, byte-identical and in order" % (mode, nb_q, total))
+
+
+# ------------------------------------------------------------------ kill
+
+def kill(env):
+    fab = env.fabric()
+
+    def start(name, main, mode, gid, peer):
+        p = Testpmd(env, name, "0,1", main, [shm(fab, gid), ism(peer)],
+                    ["--forward-mode=" + mode])
+        return p
+
+    procs = []
+
+    def flowing(rx, base):
+        return rx.wait_counter(0, "RX-packets", lambda v: v > base + 1000,
+                               "> %d" % (base + 1000))
+
+    def survive(victim_name, victim_mode, victim_main, victim_gid, other):
+        """Kill the victim; the other port goes down and comes back up
+        with a restarted victim. Returns the restarted process."""
+        victim = next(p for p in procs if p.name.startswith(victim_name)
+                      and p.alive())
+        mark = other.count()
+        killed = time.monotonic_ns()
+        victim.kill9()
+        i = other.wait_for(r"Port 0: link state change event", mark)
+        other.wait_link(0, "down")
+        why = other.line(other.wait_for(r"NET_ISM: .*link down", mark))
+        print("%s: LSC event read %.3f ms after the kill (informational; "
+              "%s)" % (other.name, (other.stamp(i) - killed) / 1e6,
+                       why.split("link down: ")[-1]))
+        mark = other.count()
+        peer = GID_B if victim_gid == GID_A else GID_A
+        again = start(victim_name + "2", victim_main, victim_mode,
+                      victim_gid, peer)
+        procs.append(again)
+        other.wait_for(r"Port 0: link state change event", mark)
+        other.wait_link(0, "up")
+        again.wait_link(0, "up")
+        again.start()
+        return again
+
+    def body():
+        a = start("A", 0, "txonly", GID_A, GID_B)
+        procs.append(a)
+        b = start("B", 1, "rxonly", GID_B, GID_A)
+        procs.append(b)
+        a.wait_link(0, "up")
+        b.wait_link(0, "up")
+        b.start()
+        a.start()
+        flowing(b, 0)
+        # The receiver dies: the sender goes down, then up again.
+        b = survive("B", "rxonly", 1, GID_B, a)
+        flowing(b, 0)
+        # The sender dies: the receiver goes down, then up again.
+        before = b.port_stats(0)["RX-packets"]
+        a = survive("A", "txonly", 0, GID_A, b)
+        flowing(b, before)
+        for p in (a, b):
+            p.stop()
+            p.quit()
+    run_all(procs, body)
+    print("PASS kill -9 of the receiver, then of the sender: link down, "
+          "up again after the restart, forwarding resumed")
+
+
+# ------------------------------------------------------------------ l2fwd
+
+def l2fwd(env):
+    if not env.l2fwd or not os.path.exists(env.l2fwd):
+        print("SKIP: dpdk-l2fwd was not built: DPDK's examples "
+              "(/usr/share/dpdk/examples/l2fwd, package dpdk-doc) are not "
+              "installed; run devtools/setup.sh")
+        return 77
+    ins, packets = pcap_files(env, "l2fwd", 1, 400, 3, max_len=1500)
+    empty = os.path.join(env.tmp, "l2fwd-empty.pcap")
+    pcap_write(empty, [])
+    out = os.path.join(env.tmp, "l2fwd-out.pcap")
+    junk = os.path.join(env.tmp, "l2fwd-junk.pcap")
+    fab = env.fabric()
+    # B's ring holds all the packets: l2fwd drops what its port does not
+    # take, and must not have to.
+    big = ",slot-size=256,ring-slots=2048"
+    a = Testpmd(env, "A", "0,1", 0, [shm(fab, GID_A), pcap_vdev(ins, [junk]),
+                                     ism(GID_L)], [])
+    b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_L, big),
+                                     pcap_vdev([empty], [out])], [])
+    prefix = "net-ism-%s-L-%d" % (env.tag, os.getpid())
+    argv = [env.l2fwd, "-l", "1", "--no-huge", "-m", "512", "--no-pci",
+            "--no-shconf", "--file-prefix", prefix] + env.plugin_args() + [
+            "--vdev", shm(fab, GID_L),
+            "--vdev", "net_ism0,ism=ism_shm0,peer=%s" % GID_A,
+            "--vdev", "net_ism1,ism=ism_shm0,peer=%s" % GID_B,
+            "--", "-p", "0x3", "-q", "2", "--no-mac-updating", "-T", "0"]
+    procs = [a, b]
+
+    def body():
+        a.link(1)                   # A answers: it is set up
+        # (ASan: its runtime before stdbuf's preload library.)
+        ell = Proc("L", argv, prefix, env=env.preload_env())
+        procs.append(ell)
+        ell.wait_for(r"Port 0 Link up")
+        ell.wait_for(r"Port 1 Link up")
+        a.wait_link(1, "up")
+        b.wait_link(0, "up")
+        retry(a)
+        b.start()
+        a.start()
+        b.wait_counter(1, "TX-packets", lambda v: v >= len(packets[0]),
+                       "%d" % len(packets[0]))
+        a.stop()
+        b.stop()
+        ell.signal(2)
+        check(ell.wait() == 0, "l2fwd: exit status %s"
+              % ell.proc.returncode)
+        ell.wait_for(r"Bye")
+        a.quit()
+        b.quit()
+        compare(packets[0], pcap_read(out), "through l2fwd")
+    run_all(procs, body)
+    print("PASS l2fwd between two net_ism ports: %d packets byte-identical "
+          "and in order" % len(packets[0]))
+
+
+SCENARIOS = {"txrx": txrx, "pcap": pcap, "kill": kill, "l2fwd": l2fwd}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--tag", required=True)
+    ap.add_argument("--testpmd", default="/usr/bin/dpdk-testpmd")
+    ap.add_argument("--asan", action="store_true")
+    ap.add_argument("--l2fwd", default="")
+    ap.add_argument("scenario", choices=SCENARIOS)
+    ap.add_argument("args", nargs="*")
+    args = ap.parse_args()
+    # Pcaps and ism_shm rendezvous directories; the plugins stay in the
+    # build tree (EAL refuses -d paths under world-writable /tmp).
+    with tempfile.TemporaryDirectory(prefix="net-ism-test.") as tmp:
+        try:
+            ret = SCENARIOS[args.scenario](Env(args, tmp), *args.args)
+        except Fail as e:
+            print("FAIL %s: %s" % (args.scenario, e))
+            return 1
+    return ret or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
