@@ -4,10 +4,11 @@
 """Multi-process tests of the ivshmem backend on the host.
 
 Host processes share one region file, as host processes and QEMU guests
-share the file behind ivshmem-plain (the VM tests, vm_test.sh, run the same
-program in guests). Each dpdk-ism-ivshm-peer runs under timeout(1) with its
-own --file-prefix; the region lives in a fresh private directory removed at
-the end. Phases are ordered by what the processes print (and by the driver
+share the file behind ivshmem-plain (the VM tests, vm/vm_test.py, run the
+same program in guests). Each dpdk-ism-ivshm-peer runs through
+tests/lib/ism_eal.py (a deadline, its own --file-prefix, its runtime
+directories removed); the region lives in a fresh private directory
+removed at the end. Phases are ordered by what the processes print (and by the driver
 closing a --hold peer's stdin), never by how fast they run; delays are
 printed for information only.
 
@@ -37,13 +38,17 @@ Exit status: 0 pass, 1 fail.
 
 import argparse
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'lib'))
+import ism_eal  # noqa: E402  (tests/lib)
 
 PROC_TIMEOUT_S = 170
 REGION_SIZE = 64 << 20
@@ -62,88 +67,60 @@ class Failure(Exception):
 
 
 class Peer:
-    """One dpdk-ism-ivshm-peer process and the lines it printed."""
+    """One dpdk-ism-ivshm-peer process (tests/lib/ism_eal.py) and the
+    lines it printed."""
 
     def __init__(self, test, name, gid, args, liveness=LIVENESS_MS):
         self.name = name
-        self.lines = []
-        self.eof = False
         self.pid = None
-        self.cv = threading.Condition()
         cpu = len(test.peers) % test.ncpu
-        self.prefix = 'ism-ivshm-%s-%s-%s' % (test.tag, test.scenario, name)
+        self.prefix = ism_eal.file_prefix(test.tag, 'ivshm', test.scenario,
+                                          name)
         vdev = 'ism_ivshm0,path=%s,size=%d,gid=%s' % (test.region,
                                                       REGION_SIZE, gid)
         if liveness:
             vdev += ',liveness_ms=%d' % liveness
-        cmd = ['timeout', '-s', 'KILL', str(PROC_TIMEOUT_S), test.peer_bin,
-               '-l', str(cpu), '--no-huge', '-m', '128', '--no-pci',
-               '--no-shconf', '--no-telemetry', '--file-prefix',
-               self.prefix, '--vdev', vdev, '--'] + args
-        # Its own session: the clean-up kills timeout(1) and the peer
-        # together. stdin: a --hold peer finishes once it is closed.
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True,
-                                     bufsize=1, start_new_session=True)
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
+        cmd = [test.peer_bin] + ism_eal.eal_args(
+            cpu, self.prefix, mem_mb=128, telemetry=False,
+            vdevs=[vdev]) + ['--'] + args
+        # stdin: a --hold peer finishes once it is closed.
+        self.proc = ism_eal.Process(cmd, name, PROC_TIMEOUT_S,
+                                    prefix=self.prefix, stdin=True,
+                                    echo=True)
+        self.lines = self.proc.lines
         test.peers.append(self)
-
-    def _read(self):
-        for line in self.proc.stdout:
-            line = line.rstrip('\n')
-            print('[%s] %s' % (self.name, line), flush=True)
-            with self.cv:
-                self.lines.append(line)
-                self.cv.notify_all()
-        with self.cv:
-            self.eof = True
-            self.cv.notify_all()
 
     def wait_line(self, prefix, timeout=90, pred=None, start=0):
         """(index, line) of the first line from start with prefix."""
-        deadline = time.monotonic() + timeout
-        i = start
-        with self.cv:
-            while True:
-                while i < len(self.lines):
-                    line = self.lines[i]
-                    i += 1
-                    if line.startswith(prefix) and (pred is None or
-                                                    pred(line)):
-                        return i - 1, line
-                left = deadline - time.monotonic()
-                if self.eof or left <= 0:
-                    raise Failure('%s: no "%s" line' % (self.name, prefix))
-                self.cv.wait(left)
+        try:
+            i = self.proc.wait_for('^' + re.escape(prefix), timeout,
+                                   start=start, pred=pred)
+        except ism_eal.Error:
+            raise Failure('%s: no "%s" line' % (self.name, prefix))
+        return i, self.proc.line(i)
 
     def count(self):
-        with self.cv:
-            return len(self.lines)
+        return self.proc.count()
 
     def ready(self):
         self.pid = int(self.wait_line('READY')[1].split()[2])
         return self
 
     def release(self):
-        if not self.proc.stdin.closed:
-            self.proc.stdin.close()
+        self.proc.close_stdin()
         return self
 
     def finish(self, timeout=None):
         self.release()
-        rc = self.proc.wait(timeout or PROC_TIMEOUT_S)
-        self.reader.join(30)
-        return rc
+        try:
+            return self.proc.wait(timeout or PROC_TIMEOUT_S)
+        except ism_eal.Error as e:
+            raise Failure(str(e))
 
     def kill_session(self):
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.release()
-        self.proc.wait()
+        """SIGKILL timeout(1) and the peer, reap them, remove their
+        runtime directories."""
+        self.proc.cleanup()
 
 
 class Test:
@@ -165,9 +142,6 @@ class Test:
     def cleanup(self):
         for p in self.peers:
             p.kill_session()
-        for p in self.peers:
-            shutil.rmtree(os.path.join('/var/run/dpdk', p.prefix),
-                          ignore_errors=True)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -358,7 +332,7 @@ def main():
     t = Test(args)
     try:
         SCENARIOS[args.scenario](t)
-    except (Failure, subprocess.TimeoutExpired) as e:
+    except (Failure, ism_eal.Error, subprocess.TimeoutExpired) as e:
         print('FAIL %s: %s' % (args.scenario, e))
         return 1
     finally:

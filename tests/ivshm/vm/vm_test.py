@@ -169,11 +169,7 @@ class VmTest(it.Test):
             g.kill()
             g.proc.wait()
         for p in self.procs:
-            try:
-                os.killpg(p.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            p.wait()
+            p.cleanup()
         super().cleanup()
         shutil.rmtree(self.shm, ignore_errors=True)
 
@@ -308,25 +304,22 @@ def guest_host(vt):
     print('PASS guest-host: the API across the boundary')
 
     # The host end of the forwarding: pcap in, through the guest and back.
-    prefix = 'ism-ivshm-vm-%s-fwd' % vt.tag
-    fwd = subprocess.Popen(
-        ['timeout', '-s', 'KILL', '400', vt.fwd_bin, '-l', '1', '--no-huge',
-         '-m', '512', '--no-shconf', '--no-pci', '--file-prefix', prefix,
-         '--vdev', 'ism_ivshm0,path=%s,gid=%s' % (vt.region, fa),
-         '--vdev', 'net_pcap0,rx_pcap=%s,tx_pcap=%s' % (src, dst), '--',
-         '--peer-gid', fb, '--stats-period', '0', '--stop-after-rx',
-         str(len(packets))], start_new_session=True)
+    prefix = it.ism_eal.file_prefix(vt.tag, 'ivshm-vm-fwd')
+    fwd = it.ism_eal.Process(
+        [vt.fwd_bin] + it.ism_eal.eal_args(1, prefix, vdevs=[
+            'ism_ivshm0,path=%s,gid=%s' % (vt.region, fa),
+            'net_pcap0,rx_pcap=%s,tx_pcap=%s' % (src, dst)]) + [
+            '--', '--peer-gid', fb, '--stats-period', '0', '--stop-after-rx',
+            str(len(packets))], 'fwd', 400, prefix=prefix, echo=True)
     vt.procs.append(fwd)
-    while fwd.poll() is None:
+    while fwd.proc.poll() is None:
         # Its guest end failing first would leave it waiting.
         if any(l.startswith('VMTEST-RC fwd') for l in g.lines):
-            fwd.wait(30)
             break
         time.sleep(0.2)
-    if fwd.returncode != 0:
-        raise it.Failure('host dpdk-ism_fwd: exit status %s'
-                         % fwd.returncode)
-    shutil.rmtree(os.path.join('/var/run/dpdk', prefix), ignore_errors=True)
+    rc = fwd.wait(30)
+    if rc != 0:
+        raise it.Failure('host dpdk-ism_fwd: exit status %s' % rc)
     it_fwd.compare(packets, it_fwd.pcap_read(dst))
     g.wait_line('VMTEST-RC fwd 0')
     print('PASS guest-host: %d packets host -> guest -> host, '
@@ -393,7 +386,7 @@ def main():
     t0 = time.monotonic()
     try:
         SCENARIOS[args.scenario](vt)
-    except (it.Failure, subprocess.TimeoutExpired) as e:
+    except (it.Failure, it.ism_eal.Error, subprocess.TimeoutExpired) as e:
         print('FAIL %s: %s' % (args.scenario, e))
         return 1
     finally:
