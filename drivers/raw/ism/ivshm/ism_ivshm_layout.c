@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "ism_ivshm_layout.h"
@@ -170,7 +171,7 @@ ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
 	v->rgid_ext = LOAD(&e->rgid_ext);
 	off = (uint64_t)LOAD(&e->off64) * IVSHM_DMB_ALIGN;
 	v->len = LOAD(&e->len);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	atomic_thread_fence(memory_order_acquire);
 	if (__atomic_load_n(&e->token, __ATOMIC_RELAXED) != tok) {
 		*why = "DMB entry changed while read";
 		return -EBADMSG;
@@ -220,7 +221,7 @@ ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
 	}
 	/* The owner may have overwritten entries while we read them: if the
 	 * head moved by more than the slack the ring keeps, rescan. */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	atomic_thread_fence(memory_order_acquire);
 	if (__atomic_load_n(&m->chg_head, __ATOMIC_RELAXED) - seen >
 	    IVSHM_CHG_RING)
 		return 1;

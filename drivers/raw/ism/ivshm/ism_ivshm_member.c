@@ -30,6 +30,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_atomic.h>
+
 #include "ism_ivshm.h"
 
 /* How long a join may take before it fails: the others need up to one
@@ -120,7 +122,7 @@ take_slot(struct ivshm_dev *d, unsigned int s, uint64_t epoch)
 			d->own[x].slot = IVSHM_NO_SLOT;
 	}
 	/* GID before looking at the others' (CHECK). */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 static bool
