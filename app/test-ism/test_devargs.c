@@ -4,11 +4,13 @@
 
 /*
  * Devargs of the fixture's backend: each bad value is refused with a log
- * line naming the key, and leaves no device (no ISM device, no rawdev).
+ * line naming the key, and leaves no device (no ISM device, no rawdev, no
+ * mapping of the ivshmem backend's region file).
  * Only for backends built on the common devargs (gid, chid, max_dmbs,
  * max_dmb_len).
  */
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include <rte_bus_vdev.h>
@@ -18,6 +20,30 @@
 
 #include "test_ism.h"
 
+/* Mappings in this process of the file the fixture's devargs name with
+ * path= (the ivshmem backend's region); 0 without one. */
+static int
+path_maps(void)
+{
+	const char *p = strstr(fx.spawn_args, "path=");
+	char path[256], line[512];
+	FILE *m;
+	int n = 0;
+
+	if (p == NULL)
+		return 0;
+	p += strlen("path=");
+	snprintf(path, sizeof(path), " %.*s", (int)strcspn(p, ","), p);
+	m = fopen("/proc/self/maps", "r");
+	if (m == NULL)
+		return -errno;
+	while (fgets(line, sizeof(line), m) != NULL)
+		if (strstr(line, path) != NULL)
+			n++;
+	fclose(m);
+	return n;
+}
+
 /* Create a device with args; expect failure and key in the log. */
 static int
 expect_refused(const char *args, const char *key)
@@ -26,7 +52,7 @@ expect_refused(const char *args, const char *key)
 	char *log = NULL;
 	size_t len = 0;
 	FILE *f, *old = rte_log_get_stream();
-	int ret;
+	int ret, maps = path_maps();
 
 	snprintf(name, sizeof(name), "%.50s_bad", fx.spawn_drv);
 	snprintf(full, sizeof(full), "%s%s%s", fx.spawn_args,
@@ -47,6 +73,8 @@ expect_refused(const char *args, const char *key)
 	TEST_ASSERT_EQUAL(rte_ism_get_dev_id(name), -ENODEV, "get_dev_id");
 	ret = fx_rawdev_id(name);
 	TEST_ASSERT(ret < 0, "rawdev %s left (%d)", name, ret);
+	TEST_ASSERT_EQUAL(path_maps(), maps, "mappings of the region after "
+			  "\"%s\" was refused", args);
 	return TEST_SUCCESS;
 }
 
