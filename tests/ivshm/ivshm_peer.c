@@ -8,11 +8,15 @@
  *
  *   dpdk-ism-ivshm-peer [EAL with one ism_ivshm device] --
  *        --role node|scribble|api-server|api-client
- *        [--peers G1,G2] [--msgs N] [--survive K] [--seed S] [--nocopy]
+ *        [--peers G1,G2[/G3...]] [--msgs N] [--survive K] [--seed S] [--nocopy]
  *        [--hold | --hold-event] [--tolerant]
  *        [--region FILE --rounds N] [--deadline S]
  *
- * node        streams checksummed messages to each peer and checks theirs
+ * node        streams checksummed messages to each peer and checks theirs;
+ *             with one ISM device per region (several ism_ivshm vdevs),
+ *             "/" separates the peers of each device: one node per device,
+ *             each on its own lcore, and each device must not reach the
+ *             peers of the others (one region is one trust domain)
  * scribble    a member that writes random and crafted garbage over the
  *             shared tables of the region (its file), --rounds times
  * api-server, api-client
@@ -32,6 +36,8 @@
 #include <unistd.h>
 
 #include <rte_eal.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 #include <rte_pause.h>
 #include <rte_rawdev.h>
 
@@ -139,7 +145,7 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 		{ "deadline", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *list, *tok, *save = NULL;
+	char *list, *grp, *tok, *save = NULL, *gsave = NULL;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -155,15 +161,27 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 			break;
 		case 'p':
 			list = strdup(optarg);
-			for (tok = strtok_r(list, ",", &save); tok != NULL &&
-			     o->nb_peers < MAX_PEERS;
-			     tok = strtok_r(NULL, ",", &save))
-				if (rte_ism_gid_parse(tok,
-						&o->peers[o->nb_peers++]) < 0) {
-					fail("bad GID \"%s\"", tok);
+			if (list == NULL)
+				return -1;
+			for (grp = strtok_r(list, "/", &gsave); grp != NULL;
+			     grp = strtok_r(NULL, "/", &gsave)) {
+				if (o->nb_groups == MAX_GROUPS) {
+					fail("more than %d groups of peers",
+					     MAX_GROUPS);
 					free(list);
 					return -1;
 				}
+				for (tok = strtok_r(grp, ",", &save);
+				     tok != NULL && o->nb_peers < MAX_PEERS;
+				     tok = strtok_r(NULL, ",", &save))
+					if (rte_ism_gid_parse(tok,
+						&o->peers[o->nb_peers++]) < 0) {
+						fail("bad GID \"%s\"", tok);
+						free(list);
+						return -1;
+					}
+				o->group_end[o->nb_groups++] = o->nb_peers;
+			}
 			free(list);
 			break;
 		case 'n':
@@ -202,6 +220,75 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 		}
 	}
 	return 0;
+}
+
+struct group_run {
+	uint16_t dev;
+	struct peer_opts o;	/* the peers of this device only */
+	int ret;
+};
+
+static int
+group_node(void *arg)
+{
+	struct group_run *g = arg;
+
+	g->ret = node_main(g->dev, &g->o);
+	return 0;
+}
+
+/* One node per device (--peers G1/G2), the first on this lcore, the others
+ * on the next ones; then no device may reach another's peers. */
+static int
+multi_node(uint16_t dev, const struct peer_opts *o)
+{
+	struct group_run g[MAX_GROUPS];
+	unsigned int i, j, k, first, lcore = rte_lcore_id();
+	int ret = 0, r;
+
+	for (i = 0; i < o->nb_groups; i++) {
+		if (dev >= RTE_ISM_MAX_DEVS) {
+			fail("%u groups of peers but %u ISM devices",
+			     o->nb_groups, i);
+			return 1;
+		}
+		first = i == 0 ? 0 : o->group_end[i - 1];
+		g[i].dev = dev;
+		g[i].o = *o;
+		g[i].o.nb_groups = 1;
+		g[i].o.nb_peers = o->group_end[i] - first;
+		memcpy(g[i].o.peers, &o->peers[first],
+		       g[i].o.nb_peers * sizeof(o->peers[0]));
+		g[i].o.group_end[0] = g[i].o.nb_peers;
+		g[i].ret = 1;
+		dev = rte_ism_dev_next(dev + 1);
+	}
+	for (i = 1; i < o->nb_groups; i++) {
+		lcore = rte_get_next_lcore(lcore, 1, 0);
+		if (lcore >= RTE_MAX_LCORE ||
+		    rte_eal_remote_launch(group_node, &g[i], lcore) != 0) {
+			fail("no worker lcore for the peers of device %u", i);
+			release_now();	/* the others finish */
+			break;
+		}
+	}
+	group_node(&g[0]);
+	rte_eal_mp_wait_lcore();
+	for (i = 0; i < o->nb_groups; i++) {
+		ret |= g[i].ret;
+		for (j = 0; j < o->nb_groups; j++)
+			for (k = 0; j != i && k < g[j].o.nb_peers; k++) {
+				r = rte_ism_query_remote_gid(g[i].dev,
+						&g[j].o.peers[k], 0, 0);
+				if (r != -ENETUNREACH) {
+					fail("device %u reaches a peer of "
+					     "device %u's region (%d)", i, j,
+					     r);
+					ret = 1;
+				}
+			}
+	}
+	return ret;
 }
 
 int
@@ -243,7 +330,9 @@ main(int argc, char **argv)
 	gid_str(&info.gid, gs);
 	say("READY pid %d gid %s device %s chid 0x%04x", (int)getpid(), gs,
 	    info.name, info.chid);
-	if (strcmp(o.role, "node") == 0) {
+	if (strcmp(o.role, "node") == 0 && o.nb_groups > 1) {
+		ret = multi_node(dev, &o);
+	} else if (strcmp(o.role, "node") == 0) {
 		ret = node_main(dev, &o);
 	} else if (strcmp(o.role, "scribble") == 0) {
 		ret = scribble_main(dev, &o);

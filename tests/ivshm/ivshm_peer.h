@@ -49,10 +49,16 @@ struct msg_hdr {
 	uint32_t session;
 };
 
+/* A node with several devices (one per region): --peers G1/G2 gives the
+ * peers of the first device, then of the second, each on its lcore. */
+#define MAX_GROUPS	2
+
 struct peer_opts {
 	char role[16];
 	struct rte_ism_gid peers[MAX_PEERS];
 	unsigned int nb_peers;
+	unsigned int group_end[MAX_GROUPS];	/* peers[] of each device */
+	unsigned int nb_groups;
 	uint64_t msgs;		/* messages per session once released */
 	unsigned int survive;	/* peer losses accepted */
 	uint64_t seed;

@@ -29,6 +29,9 @@ printed for information only.
             released and report the protocol errors; two new members
             then stream cleanly in the same region
   api       the rte_ism API between two processes (ivshm_api.c)
+  regions   a member with two devices, one per region (one region per
+            pair of distrusting VMs): it streams to a member of each,
+            and neither device reaches the other region's member
   bound     kill -9 of one of two members with the default liveness
             timeout (the others use a longer one, see LIVENESS_MS); it
             starts again and both finish
@@ -70,19 +73,20 @@ class Peer:
     """One dpdk-ism-ivshm-peer process (tests/lib/ism_eal.py) and the
     lines it printed."""
 
-    def __init__(self, test, name, gid, args, liveness=LIVENESS_MS):
+    def __init__(self, test, name, gid, args, liveness=LIVENESS_MS,
+                 more_vdevs=(), lcores=None, region=None):
         self.name = name
         self.pid = None
-        cpu = len(test.peers) % test.ncpu
+        cpu = lcores or len(test.peers) % test.ncpu
         self.prefix = ism_eal.file_prefix(test.tag, 'ivshm', test.scenario,
                                           name)
-        vdev = 'ism_ivshm0,path=%s,size=%d,gid=%s' % (test.region,
-                                                      REGION_SIZE, gid)
+        vdev = 'ism_ivshm0,path=%s,size=%d,gid=%s' % (
+            region or test.region, REGION_SIZE, gid)
         if liveness:
             vdev += ',liveness_ms=%d' % liveness
         cmd = [test.peer_bin] + ism_eal.eal_args(
             cpu, self.prefix, mem_mb=128, telemetry=False,
-            vdevs=[vdev]) + ['--'] + args
+            vdevs=[vdev] + list(more_vdevs)) + ['--'] + args
         # stdin: a --hold peer finishes once it is closed.
         self.proc = ism_eal.Process(cmd, name, PROC_TIMEOUT_S,
                                     prefix=self.prefix, stdin=True,
@@ -301,6 +305,34 @@ def scribble(t):
     print('PASS scribble: no crash, no hang, region usable afterwards')
 
 
+def regions(t):
+    """One region per pair: a has two devices, one in region 1 with b,
+    one in region 2 with c; it streams to both at once, and neither of
+    its devices reaches the other region's member."""
+    if t.ncpu < 2:
+        raise Failure('needs two CPUs (a runs one lcore per device)')
+    region2 = os.path.join(t.dir, 'region2')
+    a = Peer(t, 'a', GID['a'], ['--role', 'node', '--peers',
+                                '%s/%s' % (GID['b'], GID['c']), '--hold',
+                                '--msgs', '100', '--seed', '3'],
+             more_vdevs=['ism_ivshm1,path=%s,size=%d,gid=%s,liveness_ms=%d'
+                         % (region2, REGION_SIZE, GID['d'], LIVENESS_MS)],
+             lcores='0,1').ready()
+    b = t.node('b', 'a', ['--hold', '--msgs', '100'])
+    c = Peer(t, 'c', GID['c'], ['--role', 'node', '--peers', GID['d'],
+                                '--hold', '--msgs', '100', '--seed', '5'],
+             region=region2).ready()
+    for p, gid in ((a, GID['b']), (a, GID['c']), (b, GID['a']),
+                   (c, GID['d'])):
+        progress(p, gid)
+    for p in (a, b, c):
+        p.release()
+    for p in (a, b, c):
+        expect_pass(p, p.finish())
+    print('PASS regions: one device per region, streams in both, '
+          'no reach across')
+
+
 def api(t):
     srv = Peer(t, 'srv', GID['a'], ['--role', 'api-server', '--peers',
                                     GID['b']]).ready()
@@ -319,6 +351,7 @@ SCENARIOS = {
     'scribble': scribble,
     'api': api,
     'bound': bound,
+    'regions': regions,
 }
 
 
