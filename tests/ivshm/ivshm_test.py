@@ -8,9 +8,9 @@ share the file behind ivshmem-plain (the VM tests, vm/vm_test.py, run the
 same program in guests). Each dpdk-ism-ivshm-peer runs through
 tests/lib/ism_eal.py (a deadline, its own --file-prefix, its runtime
 directories removed); the region lives in a fresh private directory
-removed at the end. Phases are ordered by what the processes print (and by the driver
-closing a --hold peer's stdin), never by how fast they run; delays are
-printed for information only.
+removed at the end. Phases are ordered by what the processes print (and
+by the driver closing a --hold peer's stdin), never by how fast they run;
+delays are printed for information only.
 
   ivshm_test.py --peer BIN [--tag TAG] SCENARIO
 
