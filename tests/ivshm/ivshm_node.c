@@ -289,8 +289,14 @@ on_gone(struct node *n, struct link *l, const struct rte_ism_event *ev)
 	char scratch[64] = { 0 };
 	int r = 0;
 	uint64_t tx = l->tx != 0 ? l->tx : l->dead_tx;
+	/* Gone because this device was expelled (its DEV_ERROR_STATE event
+	 * comes after the peers' DEV_DISABLED ones, its counter before):
+	 * it joins again at once, so the peer may be reachable again, and
+	 * its DMB for us valid again, before we see this event. */
+	bool self = xstat(n->dev, "expulsions") > n->expelled;
 
-	if (rte_ism_query_remote_gid(n->dev, &l->gid, 0, 0) != -ENETUNREACH)
+	if (!self &&
+	    rte_ism_query_remote_gid(n->dev, &l->gid, 0, 0) != -ENETUNREACH)
 		bad(n, "%s: gone but still reachable", l->name);
 	l->up = false;
 	/* Gone after the release: nobody to release there any more. */
@@ -308,7 +314,7 @@ on_gone(struct node *n, struct link *l, const struct rte_ism_event *ev)
 		    l->name);
 	/* Its token fails at once, without a fault (also if the peer's
 	 * DMB was reported unregistered just before). */
-	if (tx != 0) {
+	if (tx != 0 && !self) {
 		r = rte_ism_move_data(n->dev, tx, 0, 0, OFF_SCRATCH, scratch,
 				sizeof(scratch));
 		if (r == 0)
