@@ -458,6 +458,8 @@ answer_of(struct ivshm_dev *d, unsigned int s, uint64_t seq)
 struct req_wait {
 	unsigned int slot;
 	uint64_t epoch;
+	unsigned int my_slot;		/* ours when we asked */
+	uint64_t my_epoch;
 	uint64_t seq;
 	int status;
 };
@@ -468,6 +470,13 @@ req_done(struct ivshm_dev *d, void *arg)
 	struct req_wait *w = arg;
 	struct ivshm_peer *p = &d->peers[w->slot];
 
+	/* The control pass runs while we wait: if it found us expelled, the
+	 * request died with our slot (whose answers, d->slot, are no longer
+	 * ours to read: NO_SLOT while out). */
+	if (d->slot != w->my_slot || d->epoch != w->my_epoch) {
+		w->status = -ENETUNREACH;
+		return true;
+	}
 	/* An answer counts even if the peer left right after it. */
 	w->status = answer_of(d, w->slot, w->seq);
 	if (w->status != 1)
@@ -483,10 +492,14 @@ int
 ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
 		uint32_t code, uint64_t arg, uint32_t trigger)
 {
-	struct ivshm_req *q = &d->me->req[s];
-	struct req_wait w = { .slot = s, .epoch = d->peers[s].epoch };
+	struct req_wait w = { .slot = s, .epoch = d->peers[s].epoch,
+		.my_slot = d->slot, .my_epoch = d->epoch };
+	struct ivshm_req *q;
 	int ret;
 
+	if (!ivshm_in_fabric(d) || d->me == NULL)
+		return -ENETUNREACH;
+	q = &d->me->req[s];
 	if (++d->req_ctr == 0)
 		d->req_ctr = 1;
 	w.seq = ((d->epoch & UINT32_MAX) << 32) | d->req_ctr;
