@@ -21,11 +21,13 @@
 
 #include "ivshm_peer.h"
 
-#define STEP_MS		60000	/* only stops a hang */
 #define LOG_MAX		256
 
 struct api {
 	uint16_t dev;
+	uint64_t step_ns;	/* a step's deadline (--deadline): only stops
+				 * a hang; a TCG guest may take minutes to
+				 * boot and join */
 	struct rte_ism_gid peer;
 	struct rte_ism_gid stranger;
 	struct rte_ism_event log[LOG_MAX];	/* events not taken yet */
@@ -63,7 +65,7 @@ static int
 take(struct api *a, uint32_t type, uint32_t code, uint64_t token,
 		struct rte_ism_event *out)
 {
-	uint64_t end = now_ns() + STEP_MS * 1000000ULL;
+	uint64_t end = now_ns() + a->step_ns;
 	unsigned int i, spins = 0;
 
 	do {
@@ -116,7 +118,7 @@ step_out(struct api *a, unsigned int n, uint64_t info)
 static int
 signals(struct api *a, uint32_t idx, uint16_t mask)
 {
-	uint64_t end = now_ns() + STEP_MS * 1000000ULL;
+	uint64_t end = now_ns() + a->step_ns;
 	struct rte_ism_signal sig[8];
 	unsigned int spins = 0;
 	uint16_t seen = 0;
@@ -347,6 +349,7 @@ api_main(uint16_t dev, const struct peer_opts *o, bool is_server)
 		return 1;
 	}
 	a->dev = dev;
+	a->step_ns = (uint64_t)o->deadline_s * 1000000000ULL;
 	a->peer = o->peers[0];
 	a->stranger = (struct rte_ism_gid){ 0x5eed, 0x57 };
 	ret = is_server ? server(a) : client(a);

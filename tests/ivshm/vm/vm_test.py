@@ -301,7 +301,8 @@ def guest_host(vt):
         '--stats-period 0 --on-peer-loss exit' % (fb, fa),
         guest_node(vb, [va], '--tolerant')])
     vt.build_initrd({'g': plan})
-    server = vt.host('srv', srv, ['--role', 'api-server', '--peers', cli])
+    server = vt.host('srv', srv, ['--role', 'api-server', '--peers', cli,
+                                  '--deadline', '400'])
     g = Guest(vt, 'g', 'g')
     it.expect_pass(server, server.finish())
     g.wait_line('VMTEST-RC api 0')
