@@ -91,7 +91,7 @@ timeout --kill-after=5 "$vm_timeout" qemu-system-x86_64 \
 	-chardev socket,path="$sock",id=ivs \
 	-device ivshmem-doorbell,chardev=ivs,vectors=1 \
 	-kernel "$W/vmlinux" -initrd "$tmp/initrd.gz" \
-	-append "console=ttyS0 panic=-1 quiet intel_iommu=on vmtest.prog=$progabs" \
+	-append "console=ttyS0 panic=-1 quiet intel_iommu=on no_timer_check vmtest.prog=$progabs" \
 	< /dev/null 2>&1 | tr -d '\r' > "$console"
 echo "qemu exit status ${PIPESTATUS[0]}"
 wait "$server_pid"
