@@ -491,6 +491,13 @@ release_peers(struct node *n)
 		return;
 	for (i = 0; i < n->nb; i++) {
 		l = &n->links[i];
+		/* A tolerant coordinator does not wait for a peer that is
+		 * out (it left, or is rejoining after scribbling): its peers
+		 * finish on their own release, unless --release-all (a guest
+		 * that waits for our EV_RELEASE). */
+		if (!l->released && !l->up && n->o->tolerant &&
+		    !n->o->release_all)
+			l->released = true;
 		if (!l->released && l->up &&
 		    rte_ism_signal_event(n->dev, &l->gid, 1, EV_RELEASE,
 					 0) == 0)

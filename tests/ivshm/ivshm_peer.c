@@ -9,7 +9,7 @@
  *   dpdk-ism-ivshm-peer [EAL with one ism_ivshm device] --
  *        --role node|scribble|api-server|api-client
  *        [--peers G1,G2[/G3...]] [--msgs N] [--survive K] [--seed S] [--nocopy]
- *        [--hold | --hold-event] [--tolerant]
+ *        [--hold | --hold-event] [--tolerant [--release-all]]
  *        [--region FILE --rounds N] [--deadline S]
  *
  * node        streams checksummed messages to each peer and checks theirs;
@@ -140,6 +140,7 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 		{ "hold", no_argument, NULL, 'h' },
 		{ "hold-event", no_argument, NULL, 'e' },
 		{ "tolerant", no_argument, NULL, 't' },
+		{ "release-all", no_argument, NULL, 'A' },
 		{ "region", required_argument, NULL, 'R' },
 		{ "rounds", required_argument, NULL, 'N' },
 		{ "deadline", required_argument, NULL, 'D' },
@@ -204,6 +205,9 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 			break;
 		case 't':
 			o->tolerant = true;
+			break;
+		case 'A':
+			o->release_all = true;
 			break;
 		case 'R':
 			snprintf(o->region, sizeof(o->region), "%s", optarg);

@@ -65,6 +65,8 @@ struct peer_opts {
 	bool hold;		/* stream until stdin EOF, then release peers */
 	bool hold_event;	/* stream until a peer sends EV_RELEASE */
 	bool tolerant;		/* count anomalies, do not fail (scribbled) */
+	bool release_all;	/* tolerant --hold: wait for every peer to be
+				 * up to release it (--hold-event guests) */
 	bool nocopy;		/* odd messages: payload through attach */
 	char region[256];	/* scribble: the region file */
 	uint64_t rounds;	/* scribble: rounds of writes */

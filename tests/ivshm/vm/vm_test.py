@@ -333,7 +333,8 @@ def guest_host(vt):
     # A host member scribbles while a guest and a host member stream.
     g.wait_line('VMTEST-RUN node')
     victim = vt.host('v', va, ['--role', 'node', '--peers', vb, '--hold',
-                               '--tolerant', '--deadline', '400'])
+                               '--tolerant', '--release-all',
+                               '--deadline', '400'])
     it.progress(victim, vb)
     g.wait_line('PROGRESS', pred=lambda l: l.split()[1] == it.uuid(va) and
                 int(l.split()[5]) > 0)
