@@ -194,6 +194,14 @@ __rte_internal
 int rte_ism_pmd_event_post(struct rte_ism_dev *dev,
 		const struct rte_ism_event *ev);
 
+/**
+ * Room left in the device's event queue, for a driver that keeps events
+ * back (rather than have them dropped) while the client does not poll.
+ * @return free entries, 0 if dev is NULL.
+ */
+__rte_internal
+uint32_t rte_ism_pmd_event_space(struct rte_ism_dev *dev);
+
 #ifdef __cplusplus
 }
 #endif

@@ -97,3 +97,23 @@ ism_evq_counters(struct ism_event_queue *q, uint64_t *posted,
 	*dropped = q->dropped;
 	rte_spinlock_unlock(&q->lock);
 }
+
+uint32_t
+ism_evq_space(struct ism_event_queue *q)
+{
+	uint32_t n;
+
+	rte_spinlock_lock(&q->lock);
+	n = RTE_ISM_EVENT_QUEUE_SIZE - q->count;
+	rte_spinlock_unlock(&q->lock);
+	return n;
+}
+
+void
+ism_evq_reset_counters(struct ism_event_queue *q)
+{
+	rte_spinlock_lock(&q->lock);
+	q->posted = 0;
+	q->dropped = 0;
+	rte_spinlock_unlock(&q->lock);
+}

@@ -60,6 +60,8 @@ uint16_t ism_evq_poll(struct ism_event_queue *q, struct rte_ism_event *ev,
 		uint16_t nb);
 void ism_evq_counters(struct ism_event_queue *q, uint64_t *posted,
 		uint64_t *dropped);
+void ism_evq_reset_counters(struct ism_event_queue *q);
+uint32_t ism_evq_space(struct ism_event_queue *q);
 
 /* Counters (ism_stats.c): clear a slot's state at allocation; learn the
  * number of the driver's xstats at probing_finish (0 or the error). */

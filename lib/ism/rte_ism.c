@@ -430,6 +430,12 @@ rte_ism_pmd_event_post(struct rte_ism_dev *dev, const struct rte_ism_event *ev)
 	return ret;
 }
 
+uint32_t
+rte_ism_pmd_event_space(struct rte_ism_dev *dev)
+{
+	return dev != NULL && dev->evq != NULL ? ism_evq_space(dev->evq) : 0;
+}
+
 /* Client side: discovery and life cycle. */
 
 uint16_t

@@ -37,9 +37,10 @@ zero(const uint8_t *p, size_t n)
 static void
 token_ok(uint64_t t)
 {
-	REQUIRE((t & SHM_TOK_LOW_MASK) == 0);
-	REQUIRE(shm_tok_idx(t) >= SHM_IDX_FIRST);
-	REQUIRE(shm_tok_slot(t) < SHM_MAX_SLOTS);
+	/* Bits 0-19 and 23-27 (the ISM move_data request encoding). */
+	REQUIRE((t & UINT64_C(0x0f8fffff)) == 0);
+	REQUIRE(ism_sw_tok_idx(t) >= SHM_IDX_FIRST);
+	REQUIRE(ism_sw_tok_slot(t) < SHM_MAX_SLOTS);
 }
 
 /* The rules of an accepted message. */
@@ -71,7 +72,7 @@ check_accepted(const struct shm_msg *m, size_t len, unsigned int nb_fds)
 	case SHM_MSG_DMB_ADD:
 		REQUIRE(nb_fds <= 1);
 		token_ok(m->u.dmb.token);
-		REQUIRE(shm_tok_idx(m->u.dmb.token) == m->u.dmb.idx);
+		REQUIRE(ism_sw_tok_idx(m->u.dmb.token) == m->u.dmb.idx);
 		REQUIRE(m->u.dmb.len >= 1 && m->u.dmb.len <= SHM_MAX_DMB_LEN);
 		REQUIRE(m->u.dmb.rgid.gid != 0 || m->u.dmb.rgid.gid_ext != 0);
 		break;

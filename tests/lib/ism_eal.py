@@ -307,6 +307,11 @@ class Process:
         """SIGINT: the way to ask a DPDK application to finish."""
         self.signal_group(signal.SIGINT)
 
+    def write_stdin(self, line):
+        """One line to the command's stdin (started with stdin=True)."""
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
     def close_stdin(self):
         if self.proc.stdin is not None and not self.proc.stdin.closed:
             self.proc.stdin.close()

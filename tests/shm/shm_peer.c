@@ -7,7 +7,7 @@
  * backend (see tests/shm/shm_test.py, which starts, kills and checks them).
  *
  *   dpdk-ism-shm-peer [EAL] -- --dir D --gid G
- *        --role node|rogue|dup|grant-owner|grant-writer
+ *        --role node|rogue|dup|grant-owner|grant-writer|script|flood
  *        [--peers G1,G2] [--msgs N] [--msgs-first N] [--send 0|1]
  *        [--survive K] [--fd-mark M] [--nocopy] [--rogue G]
  *        [--victim G] [--honest G] [--seed S] [--hold]
@@ -314,6 +314,10 @@ main(int argc, char **argv)
 		ret = grant_owner_main(dev, &o);
 	} else if (strcmp(o.role, "grant-writer") == 0) {
 		ret = grant_writer_main(dev, &o);
+	} else if (strcmp(o.role, "script") == 0) {
+		ret = script_main(dev, &o);
+	} else if (strcmp(o.role, "flood") == 0) {
+		ret = flood_main(dev, &o);
 	} else {
 		fail("unknown role %s", o.role);
 		ret = 1;

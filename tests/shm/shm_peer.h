@@ -104,5 +104,7 @@ int node_main(uint16_t dev, const struct peer_opts *o);
 int rogue_main(uint16_t dev, const struct peer_opts *o);
 int grant_owner_main(uint16_t dev, const struct peer_opts *o);
 int grant_writer_main(uint16_t dev, const struct peer_opts *o);
+int script_main(uint16_t dev, const struct peer_opts *o);
+int flood_main(uint16_t dev, const struct peer_opts *o);
 
 #endif /* SHM_PEER_H */

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "ism_sw_sba.h"
+#include "ism_sw_token.h"
 #include <ism_shm_msg.h>
 
 #include "shm_peer.h"
@@ -361,7 +362,7 @@ flood(struct rogue *r)
 	}
 	/* A token of our own slot that we never announced: -ENOENT. */
 	shm_msg_init(&m, SHM_MSG_DMB_DEL, 0);
-	m.u.tok.token = shm_tok_make(FAKE_SLOT, 40, 1);
+	m.u.tok.token = ism_sw_tok_make(FAKE_SLOT, 40, 1);
 	for (i = 1; i <= 100000; i++) {
 		m.hdr.seq = i;
 		if (raw_send(fd, &m, sizeof(m), NULL, 0) < 0)
@@ -520,14 +521,14 @@ raw_attacks(struct rogue *r, uint64_t leak)
 	scribble(r);
 	foreign_attach(r, leak);
 	shm_msg_init(&m, SHM_MSG_DMB_ADD, 5);
-	m.u.dmb.token = shm_tok_make(r->honest_slot, 40, 1);
+	m.u.dmb.token = ism_sw_tok_make(r->honest_slot, 40, 1);
 	m.u.dmb.idx = 40;
 	m.u.dmb.len = 4096;
 	m.u.dmb.rgid.gid = r->o->victim.gid;
 	m.u.dmb.rgid.gid_ext = r->o->victim.gid_ext;
 	fds[0] = memfd(4096, true);
 	after_handshake(r, "DMB in another device's slot", &m, fds, 1);
-	m.u.dmb.token = shm_tok_make(FAKE_SLOT, 40, 1);
+	m.u.dmb.token = ism_sw_tok_make(FAKE_SLOT, 40, 1);
 	if (pipe(p) == 0) {
 		after_handshake(r, "DMB grant with a pipe", &m, p, 1);
 		close(p[0]);
@@ -603,4 +604,47 @@ rogue_main(uint16_t dev, const struct peer_opts *o)
 	    r.violations);
 	rte_ism_signal_event(dev, &o->victim, 1, EV_ROGUE_DONE, r.violations);
 	return r.failed != 0;
+}
+
+/*
+ * role flood: what must not flood the victim's log. --msgs connections
+ * that each send a malformed datagram (each must be closed by the victim),
+ * then FLOOD_SILENT connections at once that send nothing: beyond
+ * SHM_MAX_PENDING (16) handshakes the victim refuses them. The driver
+ * compares the victim's log lines with its counters.
+ */
+#define FLOOD_SILENT	100
+
+int
+flood_main(uint16_t dev __rte_unused, const struct peer_opts *o)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int fds[FLOOD_SILENT], fd;
+	unsigned int slot, i, closed = 0, opened = 0;
+	uint8_t junk[sizeof(struct shm_msg)];
+	uint16_t chid;
+
+	if (find_sock(o->dir, &o->victim, path, sizeof(path), &chid,
+		      &slot) < 0) {
+		fail("cannot find the victim's socket");
+		return 1;
+	}
+	memset(junk, 0xa5, sizeof(junk));
+	for (i = 0; i < o->msgs; i++) {
+		fd = raw_connect(path);
+		if (fd >= 0 && raw_send(fd, junk, sizeof(junk), NULL, 0) == 0)
+			closed += closed_by_victim(fd);
+		else if (fd >= 0)
+			close(fd);
+	}
+	say("FLOOD malformed %u closed %u", (unsigned int)o->msgs, closed);
+	for (i = 0; i < FLOOD_SILENT; i++) {
+		fds[i] = raw_connect(path);
+		opened += fds[i] >= 0;
+	}
+	for (i = 0; i < FLOOD_SILENT; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	say("FLOOD silent %u", opened);
+	return closed == o->msgs ? 0 : 1;
 }

@@ -20,10 +20,29 @@ nothing new of ours.
   kill-writer    the writer of a stream is killed with SIGKILL, then
                  restarted with the same GID; the receiver carries on
   kill-receiver  the same with the receiver killed
-  kill-all       both ends of a stream are killed at once: only their
-                 watchdogs can remove their sockets
+  kill-all       three processes streaming to each other are killed at
+                 once: only their reapers can remove their sockets
   grants         a writer joins an owner that has 1500 DMBs for it and
                  few spare file descriptors
+  fd-limit       a device at its fd limit sees a device join: it refuses
+                 it, its control calls still answer, its log stays short,
+                 and it accepts the next one once it has fds again
+  stopped-peer   a device joins while the only other one is stopped
+                 (SIGSTOP): the half-open connection ends at the handshake
+                 deadline and later calls do not wait for it; a peer that
+                 stops once up is waited for once, not by every call
+  mass-departure three peers, each with 500 DMBs mapped by a victim that
+                 polls no event, are killed at once: the victim gets a
+                 DEV_DISABLED event per peer, DMB events posted or counted,
+                 and its control thread's turns stay within their budget
+  map-limit      a writer with no mapping left under vm.max_map_count but
+                 40: the owner's registrations beyond get -ENOMEM, the
+                 connection stays, and the next one works once mappings
+                 are free again
+  log-flood      600 connections that each send a malformed message, then
+                 100 silent ones: the victim's log lines of each kind, and
+                 the counts of the lines it held back, add up to its
+                 counters, within the rate limit
 
 Exit status: 0 pass, 1 fail, 77 skip.
 """
@@ -32,6 +51,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -41,7 +61,16 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import ism_eal  # noqa: E402  (tests/lib)
 
 PROC_TIMEOUT_S = 170
-GID = {'a': '0x15a', 'b': '0x15b', 'c': '0x15c', 'r': '0x15f'}
+# Only stops a hang: a script command answers at once or after a peer's
+# 5 s deadline.
+CMD_TIMEOUT_S = 60
+GID = {'a': '0x15a', 'b': '0x15b', 'c': '0x15c', 'r': '0x15f',
+       'f': '0x16f', 'j': '0x16a', 'k': '0x16b', 'v': '0x16c'}
+# The PMD's log rate limit (drivers/raw/ism/ism_log_rl.h) and the control
+# thread's budget per turn (SHM_LOOP_BUDGET + SHM_WORK_DEPART, ism_shm.h).
+LOG_BURST, LOG_WINDOW_S = 10, 5
+TURN_WORK_MAX = 64 + 16
+ENETUNREACH, ENOMEM = 101, 12
 
 
 class Failure(Exception):
@@ -72,11 +101,12 @@ class Peer:
     def eof(self):
         return self.proc.eof
 
-    def wait_line(self, prefix, timeout=60, pred=None):
-        """The first line starting with prefix (and matching pred)."""
+    def wait_line(self, prefix, timeout=60, pred=None, start=0):
+        """The first line from start on starting with prefix (and
+        matching pred)."""
         try:
             return self.proc.line(self.proc.wait_for(
-                '^' + re.escape(prefix), timeout, pred=pred))
+                '^' + re.escape(prefix), timeout, start=start, pred=pred))
         except ism_eal.Error:
             raise Failure('%s: no "%s" line' % (self.name, prefix))
 
@@ -92,6 +122,25 @@ class Peer:
     def kill9(self):
         return self.proc.kill()
 
+    def stop(self):
+        """SIGSTOP, and wait until every thread has stopped: the signal
+        takes effect asynchronously (a thread running on another CPU may
+        still answer a request meanwhile)."""
+        os.kill(self.pid, signal.SIGSTOP)
+        deadline = time.monotonic() + CMD_TIMEOUT_S
+        while time.monotonic() < deadline:
+            states = []
+            for t in os.listdir('/proc/%d/task' % self.pid):
+                with open('/proc/%d/task/%s/stat' % (self.pid, t)) as f:
+                    states.append(f.read().rsplit(')', 1)[1].split()[0])
+            if all(st == 'T' for st in states):
+                return
+            time.sleep(0.01)
+        raise Failure('%s did not stop' % self.name)
+
+    def cont(self):
+        os.kill(self.pid, signal.SIGCONT)
+
     def finish(self, timeout=PROC_TIMEOUT_S):
         self.release()
         try:
@@ -100,7 +149,7 @@ class Peer:
             raise Failure(str(e))
 
     def kill_session(self):
-        """SIGKILL timeout(1) and the peer (not the watchdogs: they have
+        """SIGKILL timeout(1) and the peer (not the reapers: they have
         sessions of their own and exit with the peer), reap them and
         remove their runtime directories."""
         self.proc.cleanup()
@@ -113,6 +162,22 @@ class Peer:
     def grep(self, prefix):
         return [l for l in self.lines if l.startswith(prefix)]
 
+    def cmd(self, line):
+        """A command to a script peer; its answer line ("R <word> ...")."""
+        start = self.proc.count()
+        self.proc.write_stdin(line)
+        return self.wait_line('R ' + line.split()[0], CMD_TIMEOUT_S,
+                              start=start)
+
+    def cmd_int(self, line):
+        """The last number of a command's answer."""
+        return int(self.cmd(line).split()[-1])
+
+    def quit(self):
+        """A script peer finishes: it must pass."""
+        self.proc.write_stdin('quit')
+        self.expect_pass()
+
 
 class Test:
     def __init__(self, args):
@@ -122,6 +187,11 @@ class Test:
         self.cpus = sorted(os.sched_getaffinity(0))
         self.peers = []
         self.dir = None
+
+    def script(self, name):
+        """A device that runs the driver's commands (shm_script.c)."""
+        return Peer(self, name, ['--gid', GID[name], '--role',
+                                 'script']).ready()
 
     def node(self, name, peers, *extra):
         return Peer(self, name, ['--gid', GID[name], '--peers',
@@ -211,15 +281,26 @@ class Test:
             raise Failure('survivor fds differ between sessions: %s' % marks)
 
     def kill_all(self):
+        """No process of the fabric survives to remove a socket: the
+        directory must still end up empty (check_leftovers)."""
         forever = str(10 ** 12)
-        a = self.node('a', 'b', '--msgs', forever).ready()
-        b = self.node('b', 'a', '--msgs', forever).ready()
-        a.wait_line('FDS session 1')
-        b.wait_line('FDS session 1')
-        a.kill9()
-        b.kill9()
-        a.finish()
-        b.finish()
+        nodes = [self.node(n, [p for p in 'abc' if p != n], '--msgs',
+                           forever) for n in 'abc']
+        for n in nodes:
+            n.ready()
+        for n in nodes:
+            n.wait_line('FDS session 1')
+        socks = os.listdir(self.dir)
+        if len(socks) != 3:
+            raise Failure('expected 3 sockets before the kill: %s' % socks)
+        for n in nodes:
+            n.kill9()
+        for n in nodes:
+            # timeout(1) reports its command's SIGKILL as 128 + 9.
+            rc = n.finish()
+            if rc not in (137, -signal.SIGKILL):
+                raise Failure('%s was not killed: exit status %d' %
+                              (n.name, rc))
 
     def grants(self):
         owner = Peer(self, 'a', ['--gid', GID['a'], '--role', 'grant-owner',
@@ -232,6 +313,162 @@ class Test:
         writer.expect_pass()
         owner.expect_pass()
 
+    def fd_limit(self):
+        v = self.script('v')
+        if v.cmd('reg %s 2' % GID['v']) != 'R reg 2 0':
+            raise Failure('cannot register two DMBs')
+        v.cmd('fdlimit')
+        j = self.script('j')
+        if j.cmd_int('xstat peers') != 0:
+            raise Failure('a device without fds took a connection')
+        # Regression: its control thread spun on accept() holding the
+        # lock, and each of these calls hung.
+        if v.cmd_int('query %s' % GID['j']) != -ENETUNREACH:
+            raise Failure('query of the refused device')
+        if v.cmd_int('xstat connections_refused') < 1:
+            raise Failure('refused connection not counted')
+        if v.cmd('reg %s' % GID['v']) != 'R reg 0 %d' % -ENOMEM:
+            raise Failure('register without an fd for its memfd')
+        if v.cmd_int('event %s' % GID['v']) != 0 or \
+                v.cmd_int('unreg') != 0:
+            raise Failure('control calls at the fd limit')
+        v.cmd('fdrestore')
+        k = self.script('k')
+        if v.cmd_int('wait-peer %s' % GID['k']) != 0:
+            raise Failure('no connection accepted with fds again')
+        for p in (v, j, k):
+            p.quit()
+        refused = [l for l in v.lines if 'refused a connection' in l and
+                   'suppressed' not in l]
+        if len(refused) > LOG_BURST:
+            raise Failure('%d log lines for refused connections' %
+                          len(refused))
+
+    def stopped_peer(self):
+        a = self.script('a')
+        try:
+            a.stop()
+            # Its join waits for a until the handshake deadline.
+            b = self.script('b')
+            if b.cmd_int('xstat handshakes_pending') != 0 or \
+                    b.cmd_int('xstat handshakes_expired') != 1:
+                raise Failure('half-open connection to a stopped peer kept')
+            for _ in range(2):
+                if b.cmd('reg %s' % GID['a']) != 'R reg 1 0':
+                    raise Failure('register for a stopped peer')
+        finally:
+            a.cont()
+        if any('did not answer' in l for l in b.lines):
+            raise Failure('control calls waited for a dropped connection')
+        # A peer that stops answering once up: waited for once.
+        c = self.script('c')
+        if c.cmd_int('wait-xstat peers 2') != 2:
+            raise Failure('c did not join a and b')
+        try:
+            a.stop()
+            for _ in range(2):
+                if c.cmd('reg %s' % GID['a']) != 'R reg 1 0':
+                    raise Failure('register for a stopped peer')
+            if c.cmd_int('xstat peers_unresponsive') != 1:
+                raise Failure('stopped peer not marked unresponsive')
+        finally:
+            a.cont()
+        if c.cmd_int('wait-xstat peers_unresponsive 0') != 0:
+            raise Failure('resumed peer still unresponsive')
+        waits = [l for l in c.lines if 'did not answer' in l]
+        if len(waits) > 1:
+            raise Failure('%d control calls waited for a stopped peer' %
+                          len(waits))
+        for p in (a, b, c):
+            p.quit()
+
+    def mass_departure(self):
+        per = 500
+        v = self.script('v')
+        peers = [self.script(n) for n in 'abc']
+        for p in peers:
+            if p.cmd('reg %s %d' % (GID['v'], per)) != 'R reg %d 0' % per:
+                raise Failure('%s: cannot register %d DMBs' % (p.name, per))
+        for p in peers:
+            p.kill9()
+        for p in peers:
+            p.finish()
+        if v.cmd_int('wait-xstat peers 0') != 0:
+            raise Failure('departures not seen')
+        total, buf, gone, info = [int(x) for x in
+                                  v.cmd('events').split()[2:]]
+        left = {int(GID[p.name], 16) for p in peers}
+        for l in v.grep('E DISABLED'):
+            left.discard(int(l.split()[2], 16))
+        if gone != len(peers) or left:
+            raise Failure('%d departures reported for %d peers' %
+                          (gone, len(peers)))
+        if buf + info != per * len(peers):
+            raise Failure('%d DMB events posted + %d summarised for %d '
+                          'DMBs' % (buf, info, per * len(peers)))
+        work = v.cmd_int('xstat ctl_turn_work_max')
+        if work > TURN_WORK_MAX:
+            raise Failure('a turn of the control thread did %d units of '
+                          'work' % work)
+        print('victim: %d events, %d DMB events posted, %d summarised, '
+              'most work in a turn %d' % (total, buf, info, work),
+              flush=True)
+        v.quit()
+
+    def map_limit(self):
+        v = self.script('v')
+        a = self.script('a')
+        if v.cmd_int('mapfill 40') <= 0:
+            raise Failure('cannot fill the address space')
+        ok, first = [int(x) for x in
+                     a.cmd('reg %s 100' % GID['v']).split()[2:]]
+        if not 0 < ok < 100 or first != -ENOMEM:
+            raise Failure('100 grants to a writer with 40 mappings left: '
+                          '%d registered, first error %d' % (ok, first))
+        if a.cmd_int('xstat peers') != 1 or \
+                v.cmd_int('query %s' % GID['a']) != 0:
+            raise Failure('the connection did not stay')
+        v.cmd('mapfree')
+        if a.cmd('reg %s 1' % GID['v']) != 'R reg 1 0':
+            raise Failure('no grant once mappings are free')
+        v.quit()
+        a.quit()
+
+    def log_flood(self):
+        v = self.script('v')
+        t0 = time.monotonic()
+        f = Peer(self, 'f', ['--gid', GID['f'], '--role', 'flood',
+                             '--victim', GID['v'], '--msgs', '600'])
+        f.expect_pass()
+        errors = v.cmd_int('xstat protocol_errors')
+        refused = v.cmd_int('xstat connections_refused')
+        v.quit()
+        # Counts held back are logged when the device closes at last.
+        limit = LOG_BURST * (int((time.monotonic() - t0) / LOG_WINDOW_S)
+                             + 2)
+        # (a line, the format of its call site in the count of the lines
+        # held back, the counter)
+        for what, site, n in (('malformed message', 'protocol error of',
+                               errors),
+                              ('refused a connection',
+                               'refused a connection', refused)):
+            printed = len([l for l in v.lines if what in l and
+                           'similar lines suppressed' not in l])
+            held = [int(l.split(' similar lines suppressed')[0].split()[-1])
+                    for l in v.lines if site in l and
+                    'similar lines suppressed' in l]
+            print('victim: "%s": %d counted, %d lines, %d held back' %
+                  (what, n, printed, sum(held)), flush=True)
+            if printed + sum(held) != n:
+                raise Failure('"%s": %d lines + %d held back for %d' %
+                              (what, printed, sum(held), n))
+            if printed > limit:
+                raise Failure('"%s": %d lines, rate limit %d' %
+                              (what, printed, limit))
+        if errors != 600:
+            raise Failure('%d protocol errors for 600 malformed '
+                          'messages' % errors)
+
     # Set-up and checks around a scenario.
 
     def run(self):
@@ -242,7 +479,12 @@ class Test:
              'kill-writer': lambda: self.kill(True),
              'kill-receiver': lambda: self.kill(False),
              'kill-all': self.kill_all,
-             'grants': self.grants}[self.scenario]()
+             'grants': self.grants,
+             'fd-limit': self.fd_limit,
+             'stopped-peer': self.stopped_peer,
+             'mass-departure': self.mass_departure,
+             'map-limit': self.map_limit,
+             'log-flood': self.log_flood}[self.scenario]()
             self.check_leftovers(shm_before)
         finally:
             for p in self.peers:
@@ -250,7 +492,7 @@ class Test:
             shutil.rmtree(self.dir, ignore_errors=True)
 
     def check_leftovers(self, shm_before):
-        # Watchdogs of killed processes unlink asynchronously.
+        # Reapers of killed processes unlink asynchronously.
         deadline = time.monotonic() + 10
         while ((os.listdir(self.dir) or ism_eal.pids_with(self.dir)) and
                time.monotonic() < deadline):
@@ -260,7 +502,7 @@ class Test:
             raise Failure('left in the rendezvous directory: %s' % left)
         stray = [pid for pid in ism_eal.pids_with(self.dir)]
         if stray:
-            raise Failure('processes left (watchdogs?): %s' % stray)
+            raise Failure('processes left (reapers?): %s' % stray)
         new = set(os.listdir('/dev/shm')) - shm_before
         ours = [n for n in new if 'ism' in n.lower()]
         if ours:
@@ -273,7 +515,9 @@ def main():
     ap.add_argument('--tag', default='t', help='file-prefix tag')
     ap.add_argument('scenario', choices=['pair', 'trio', 'rogue',
                                          'kill-writer', 'kill-receiver',
-                                         'kill-all', 'grants'])
+                                         'kill-all', 'grants', 'fd-limit',
+                                         'stopped-peer', 'mass-departure',
+                                         'map-limit', 'log-flood'])
     args = ap.parse_args()
     if not os.path.isdir('/proc/self/fd') or shutil.which('timeout') is None:
         print('SKIP: needs /proc and timeout(1)')

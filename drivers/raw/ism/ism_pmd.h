@@ -15,6 +15,7 @@
 
 #include <inttypes.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <rte_common.h>
 #include <rte_compat.h>
@@ -31,6 +32,16 @@ extern int ism_pmd_logtype;
 #define ISM_PMD_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, ism_pmd_logtype, "ISM_PMD: %s(): " fmt "\n", \
 		__func__, ##__VA_ARGS__)
+
+/* CLOCK_MONOTONIC in ns: deadlines and timers of every backend. */
+static inline uint64_t
+ism_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 /* Why a move failed; one field of rte_ism_stats per reason. */
 enum ism_err_reason {

@@ -7,9 +7,8 @@
  * them share one fabric per CHID and can reach each other and themselves.
  * Unlike Linux loopback-ism it enforces the writer GID, VLANs and bounds.
  *
- * Token layout (bits 0-27 stay zero, as the ISM move_data encoding needs):
- *   63..59 device slot in the fabric, 58..47 DMB index, 46..28 random.
- * The fast path decodes slot and index, compares the whole token with the
+ * Tokens (sw/ism_sw_token.h) name the owner's device slot and the DMB
+ * index; the fast path decodes both, compares the whole token with the
  * DMB's current one and copies: O(1), no lock. Control operations hold the
  * fabric lock; memory that a move may be using is freed only after
  * rte_ism_pmd_synchronize().
@@ -22,20 +21,16 @@
 
 #include <rte_atomic.h>
 #include <rte_malloc.h>
-#include <rte_random.h>
 #include <bus_vdev_driver.h>
 
 #include "ism_pmd.h"
+#include "ism_sw_dmb.h"
 #include "ism_sw_move.h"
 
 #define LO_DRIVER_NAME	"ism_lo"
 #define LO_MAX_DEVS	32
 
-#define TOK_SLOT_SHIFT	59
-#define TOK_IDX_SHIFT	47
-#define TOK_IDX_MASK	0xfffu
-#define TOK_RAND_SHIFT	28
-#define TOK_RAND_MASK	((UINT64_C(1) << (TOK_IDX_SHIFT - TOK_RAND_SHIFT)) - 1)
+_Static_assert(LO_MAX_DEVS <= 1 << ISM_SW_TOK_SLOT_BITS, "token slot field");
 
 struct lo_dmb {
 	/* Read by the fast path. */
@@ -47,7 +42,6 @@ struct lo_dmb {
 	struct rte_ism_gid rgid;
 	/* Control path, under the fabric lock. */
 	uint64_t id_token;	/* token while memory lives (detach) */
-	uint64_t last_rand;	/* not reused by the next registration */
 	uint32_t attach_cnt;	/* attachments by the writer device */
 	bool registered;	/* the owner still holds it */
 };
@@ -61,34 +55,28 @@ struct lo_dev {
 	struct lo_dmb *dmbs;		/* [RTE_ISM_DMB_IDX_FIRST + max_dmbs] */
 	struct ism_sw_sba *sba;
 	uint64_t vlans[(RTE_ISM_VLAN_ID_MAX + 1) / 64];
-};
-
-/* A DMB whose owner closed while its writer still had it attached. */
-struct lo_orphan {
-	struct lo_orphan *next;
-	uint64_t token;
-	struct rte_ism_gid rgid;	/* the writer: its GID and fabric */
-	uint16_t chid;
-	uint32_t attach_cnt;
-	void *addr;
+	struct ism_sw_dmb_ids ids;	/* indices and generations */
+	/* DMBs this device attached whose owner closed: until detach. */
+	struct ism_sw_orphan_list orphans;
 };
 
 static struct {
 	pthread_mutex_t lock;
-	struct lo_dev *devs[LO_MAX_DEVS];	/* fast path: atomic loads */
-	struct lo_orphan *orphans;
+	/* By slot; fast path: atomic loads. As many as a token can name,
+	 * so that no slot needs a bounds check; LO_MAX_DEVS used. */
+	struct lo_dev *devs[1 << ISM_SW_TOK_SLOT_BITS];
 } lo_fabric = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static inline uint32_t
 tok_slot(uint64_t token)
 {
-	return token >> TOK_SLOT_SHIFT;
+	return ism_sw_tok_slot(token);
 }
 
 static inline uint32_t
 tok_idx(uint64_t token)
 {
-	return (token >> TOK_IDX_SHIFT) & TOK_IDX_MASK;
+	return ism_sw_tok_idx(token);
 }
 
 static inline bool
@@ -202,54 +190,42 @@ lo_dmb_free(struct lo_dev *owner, uint32_t idx)
 	dmb->len = 0;
 	dmb->id_token = 0;
 	dmb->attach_cnt = 0;
+	ism_sw_ids_put(&owner->ids, idx);
+}
+
+/* Frees an orphan's memory (ism_sw_dmb.h). */
+static void
+lo_mem_free(void *addr, size_t len __rte_unused)
+{
+	rte_free(addr);
 }
 
 static int
 lo_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 {
 	struct lo_dev *d = lo_dev_of(idev);
-	uint32_t idx, end = RTE_ISM_DMB_IDX_FIRST + d->max_dmbs;
-	struct lo_dmb *dmb = NULL;
-	uint64_t rnd, token;
+	struct lo_dmb *dmb;
+	uint64_t token;
 	void *mem;
-	int ret = 0;
+	int ret = 0, idx;
 
 	pthread_mutex_lock(&lo_fabric.lock);
-	if (req->idx != 0) {
-		dmb = &d->dmbs[req->idx];
-		if (dmb->id_token != 0) {
-			ISM_PMD_LOG(ERR, "%s: DMB index %u is in use",
-				    idev->name, req->idx);
-			ret = -EBUSY;
-			goto out;
-		}
-		idx = req->idx;
-	} else {
-		for (idx = RTE_ISM_DMB_IDX_FIRST; idx < end; idx++)
-			if (d->dmbs[idx].id_token == 0)
-				break;
-		if (idx == end) {
-			ISM_PMD_LOG(ERR, "%s: all %u DMB indices are in use",
-				    idev->name, d->max_dmbs);
-			ret = -ENOSPC;
-			goto out;
-		}
-		dmb = &d->dmbs[idx];
+	idx = ism_sw_ids_take(&d->ids, req->idx, idev->name);
+	if (idx < 0) {
+		ret = idx;
+		goto out;
 	}
+	dmb = &d->dmbs[idx];
 	mem = rte_zmalloc_socket("ism_lo_dmb", req->len, RTE_CACHE_LINE_SIZE,
 			idev->socket_id);
 	if (mem == NULL) {
 		ISM_PMD_LOG(ERR, "%s: no memory for a DMB of %u bytes",
 			    idev->name, req->len);
+		ism_sw_ids_put(&d->ids, idx);
 		ret = -ENOMEM;
 		goto out;
 	}
-	do {
-		rnd = rte_rand() & TOK_RAND_MASK;
-	} while (rnd == dmb->last_rand);
-	token = ((uint64_t)d->slot << TOK_SLOT_SHIFT) |
-		((uint64_t)idx << TOK_IDX_SHIFT) | (rnd << TOK_RAND_SHIFT);
-	dmb->last_rand = rnd;
+	token = ism_sw_ids_token(&d->ids, d->slot, idx);
 	dmb->addr = mem;
 	dmb->len = req->len;
 	dmb->rgid = req->rgid;
@@ -297,8 +273,9 @@ lo_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 	}
 	dmb->registered = false;
 	__atomic_store_n(&dmb->token, 0, __ATOMIC_RELEASE);
+	/* The writer hears of it, be it this device itself. */
 	writer = lo_find_gid(d->chid, &dmb->rgid);
-	if (writer != NULL && writer != d)
+	if (writer != NULL)
 		ism_pmd_post(&writer->common, RTE_ISM_EVENT_BUF,
 			     RTE_ISM_BUF_UNREGISTERED, &d->gid, token, 0);
 	/* An attached DMB lives on until the writer detaches. */
@@ -334,32 +311,6 @@ lo_dmb_attach(struct rte_ism_dev *idev, uint64_t token, struct rte_ism_dmb *out)
 	return ret;
 }
 
-/* Is o a DMB that w attached? GIDs are unique only within a CHID. */
-static bool
-lo_orphan_of(const struct lo_orphan *o, const struct lo_dev *w)
-{
-	return o->chid == w->chid && rte_ism_gid_equal(&o->rgid, &w->gid);
-}
-
-/* Drop an attachment of an orphan of writer w; true if found. */
-static bool
-lo_orphan_detach(const struct lo_dev *w, uint64_t token)
-{
-	struct lo_orphan **pp, *o;
-
-	for (pp = &lo_fabric.orphans; (o = *pp) != NULL; pp = &o->next) {
-		if (o->token != token || !lo_orphan_of(o, w))
-			continue;
-		if (--o->attach_cnt == 0) {
-			*pp = o->next;
-			rte_free(o->addr);
-			free(o);
-		}
-		return true;
-	}
-	return false;
-}
-
 static int
 lo_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
 {
@@ -380,7 +331,7 @@ lo_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
 			ret = 0;
 		}
 	}
-	if (ret != 0 && lo_orphan_detach(d, token))
+	if (ret != 0 && ism_sw_orphan_detach(&d->orphans, token, lo_mem_free))
 		ret = 0;
 	pthread_mutex_unlock(&lo_fabric.lock);
 	return ret;
@@ -488,7 +439,6 @@ lo_leave_fabric(struct lo_dev *d)
 {
 	struct lo_dev *o;
 	struct lo_dmb *dmb;
-	struct lo_orphan *orph;
 	unsigned int i;
 	uint32_t idx, end;
 
@@ -506,25 +456,16 @@ lo_leave_fabric(struct lo_dev *d)
 			ism_pmd_post(&o->common, RTE_ISM_EVENT_BUF,
 				     RTE_ISM_BUF_UNREGISTERED, &d->gid,
 				     dmb->id_token, 0);
-		orph = dmb->attach_cnt > 0 && o != d ?
-			calloc(1, sizeof(*orph)) : NULL;
-		if (orph != NULL) {
-			/* The writer still maps it: keep it until detach. */
-			orph->token = dmb->id_token;
-			orph->rgid = dmb->rgid;
-			orph->chid = d->chid;
-			orph->attach_cnt = dmb->attach_cnt;
-			orph->addr = dmb->addr;
-			orph->next = lo_fabric.orphans;
-			lo_fabric.orphans = orph;
-		} else {
-			if (dmb->attach_cnt > 0 && o != d)
-				ISM_PMD_LOG(ERR, "%s: no memory to keep attached "
-					    "DMB 0x%" PRIx64 "; leaking it",
-					    d->common.ism->name, dmb->id_token);
-			else
-				rte_free(dmb->addr);
-		}
+		/* Only the writer attaches: it keeps an attached DMB until
+		 * it detaches (a writer that left has no attachment). */
+		if (dmb->attach_cnt == 0 || o == NULL || o == d)
+			rte_free(dmb->addr);
+		else if (ism_sw_orphan_add(&o->orphans, dmb->id_token,
+					   dmb->addr, dmb->len,
+					   dmb->attach_cnt) < 0)
+			ISM_PMD_LOG(ERR, "%s: no memory to keep attached "
+				    "DMB 0x%" PRIx64 "; leaking it",
+				    d->common.ism->name, dmb->id_token);
 		dmb->id_token = 0;
 	}
 
@@ -558,22 +499,13 @@ static void
 lo_close(struct ism_pmd_dev *common)
 {
 	struct lo_dev *d = (struct lo_dev *)common;
-	struct lo_orphan **pp, *o;
 
 	pthread_mutex_lock(&lo_fabric.lock);
 	if (lo_fabric.devs[d->slot] != d)
 		goto out;	/* never joined (probe failed) */
 	lo_leave_fabric(d);
-	/* Orphans that only d had attached are d's to free. */
-	for (pp = &lo_fabric.orphans; (o = *pp) != NULL;) {
-		if (lo_orphan_of(o, d)) {
-			*pp = o->next;
-			rte_free(o->addr);
-			free(o);
-		} else {
-			pp = &o->next;
-		}
-	}
+	/* The DMBs of owners gone that d still had attached. */
+	ism_sw_orphans_free(&d->orphans, lo_mem_free);
 out:
 	pthread_mutex_unlock(&lo_fabric.lock);
 	rte_free(d->dmbs);
@@ -666,6 +598,8 @@ lo_probe(struct rte_vdev_device *vdev)
 	d->gid = a.gid;
 	d->chid = a.chid;
 	d->max_dmbs = a.max_dmbs;
+	ism_sw_ids_init(&d->ids, a.max_dmbs);
+	TAILQ_INIT(&d->orphans);
 	d->dmbs = rte_zmalloc_socket("ism_lo_dmbs", sizeof(*d->dmbs) *
 			(RTE_ISM_DMB_IDX_FIRST + a.max_dmbs), 0, socket);
 	d->sba = rte_zmalloc_socket("ism_lo_sba", sizeof(*d->sba), 0, socket);

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include <rte_malloc.h>
-#include <rte_random.h>
 #include <bus_vdev_driver.h>
 
 #include "ism_shm.h"
@@ -31,11 +30,12 @@ static inline int
 shm_lookup(const struct shm_dev *d, uint64_t token,
 		const struct shm_view **vp, const struct shm_view_ent **ep)
 {
-	uint32_t idx = shm_tok_idx(token);
+	uint32_t idx = ism_sw_tok_idx(token);
 	const struct shm_view *v;
 	const struct shm_view_ent *e;
 
-	v = __atomic_load_n(&d->views[shm_tok_slot(token)], __ATOMIC_ACQUIRE);
+	v = __atomic_load_n(&d->views[ism_sw_tok_slot(token)],
+			__ATOMIC_ACQUIRE);
 	if (unlikely(v == NULL || idx - SHM_IDX_FIRST >= v->max_dmbs))
 		return -ENOENT;
 	e = &v->ent[idx];
@@ -59,7 +59,7 @@ shm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	if (likely(ret == 0)) {
 		t->addr = e->addr;
 		t->len = e->len;
-		t->dmb_idx = shm_tok_idx(token);
+		t->dmb_idx = ism_sw_tok_idx(token);
 		t->sba = v->sba;
 	}
 	return ret;
@@ -136,470 +136,17 @@ shm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 	return n;
 }
 
-/* Control ops. */
-
-/* Wait for the answers to a request sent to n connections. */
-static void
-wait_all(struct shm_dev *d, uint32_t seq, const uint64_t *ids, unsigned int n)
-{
-	int status[2 * SHM_MAX_SLOTS];
-
-	shm_wait_answers(d, seq, ids, status, n);
-}
-
-static void
-op_lock(struct shm_dev *d)
-{
-	pthread_mutex_lock(&d->op_lock);
-	pthread_mutex_lock(&shm_ctl.lock);
-}
-
-static void
-op_unlock(struct shm_dev *d)
-{
-	pthread_mutex_unlock(&shm_ctl.lock);
-	pthread_mutex_unlock(&d->op_lock);
-}
-
-/* The answer of the DMB's writer (rgid) among n answers: an error means
- * it could not map the DMB (out of memory or fds there). Not answering in
- * time is logged and not held against the registration; the answers of
- * other peers do not count. */
-static int
-writer_status(struct shm_dev *d, const struct rte_ism_gid *rgid,
-		const uint64_t *ids, const int *status, unsigned int n)
-{
-	struct shm_peer *p;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		if (status[i] >= 0 || status[i] == -ETIMEDOUT)
-			continue;
-		p = shm_conn_find(d, ids[i]);
-		if (p != NULL && rte_ism_gid_equal(&p->gid, rgid))
-			return status[i];
-	}
-	return 0;
-}
-
-static int dmb_unregister(struct shm_dev *d, uint64_t token);
-
-static int
-shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
-{
-	struct shm_dev *d = shm_dev_of(idev);
-	uint32_t idx, end = SHM_IDX_FIRST + d->max_dmbs;
-	uint64_t ids[2 * SHM_MAX_SLOTS];
-	int status[2 * SHM_MAX_SLOTS];
-	struct shm_view_ent *e;
-	struct shm_own_dmb *o;
-	char mname[32];
-	struct shm_msg m;
-	unsigned int n;
-	uint32_t rnd, seq;
-	int ret;
-
-	op_lock(d);
-	if (req->idx != 0) {
-		idx = req->idx;
-		if (d->own[idx].token != 0) {
-			ISM_PMD_LOG(ERR, "%s: DMB index %u is in use", d->name,
-				    idx);
-			ret = -EBUSY;
-			goto out;
-		}
-	} else {
-		for (idx = SHM_IDX_FIRST; idx < end; idx++)
-			if (d->own[idx].token == 0)
-				break;
-		if (idx == end) {
-			ISM_PMD_LOG(ERR, "%s: all %u DMB indices are in use",
-				    d->name, d->max_dmbs);
-			ret = -ENOSPC;
-			goto out;
-		}
-	}
-	o = &d->own[idx];
-	do {
-		rnd = rte_rand() & SHM_TOK_RND_MASK;
-	} while (rnd == o->last_rnd);
-	o->token = shm_tok_make(d->slot, idx, rnd);
-	snprintf(mname, sizeof(mname), "ism_dmb_%016" PRIx64, o->token);
-	ret = shm_memfd_new(mname, req->len, &o->fd, &o->addr);
-	if (ret < 0) {
-		o->token = 0;
-		o->fd = -1;
-		goto out;
-	}
-	o->last_rnd = rnd;
-	o->len = req->len;
-	o->map_len = shm_map_len(req->len);
-	o->rgid = req->rgid;
-	o->attach_cnt = 0;
-	o->registered = true;
-	d->writer_slot[idx] = shm_writer_slot(d, &req->rgid);
-
-	e = &d->own_view->ent[idx];
-	e->addr = o->addr;
-	e->len = o->len;
-	e->writable = rte_ism_gid_equal(&req->rgid, &d->gid);
-	__atomic_store_n(&e->token, o->token, __ATOMIC_RELEASE);
-
-	/* Tell everyone it exists; the rgid gets the memfd. When they have
-	 * answered, the writer can use the token. */
-	shm_msg_init(&m, SHM_MSG_DMB_ADD, 0);
-	m.u.dmb.token = o->token;
-	m.u.dmb.idx = idx;
-	m.u.dmb.len = o->len;
-	m.u.dmb.rgid.gid = o->rgid.gid;
-	m.u.dmb.rgid.gid_ext = o->rgid.gid_ext;
-	seq = shm_announce(d, &m, ids, &n, true);
-	shm_wait_answers(d, seq, ids, status, n);
-	ret = writer_status(d, &req->rgid, ids, status, n);
-	if (ret < 0) {
-		/* Its token would not work for the writer: undo. */
-		ISM_PMD_LOG(ERR, "%s: the writer cannot map DMB %u (%s): "
-			    "registration undone", d->name, idx,
-			    strerror(-ret));
-		dmb_unregister(d, o->token);
-		ret = -ENOMEM;
-		goto out;
-	}
-
-	req->token = o->token;
-	req->addr = o->addr;
-	req->idx = idx;
-	ret = 0;
-out:
-	op_unlock(d);
-	return ret;
-}
-
-/* Unregister own DMB token; op_lock() held. */
-static int
-dmb_unregister(struct shm_dev *d, uint64_t token)
-{
-	uint64_t ids[2 * SHM_MAX_SLOTS];
-	uint32_t idx = shm_tok_idx(token), seq;
-	struct shm_own_dmb *o;
-	struct shm_msg m;
-	unsigned int n;
-	uint8_t ws;
-
-	o = shm_own_find(d, token);
-	if (o == NULL || !o->registered)
-		return -ENOENT;
-	o->registered = false;
-	__atomic_store_n(&d->own_view->ent[idx].token, 0, __ATOMIC_RELEASE);
-	ws = d->writer_slot[idx];
-	d->writer_slot[idx] = SHM_NO_SLOT;
-
-	/* When the writer answers, it has stopped using the token. */
-	shm_msg_init(&m, SHM_MSG_DMB_DEL, 0);
-	m.u.tok.token = token;
-	seq = shm_announce(d, &m, ids, &n, false);
-	wait_all(d, seq, ids, n);
-	rte_ism_pmd_synchronize();
-
-	/* No late signal of this DMB is reported for the next one. */
-	if (ws != SHM_NO_SLOT && d->rx_sba[ws] != NULL)
-		ism_sw_sba_clear(d->rx_sba[ws], idx);
-	ism_sw_sba_clear(d->sba, idx);
-	/* An attached DMB lives on until the writer detaches (which may
-	 * have happened while we waited: then it is freed already). */
-	if (o->token == token && o->attach_cnt == 0)
-		shm_own_free(d, idx);
-	return 0;
-}
-
-static int
-shm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
-{
-	struct shm_dev *d = shm_dev_of(idev);
-	int ret;
-
-	op_lock(d);
-	ret = dmb_unregister(d, token);
-	op_unlock(d);
-	return ret;
-}
-
-/* Send a request about a token to p; its seq, or 0 if it failed. */
-static uint32_t
-send_token(struct shm_dev *d, struct shm_peer *p, enum shm_msg_type type,
-		uint64_t token)
-{
-	struct shm_msg m;
-
-	shm_msg_init(&m, type, shm_next_seq(d));
-	m.u.tok.token = token;
-	return shm_send(p, &m, -1) < 0 ? 0 : m.hdr.seq;
-}
-
-/* Ask the owner of a DMB (request type) and wait for its answer. */
-static int
-ask_owner(struct shm_dev *d, struct shm_peer *p, enum shm_msg_type type,
-		uint64_t token)
-{
-	uint32_t seq = send_token(d, p, type, token);
-	uint64_t id = p->id;
-	int status;
-
-	if (seq == 0)
-		return -ENOMEM;
-	shm_wait_answers(d, seq, &id, &status, 1);
-	return status;
-}
-
-static void
-fill_attached(struct rte_ism_dmb *out, uint64_t token, void *addr,
-		uint32_t len, const struct rte_ism_gid *rgid)
-{
-	out->token = token;
-	out->addr = addr;
-	out->len = len;
-	out->idx = shm_tok_idx(token);
-	out->rgid = *rgid;
-}
-
-/* Drop one local attachment of a remote DMB; false if there is none. */
-static bool
-detach_local(struct shm_dev *d, uint64_t token)
-{
-	unsigned int oslot = shm_tok_slot(token);
-	uint32_t idx = shm_tok_idx(token);
-	struct shm_view *v = d->views[oslot];
-	struct shm_orphan *orph;
-	struct shm_view_ctl *c;
-
-	if (v != NULL && idx - SHM_IDX_FIRST < v->max_dmbs &&
-	    v->ctl[idx].id_token == token && v->ctl[idx].attach_cnt > 0) {
-		c = &v->ctl[idx];
-		/* Still mapped for moves unless the owner revoked it. */
-		if (--c->attach_cnt == 0 && v->ent[idx].token != token) {
-			shm_unmap(c->addr, c->map_len);
-			memset(c, 0, sizeof(*c));
-		}
-		return true;
-	}
-	TAILQ_FOREACH(orph, &d->orphans, next) {
-		if (orph->token != token)
-			continue;
-		if (--orph->attach_cnt == 0) {
-			TAILQ_REMOVE(&d->orphans, orph, next);
-			shm_unmap(orph->addr, orph->map_len);
-			free(orph);
-		}
-		return true;
-	}
-	return false;
-}
-
-static int
-shm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
-		struct rte_ism_dmb *out)
-{
-	struct shm_dev *d = shm_dev_of(idev);
-	uint32_t idx = shm_tok_idx(token);
-	unsigned int oslot = shm_tok_slot(token);
-	struct shm_own_dmb *o;
-	struct shm_view *v;
-	struct shm_view_ctl *c;
-	struct shm_peer *p;
-	uint64_t id;
-	int ret;
-
-	op_lock(d);
-	if (oslot == d->slot) {
-		o = shm_own_find(d, token);
-		ret = o == NULL || !o->registered ? -ENOENT :
-			!rte_ism_gid_equal(&o->rgid, &d->gid) ? -EACCES : 0;
-		if (ret == 0) {
-			o->attach_cnt++;
-			fill_attached(out, token, o->addr, o->len, &d->gid);
-		}
-		goto out;
-	}
-	v = d->views[oslot];
-	p = d->peers[oslot];
-	if (v == NULL || p == NULL || idx - SHM_IDX_FIRST >= v->max_dmbs ||
-	    v->ent[idx].token != token) {
-		ret = -ENOENT;
-		goto out;
-	}
-	if (!v->ent[idx].writable) {
-		ret = -EACCES;
-		goto out;
-	}
-	/* Counted before asking, so that an unregister crossing our
-	 * request keeps the mapping; undone if the owner says no. */
-	c = &v->ctl[idx];
-	c->attach_cnt++;
-	fill_attached(out, token, c->addr, v->ent[idx].len, &d->gid);
-	id = p->id;
-	ret = ask_owner(d, p, SHM_MSG_ATTACH, token);
-	if (ret == 0)
-		goto out;
-	/* Refused, or the owner left meanwhile (then it is an orphan), or
-	 * it did not answer: undo; a DETACH behind the ATTACH keeps a slow
-	 * owner's count right. */
-	detach_local(d, token);
-	p = shm_conn_find(d, id);
-	if (ret == -ETIMEDOUT && p != NULL)
-		send_token(d, p, SHM_MSG_DETACH, token);
-	if (ret == -ENETUNREACH)
-		ret = -ENOENT;
-out:
-	op_unlock(d);
-	return ret;
-}
-
-static int
-shm_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
-{
-	struct shm_dev *d = shm_dev_of(idev);
-	unsigned int oslot = shm_tok_slot(token);
-	uint32_t idx = shm_tok_idx(token);
-	struct shm_view *v;
-	struct shm_own_dmb *o;
-	struct shm_peer *p;
-	bool owner_knows;
-	int ret = 0;
-
-	op_lock(d);
-	if (oslot == d->slot) {
-		o = shm_own_find(d, token);
-		if (o == NULL || o->attach_cnt == 0 ||
-		    !rte_ism_gid_equal(&o->rgid, &d->gid))
-			ret = -ENOENT;
-		else if (--o->attach_cnt == 0 && !o->registered)
-			shm_own_free(d, idx);
-		goto out;
-	}
-	v = d->views[oslot];
-	p = d->peers[oslot];
-	owner_knows = v != NULL && idx - SHM_IDX_FIRST < v->max_dmbs &&
-		v->ctl[idx].id_token == token && p != NULL;
-	/* Ours first: once the owner has our answer it may reuse the
-	 * index, and its next DMB_ADD there must find it clean. */
-	if (!detach_local(d, token))
-		ret = -ENOENT;
-	else if (owner_knows)
-		ask_owner(d, p, SHM_MSG_DETACH, token);
-out:
-	op_unlock(d);
-	return ret;
-}
-
-static int
-shm_signal_event(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
-		uint32_t trigger_irq, uint32_t code, uint64_t info)
-{
-	struct shm_dev *d = shm_dev_of(idev);
-	struct shm_peer *p;
-	struct shm_msg m;
-	uint64_t id;
-	int ret;
-
-	op_lock(d);
-	if (rte_ism_gid_equal(rgid, &d->gid)) {
-		ism_pmd_post(&d->common, RTE_ISM_EVENT_SW, code, &d->gid, 0,
-			     info);
-		ret = 0;
-		goto out;
-	}
-	p = shm_peer_by_gid(d, rgid);
-	if (p == NULL || !p->up) {
-		ret = -ENETUNREACH;
-		goto out;
-	}
-	shm_msg_init(&m, SHM_MSG_EVENT, shm_next_seq(d));
-	m.u.event.code = code;
-	m.u.event.info = info;
-	m.u.event.trigger = trigger_irq != 0;
-	ret = shm_send(p, &m, -1);
-	if (ret < 0)
-		goto out;
-	id = p->id;
-	shm_wait_answers(d, m.hdr.seq, &id, &ret, 1);
-out:
-	op_unlock(d);
-	return ret;
-}
-
-static int
-shm_query_remote_gid(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
-		uint32_t vlan_valid, uint16_t vlan_id __rte_unused)
-{
-	struct shm_dev *d = shm_dev_of(idev);
-	struct shm_peer *p;
-	int ret = 0;
-
-	/* No VLANs here: no device is a member of any. */
-	if (vlan_valid)
-		return -ENETUNREACH;
-	pthread_mutex_lock(&shm_ctl.lock);
-	if (!rte_ism_gid_equal(rgid, &d->gid)) {
-		p = shm_peer_by_gid(d, rgid);
-		if (p == NULL || !p->up)
-			ret = -ENETUNREACH;
-	}
-	pthread_mutex_unlock(&shm_ctl.lock);
-	return ret;
-}
-
-static int
-shm_dump(struct rte_ism_dev *idev, FILE *f)
-{
-	struct shm_dev *d = shm_dev_of(idev);
-	char gid[RTE_ISM_GID_STRLEN];
-	struct shm_own_dmb *o;
-	struct shm_peer *p;
-	uint32_t idx, n = 0;
-
-	pthread_mutex_lock(&shm_ctl.lock);
-	fprintf(f, "  shm fabric %s slot %u socket %s\n", d->dir, d->slot,
-		d->sock_name);
-	TAILQ_FOREACH(p, &d->conns, next) {
-		rte_ism_gid_format(&p->gid, gid, sizeof(gid));
-		fprintf(f, "  peer %s slot %d pid %d %s%s\n",
-			p->hello_rcvd || p->initiator ? gid : "?",
-			p->slot == SHM_NO_SLOT ? -1 : p->slot, (int)p->pid,
-			p->up ? "up" : "handshake",
-			p->initiator ? " (we connected)" : "");
-	}
-	for (idx = SHM_IDX_FIRST; idx < SHM_IDX_FIRST + d->max_dmbs; idx++) {
-		o = &d->own[idx];
-		if (o->token == 0)
-			continue;
-		rte_ism_gid_format(&o->rgid, gid, sizeof(gid));
-		fprintf(f, "  dmb %u token 0x%016" PRIx64 " len %u rgid %s"
-			"%s%s\n", idx, o->token, o->len, gid,
-			o->registered ? "" : " unregistered",
-			o->attach_cnt ? " attached" : "");
-		n++;
-	}
-	fprintf(f, "  %u DMBs, %" PRIu64 " protocol errors\n", n,
-		d->protocol_errors);
-	pthread_mutex_unlock(&shm_ctl.lock);
-	return 0;
-}
-
-static const struct rte_ism_dev_ops shm_ops = {
-	.dmb_register = shm_dmb_register,
-	.dmb_unregister = shm_dmb_unregister,
-	.dmb_attach = shm_dmb_attach,
-	.dmb_detach = shm_dmb_detach,
-	.signal_event = shm_signal_event,
-	.query_remote_gid = shm_query_remote_gid,
-	.stats_get = ism_pmd_stats_get,
-	.stats_reset = ism_pmd_stats_reset,
-	.dump = shm_dump,
-};
-
 static const char *const shm_xstat_names[] = {
 	"peers",
 	"protocol_errors",
+	"handshakes_pending",
+	"handshakes_expired",
+	"connections_refused",
+	"peers_unresponsive",
+	"events_summarised",
+	"events_held",
+	"events_lost",
+	"ctl_turn_work_max",
 };
 
 static uint64_t
@@ -609,14 +156,43 @@ shm_xstat_get(struct ism_pmd_dev *common, unsigned int i)
 	struct shm_peer *p;
 	uint64_t v = 0;
 
-	pthread_mutex_lock(&shm_ctl.lock);
-	if (i == 0) {
+	shm_ctl_lock();
+	switch (i) {
+	case 0:
 		TAILQ_FOREACH(p, &d->conns, next)
 			v += p->up;
-	} else {
+		break;
+	case 1:
 		v = d->protocol_errors;
+		break;
+	case 2:
+		TAILQ_FOREACH(p, &d->conns, next)
+			v += !p->up;
+		break;
+	case 3:
+		v = d->handshakes_expired;
+		break;
+	case 4:
+		v = d->conns_refused;
+		break;
+	case 5:
+		TAILQ_FOREACH(p, &d->conns, next)
+			v += p->unresponsive;
+		break;
+	case 6:
+		v = d->ev_summarised;
+		break;
+	case 7:
+		v = d->ev_held;
+		break;
+	case 8:
+		v = d->ev_lost;
+		break;
+	default:
+		v = shm_loop_work_max();
+		break;
 	}
-	pthread_mutex_unlock(&shm_ctl.lock);
+	shm_ctl_unlock();
 	return v;
 }
 
@@ -626,6 +202,7 @@ shm_close(struct ism_pmd_dev *common)
 {
 	struct shm_dev *d = (struct shm_dev *)common;
 	uint64_t ids[2 * SHM_MAX_SLOTS];
+	int status[2 * SHM_MAX_SLOTS];
 	struct shm_peer *p, *tmp;
 	struct shm_msg m;
 	unsigned int n = 0;
@@ -634,7 +211,7 @@ shm_close(struct ism_pmd_dev *common)
 	if (d->attached) {
 		/* op_lock: d->wait is for one op at a time (the control
 		 * thread takes only shm_ctl.lock, so it cannot deadlock). */
-		op_lock(d);
+		shm_op_lock(d);
 		/* Peers drop our DMBs and post their events before they
 		 * answer, so they are done when we go. */
 		seq = shm_next_seq(d);
@@ -645,12 +222,13 @@ shm_close(struct ism_pmd_dev *common)
 			if (shm_send(p, &m, -1) == 0)
 				ids[n++] = p->id;
 		}
-		wait_all(d, seq, ids, n);
+		shm_wait_answers(d, seq, ids, status, n);
 		RTE_TAILQ_FOREACH_SAFE(p, &d->conns, next, tmp)
 			shm_peer_down(p, SHM_DOWN_CLOSE);
-		shm_watch_del(d->lw);
-		d->lw = NULL;
-		op_unlock(d);
+		shm_listen_stop(d);
+		shm_reclaim(d);
+		shm_events_free(d);
+		shm_op_unlock(d);
 	}
 	shm_fabric_leave(d);
 	if (d->dirfd >= 0)
@@ -661,7 +239,7 @@ shm_close(struct ism_pmd_dev *common)
 	     idx < SHM_IDX_FIRST + d->max_dmbs; idx++)
 		if (d->own[idx].token != 0)
 			shm_own_free(d, idx);
-	shm_orphans_free(d);
+	ism_sw_orphans_free(&d->orphans, shm_mem_free);
 	shm_view_free(d->own_view);
 	rte_free(d->own);
 	rte_free(d->sba);
@@ -721,7 +299,7 @@ shm_start(struct shm_dev *d, struct shm_fabric_peer *fp, unsigned int nfp,
 	unsigned int i, n = 0;
 	int ret;
 
-	pthread_mutex_lock(&shm_ctl.lock);
+	shm_ctl_lock();
 	d->own_view->sba = d->sba;
 	__atomic_store_n(&d->views[d->slot], d->own_view, __ATOMIC_RELEASE);
 	__atomic_store_n(&d->rx_sba[d->slot], d->sba, __ATOMIC_RELEASE);
@@ -746,7 +324,7 @@ shm_start(struct shm_dev *d, struct shm_fabric_peer *fp, unsigned int nfp,
 	/* Up when each has answered with its own HELLO .. READY. */
 	if (ret == 0)
 		shm_wait_up(d, ids, n);
-	pthread_mutex_unlock(&shm_ctl.lock);
+	shm_ctl_unlock();
 	return ret;
 }
 
@@ -801,9 +379,12 @@ shm_probe(struct rte_vdev_device *vdev)
 	d->max_dmb_len = a.max_dmb_len;
 	d->slot = SHM_NO_SLOT;
 	d->dirfd = -1;
-	d->wd_fd = -1;
+	d->reaper_fd = -1;
+	ism_sw_ids_init(&d->ids, a.max_dmbs);
 	TAILQ_INIT(&d->conns);
 	TAILQ_INIT(&d->orphans);
+	TAILQ_INIT(&d->reclaim);
+	STAILQ_INIT(&d->outbox);
 	pthread_mutex_init(&d->op_lock, NULL);
 	memset(d->writer_slot, SHM_NO_SLOT, sizeof(d->writer_slot));
 	d->own = rte_zmalloc_socket("ism_shm_own", sizeof(*d->own) *

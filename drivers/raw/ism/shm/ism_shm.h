@@ -8,11 +8,18 @@
 /*
  * Private to the shm backend (vdev "ism_shm"): ISM devices in different
  * processes of one host. Files:
- *   ism_shm.c         probe/remove, the fast path, the rte_ism_dev_ops
- *   ism_shm_peer.c    what peers tell each other: DMB tables, events
- *   ism_shm_ctrl.c    the control thread: sockets, send queues, waits
+ *   ism_shm.c         probe/remove/close, the fast path, xstats
+ *   ism_shm_ops.c     the control ops (register, attach, signal_event...)
+ *   ism_shm_peer.c    what peers tell each other: DMB tables, departures
+ *   ism_shm_event.c   events for the client: never lose a peer's arrival
+ *                     or departure, summarise DMB events when it lags
+ *   ism_shm_loop.c    the control thread: epoll, timers, wake-ups, the
+ *                     bound on its work per turn
+ *   ism_shm_conn.c    the transport: connections, send queues, answers,
+ *                     accepting, waiting for answers
  *   ism_shm_fabric.c  the rendezvous directory: slots, stale sockets,
- *                     the watchdog that unlinks a dead process's socket
+ *                     the reaper that unlinks a killed process's socket
+ *   ism_shm_reaper.c  that reaper, a program of its own
  *   ism_shm_mem.c     sealed memfds
  *   ism_shm_msg.c     wire format and parser
  *
@@ -37,30 +44,42 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/queue.h>
-
-#include <rte_tailq.h>
 #include <sys/types.h>
 
+#include <rte_tailq.h>
+
+#include "ism_log_rl.h"
 #include "ism_pmd.h"
 #include "ism_shm_msg.h"
+#include "ism_sw_dmb.h"
 #include "ism_sw_sba.h"
 
 #define SHM_DRIVER_NAME		"ism_shm"
 /* Most requests one peer may have unanswered; keeps every send below the
  * socket buffer so the control thread never blocks. */
 #define SHM_WINDOW		16
-/* How long a control op waits for peers to answer. */
+/* How long a control op waits for a peer's answer; a peer whose oldest
+ * request is unanswered this long is unresponsive: ops stop waiting for
+ * it until it answers again. */
 #define SHM_ACK_TIMEOUT_MS	5000
 /* How long a new connection may take for HELLO .. READY. */
 #define SHM_HANDSHAKE_MS	5000
 /* Connections that have not finished their handshake, per device. */
 #define SHM_MAX_PENDING		16
+/* Work units (a message, an unmap; a departure counts SHM_WORK_DEPART)
+ * the control thread does per hold of shm_ctl.lock. */
+#define SHM_LOOP_BUDGET		64
+#define SHM_WORK_DEPART		16
+/* Event queue entries kept for peers' arrivals and departures: DMB events
+ * are summarised rather than take them. */
+#define SHM_EV_RESERVE		(2 * SHM_MAX_SLOTS)
 #define SHM_NO_SLOT		0xff
 /* Passed as the fd of a message that carried one we could not receive
  * (out of file descriptors here): our failure, not the peer's. */
 #define SHM_FD_LOST		(-2)
 
 _Static_assert(SHM_NB_IDX == ISM_SW_SBA_NB_IDX, "SBA covers all indices");
+_Static_assert(SHM_NB_IDX == ISM_SW_NB_IDX, "token covers all indices");
 _Static_assert(SHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
 
 /* What the fast path reads about one DMB index of one owner. */
@@ -85,6 +104,9 @@ struct shm_view {
 	uint32_t max_dmbs;
 	struct shm_view_ent *ent;	/* [SHM_IDX_FIRST + max_dmbs] */
 	struct shm_view_ctl *ctl;	/* same size */
+	/* After its peer left: mappings the control thread still unmaps. */
+	TAILQ_ENTRY(shm_view) reclaim_next;
+	uint32_t reclaim_idx;		/* next index to look at */
 };
 
 /* A DMB of this device. */
@@ -96,17 +118,7 @@ struct shm_own_dmb {
 	int fd;			/* kept to grant it to a (re)joining rgid */
 	uint32_t len;
 	uint32_t attach_cnt;	/* attachments of the writer (ATTACH) */
-	uint32_t last_rnd;	/* not reused by the next token */
 	bool registered;	/* false: unregistered, still attached */
-};
-
-/* A remote DMB that was attached when its owner left. */
-struct shm_orphan {
-	TAILQ_ENTRY(shm_orphan) next;
-	uint64_t token;
-	void *addr;
-	size_t map_len;
-	uint32_t attach_cnt;
 };
 
 /* Something the control thread waits on (epoll data.ptr). Freed only by
@@ -115,6 +127,7 @@ struct shm_watch {
 	TAILQ_ENTRY(shm_watch) next;	/* graveyard */
 	int fd;
 	bool dead;
+	bool paused;		/* taken out of the epoll set for a while */
 	void (*fn)(struct shm_watch *w, uint32_t events);
 	void *arg;
 };
@@ -129,6 +142,12 @@ struct shm_out {
 	uint64_t grant_token;
 };
 STAILQ_HEAD(shm_out_list, shm_out);
+
+/* An event held back for the client (ism_shm_event.c). */
+struct shm_ev {
+	STAILQ_ENTRY(shm_ev) next;
+	struct rte_ism_event ev;
+};
 
 enum shm_peer_how {
 	SHM_DOWN_CLOSE,		/* our device is closing */
@@ -149,6 +168,7 @@ struct shm_peer {
 	bool hello_rcvd;	/* identity verified, in dev->peers[] */
 	bool ready_rcvd;
 	bool up;		/* DEV_ENABLED posted */
+	bool unresponsive;	/* a request unanswered SHM_ACK_TIMEOUT_MS */
 	uint64_t deadline_ns;	/* handshake must end by then */
 	/* Identity: from the socket name (initiator) or HELLO (verified). */
 	struct rte_ism_gid gid;
@@ -166,7 +186,10 @@ struct shm_peer {
 	uint32_t bye_seq;		/* its BYE, answered once it is down */
 	uint32_t inflight;		/* requests sent, not answered */
 	uint32_t sent_seq[SHM_WINDOW];	/* their seqs, oldest first */
+	uint64_t sent_ns[SHM_WINDOW];	/* and when they were sent */
 	uint32_t sent_head;
+	/* DMB events about it summarised (not posted) at its departure. */
+	uint64_t ev_summarised;
 };
 TAILQ_HEAD(shm_peer_list, shm_peer);
 
@@ -200,8 +223,10 @@ struct shm_dev {
 	/* Own memory. */
 	struct shm_view *own_view;	/* = views[slot] */
 	struct shm_own_dmb *own;	/* [SHM_IDX_FIRST + max_dmbs] */
+	struct ism_sw_dmb_ids ids;	/* own indices, token generations */
 	struct ism_sw_sba *sba;	/* self-writes; = rx_sba[slot] */
-	TAILQ_HEAD(, shm_orphan) orphans;
+	/* DMBs we attached whose owner left: mapped until detach. */
+	struct ism_sw_orphan_list orphans;
 
 	/* Rendezvous directory (ism_shm_fabric.c). */
 	char dir[108];
@@ -210,23 +235,34 @@ struct shm_dev {
 	dev_t sock_dev;
 	ino_t sock_ino;
 	struct shm_watch *lw;	/* listening socket */
-	pid_t wd_pid;		/* watchdog */
-	int wd_fd;		/* its pipe; closing it says "parent gone" */
-	int wd_rfd;		/* the pipe's end in the watchdog */
-	void *wd_stack;
-	pid_t wd_tid;		/* non-zero while the watchdog runs */
-	unsigned int wd_fd_max;	/* fd limit when it was cloned */
+	uint64_t accept_retry_ns;	/* accept paused (no fds) until then */
+	pid_t reaper_pid;	/* unlinks our socket if we are killed */
+	int reaper_fd;		/* its pipe; EOF says "we are gone" */
+	uint64_t reap_slots;	/* sockets of vanished peers to remove */
+	struct rte_ism_gid reap_gid[SHM_MAX_SLOTS];
+	uint64_t reap_retry_ns;	/* the directory was locked: retry then */
 
 	/* Control (under shm_ctl.lock). */
 	pthread_mutex_t op_lock;	/* one waiting control op at a time */
 	struct shm_wait *wait;		/* that op, while it waits */
 	struct shm_peer_list conns;	/* every connection */
 	struct shm_peer *peers[SHM_MAX_SLOTS];	/* verified, by slot */
-	uint64_t accept_retry_ns;	/* accept paused (no fds) until then */
+	TAILQ_HEAD(, shm_view) reclaim;	/* views of departed peers */
 	uint32_t seq;
-	uint64_t protocol_errors;
 	TAILQ_ENTRY(shm_dev) ctl_next;	/* devices the thread serves */
 	bool attached;			/* in that list */
+
+	/* Events held back while the client's queue is full. */
+	STAILQ_HEAD(, shm_ev) outbox;
+	uint32_t outbox_len;
+
+	/* Counters (xstats). */
+	uint64_t protocol_errors;
+	uint64_t conns_refused;		/* at the pending limit, no fd */
+	uint64_t handshakes_expired;
+	uint64_t ev_summarised;		/* DMB events not posted */
+	uint64_t ev_held;		/* events that waited in the outbox */
+	uint64_t ev_lost;		/* the outbox was full too */
 };
 
 static inline struct shm_dev *
@@ -235,23 +271,46 @@ shm_dev_of(struct rte_ism_dev *idev)
 	return idev->dev_private;
 }
 
-/* ism_shm_ctrl.c: the control thread and transport. */
+/* ism_shm_loop.c: the control thread. */
 struct shm_ctl {
 	pthread_mutex_t lock;	/* all control state of all shm devices */
 	pthread_cond_t cond;	/* answers, handshakes, peers leaving */
 };
 extern struct shm_ctl shm_ctl;
 
+/* Application threads take shm_ctl.lock with these: the control thread
+ * lets them in between two turns of its work. */
+void shm_ctl_lock(void);
+void shm_ctl_unlock(void);
 /* Count d in (the first one starts the control thread) / out. */
 int shm_ctl_attach(struct shm_dev *d);
 void shm_ctl_detach(struct shm_dev *d);
-uint64_t shm_now_ns(void);
 uint32_t shm_next_seq(struct shm_dev *d);
 /* Watch fd on the control thread; NULL on error (logged). */
 struct shm_watch *shm_watch_add(int fd, void (*fn)(struct shm_watch *,
 		uint32_t), void *arg);
 /* Stop watching and close the fd; the watch is freed later. */
 void shm_watch_del(struct shm_watch *w);
+/* Take a watch out of the epoll set for a while / put it back. */
+void shm_watch_pause(struct shm_watch *w);
+int shm_watch_resume(struct shm_watch *w);
+/* Something due at deadline (ns) that the control thread's next wake-up
+ * must not miss (a thread other than the control thread added it). */
+void shm_loop_arm(uint64_t deadline);
+/* Count work done by the control thread; false once its turn is used up
+ * (the rest waits for the next turn). */
+bool shm_loop_work(unsigned int units);
+bool shm_loop_budget_left(void);
+/* Most work units done in one turn so far (xstat). */
+uint64_t shm_loop_work_max(void);
+
+/* ism_shm_ops.c: the control ops. */
+extern const struct rte_ism_dev_ops shm_ops;
+/* The op lock (one waiting op per device), then shm_ctl.lock. */
+void shm_op_lock(struct shm_dev *d);
+void shm_op_unlock(struct shm_dev *d);
+
+/* ism_shm_conn.c: the transport. */
 /* A connection on fd (connected or accepted); NULL on error. */
 struct shm_peer *shm_conn_new(struct shm_dev *d, int fd, bool initiator);
 /* Queue a message (fd dup'ed if >= 0). */
@@ -263,23 +322,35 @@ int shm_send_grant(struct shm_peer *p, struct shm_msg *m);
 int shm_send_ack(struct shm_peer *p, uint32_t seq, int32_t status);
 /* Close the connection, free p; the peer must be down already. */
 void shm_conn_free(struct shm_peer *p);
-/* Handle what p has received; false if the connection is gone. */
+/* Handle what p has received (within the control thread's budget);
+ * false if the connection is gone. */
 bool shm_conn_poll(struct shm_peer *p);
+/* The same, whatever the budget: whether a peer that claims p's identity
+ * finds p still alive (its EOF not yet read). */
+bool shm_conn_drain(struct shm_peer *p);
 /* Find a connection by id; NULL if it is gone. */
 struct shm_peer *shm_conn_find(struct shm_dev *d, uint64_t id);
-/* Wait (shm_ctl.lock held) until every connection in ids[] answered seq
- * or is gone; status[i] gets the answer, -ENETUNREACH if the connection
- * ended first, -ETIMEDOUT after SHM_ACK_TIMEOUT_MS. Call it before the
- * lock is released after queueing the request. */
+/* Deadlines of d's connections (handshakes, unanswered requests) and
+ * queues that found a full socket; returns the next deadline. */
+uint64_t shm_conn_tick(struct shm_dev *d, uint64_t now);
+/* Wait (shm_ctl.lock held) until every connection in ids[] answered seq,
+ * is gone or unresponsive; status[i] gets the answer, -ENETUNREACH if the
+ * connection ended first, -ETIMEDOUT if the peer is unresponsive or after
+ * SHM_ACK_TIMEOUT_MS. Call it before the lock is released after queueing
+ * the request. */
 void shm_wait_answers(struct shm_dev *d, uint32_t seq, const uint64_t *ids,
 		int *status, unsigned int n);
 /* The answer to seq from p (or -ENETUNREACH when p ends) reaches a
  * control op that waits for it. */
 void shm_wait_done(struct shm_peer *p, uint32_t seq, int status);
-/* Wait until every connection in ids[] is up or gone, bounded. */
+/* Wait until every connection in ids[] is up or gone (the control thread
+ * drops it at its handshake deadline). */
 void shm_wait_up(struct shm_dev *d, const uint64_t *ids, unsigned int n);
-/* Accept connections on d's listening socket. */
+/* Accept connections on d's listening socket / stop (and close it). */
 int shm_listen_start(struct shm_dev *d, int fd);
+void shm_listen_stop(struct shm_dev *d);
+/* Resume accepting after a pause for lack of fds; the next deadline. */
+uint64_t shm_listen_tick(struct shm_dev *d, uint64_t now);
 
 /* ism_shm_peer.c: the protocol. */
 /* Handle a parsed message; fd (or -1, or SHM_FD_LOST) becomes the
@@ -291,8 +362,12 @@ int shm_peer_handle(struct shm_peer *p, const struct shm_msg *m, int fd,
 		const char **why);
 /* Send HELLO and our DMB list (initiator at join, acceptor on READY). */
 int shm_peer_greet(struct shm_peer *p);
-/* The connection ends: undo everything, post events, free it. */
+/* The connection ends: undo everything, post events, free it. Mappings
+ * of its DMBs are left to shm_reclaim() unless our device closes. */
 void shm_peer_down(struct shm_peer *p, enum shm_peer_how how);
+/* Unmap what departed peers left, within the control thread's budget
+ * (all of it on another thread); true if some is left. */
+bool shm_reclaim(struct shm_dev *d);
 /* Send m (a request) to every peer that has our HELLO, the memfd of the
  * DMB m announces to its rgid if grant; ids[] (2 * SHM_MAX_SLOTS) gets the
  * connections to wait for (shm_wait_answers). Returns the seq. */
@@ -308,7 +383,22 @@ void shm_view_free(struct shm_view *v);
 void shm_own_free(struct shm_dev *d, uint32_t idx);
 /* Own DMB with this token (registered or still attached) or NULL. */
 struct shm_own_dmb *shm_own_find(struct shm_dev *d, uint64_t token);
-void shm_orphans_free(struct shm_dev *d);
+/* Orphans' memory (ism_sw_dmb.h). */
+void shm_mem_free(void *addr, size_t len);
+
+/* ism_shm_event.c: events for the client. */
+/*
+ * Post an event. DEV events are never lost: while the client's queue is
+ * full they wait in the outbox. A BUF event is summarised (counted, not
+ * posted: returns false) when the queue has no more than SHM_EV_RESERVE
+ * entries left. Everything queued after a held event waits behind it.
+ */
+bool shm_post(struct shm_dev *d, uint32_t type, uint32_t code,
+		const struct rte_ism_gid *gid, uint64_t token, uint64_t info);
+/* Move held events to the client's queue as far as it has room; the
+ * deadline of the next try (UINT64_MAX: none held). */
+uint64_t shm_events_tick(struct shm_dev *d, uint64_t now);
+void shm_events_free(struct shm_dev *d);
 
 /* ism_shm_fabric.c: the rendezvous directory. */
 int shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set);
@@ -320,13 +410,15 @@ struct shm_fabric_peer {
 	pid_t pid;
 };
 /* Connect to every live device (fp[SHM_MAX_SLOTS], *n), claim a slot,
- * bind the listening socket (*lfd), start the watchdog. */
+ * bind the listening socket (*lfd), start the reaper. */
 int shm_fabric_join(struct shm_dev *d, struct shm_fabric_peer *fp,
 		unsigned int *n, int *lfd);
 void shm_fabric_leave(struct shm_dev *d);
-/* After a peer vanished: unlink its socket if nobody listens there. */
+/* After a peer vanished: unlink its socket if nobody listens there. Never
+ * waits for the directory's lock: retried by shm_fabric_tick(). */
 void shm_fabric_reap(struct shm_dev *d, uint8_t slot,
 		const struct rte_ism_gid *gid);
+uint64_t shm_fabric_tick(struct shm_dev *d, uint64_t now);
 /* Is the socket of (slot, gid) in the fabric held by process pid? */
 bool shm_fabric_verify(struct shm_dev *d, uint8_t slot,
 		const struct rte_ism_gid *gid, pid_t pid);

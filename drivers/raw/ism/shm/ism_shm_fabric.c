@@ -23,26 +23,22 @@
  * A process that is killed cannot unlink its socket. Survivors unlink a
  * peer's socket when its connection ends without good-bye (if nobody
  * listens there), later joiners unlink stale sockets, and for the case
- * where every process dies at once each device starts a watchdog: a child
- * process that does nothing but wait on a pipe, and unlinks the socket (if
- * it is still ours) when the pipe says the parent is gone.
+ * where every process dies at once each device starts a reaper (below).
  */
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <sys/file.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,6 +48,10 @@
 /* "ffff-63-<32 hex>.sock" */
 #define SOCK_NAME_LEN	(4 + 1 + 2 + 1 + 32 + 5)
 #define LISTEN_BACKLOG	64
+/* How soon a reap that found the directory locked is tried again. */
+#define SHM_REAP_RETRY_MS	100
+
+extern char **environ;
 
 static void
 sock_name(char *buf, size_t size, uint16_t chid, unsigned int slot,
@@ -200,172 +200,112 @@ shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
 }
 
 /*
- * The watchdog shares the process's memory (CLONE_VM): a fork() would keep
- * every private page of the process alive for its whole life, so each page
- * the process writes later would be copied. It runs on its own stack, with
- * a copy of the fd table that it closes at once, and makes nothing but
- * system calls: no allocation, no locks, no sanitizer state (which is per
- * thread). It also shares the thread pointer of the thread that created
- * it, so libc's syscall() would store its failures in that thread's errno
- * at any time: it enters the kernel itself (wd_sys(), -errno on failure).
+ * The reaper: when every process of a fabric is killed at once, no
+ * survivor removes their sockets, and a later joiner would find stale
+ * ones (and remove them), but until then the directory is not clean.
+ * Something must outlive the process to remove its socket: a file in a
+ * directory does not vanish with its creator, and nothing that does
+ * (abstract sockets, memfds) can be found by a peer in another network
+ * namespace through a bind-mounted directory. So each device starts a
+ * small program of its own, dpdk-ism-shm-reaper (ism_shm_reaper.c), in
+ * its own session, which waits on a pipe: a byte means "exit, the socket
+ * is gone", end of file means "the device's process died without closing
+ * it", and it then removes the socket if it still is ours (same inode).
+ * posix_spawn() (vfork and exec inside libc) shares nothing with the
+ * process afterwards: no copy of its memory, no shared stack, no
+ * hand-written system calls.
+ *
+ * The program is found next to the PMD's shared object (build tree and
+ * installed plugin directory alike), else at its installed path.
  */
-#define WD_STACK_SIZE	(64 * 1024)
-#define WD_NO_SANITIZE	__rte_no_asan
-
-#if defined(__x86_64__)
-static __rte_always_inline long
-wd_sys(long nr, long a, long b, long c, long d)
+static int
+reaper_path(char *buf, size_t size)
 {
-	register long r10 __asm__("r10") = d;
-	long ret;
+	Dl_info info;
+	const char *slash;
 
-	__asm__ volatile ("syscall"
-			  : "=a" (ret)
-			  : "a" (nr), "D" (a), "S" (b), "d" (c), "r" (r10)
-			  : "rcx", "r11", "memory");
-	return ret;
-}
-#elif defined(__aarch64__)
-static __rte_always_inline long
-wd_sys(long nr, long a, long b, long c, long d)
-{
-	register long x8 __asm__("x8") = nr;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	register long x3 __asm__("x3") = d;
-
-	__asm__ volatile ("svc 0"
-			  : "+r" (x0)
-			  : "r" (x8), "r" (x1), "r" (x2), "r" (x3)
-			  : "memory");
-	return x0;
-}
-#else
-/* Elsewhere a failing call may write that errno (-1 on failure). */
-#define wd_sys(nr, a, b, c, d) syscall(nr, a, b, c, d)
-#endif
-
-/* Close every fd but a and b (and 0-2); none is at fd_max or above. */
-static WD_NO_SANITIZE void
-close_except(int a, int b, unsigned int fd_max)
-{
-	unsigned int lo = RTE_MIN(a, b), hi = RTE_MAX(a, b), fd;
-	unsigned int first[3] = { 3, lo + 1, hi + 1 };
-	unsigned int last[3] = { lo - 1, hi - 1, ~0U };
-	int i;
-
-	for (i = 0; i < 3; i++) {
-		if (first[i] > last[i] || first[i] < 3)
-			continue;
-#ifdef SYS_close_range
-		if (wd_sys(SYS_close_range, first[i], last[i], 0, 0) == 0)
-			continue;
-#endif
-		for (fd = first[i]; fd <= last[i] && fd < fd_max; fd++)
-			wd_sys(SYS_close, fd, 0, 0, 0);
-	}
-}
-
-static WD_NO_SANITIZE int
-watchdog(void *arg)
-{
-	const struct shm_dev *d = arg;
-	uint64_t all = ~UINT64_C(0);
-	struct stat st;
-	char c;
-
-	/* Own session: not killed with the parent's process group. With
-	 * every signal blocked the read below is never interrupted. */
-	wd_sys(SYS_setsid, 0, 0, 0, 0);
-	wd_sys(SYS_rt_sigprocmask, SIG_BLOCK, (long)&all, 0, sizeof(all));
-	close_except(d->wd_rfd, d->dirfd, d->wd_fd_max);
-	if (wd_sys(SYS_read, d->wd_rfd, (long)&c, 1, 0) != 1) {
-		/* EOF: the process died without closing the device. */
-		wd_sys(SYS_flock, d->dirfd, LOCK_EX, 0, 0);
-		if (wd_sys(SYS_newfstatat, d->dirfd, (long)d->sock_name,
-			   (long)&st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    st.st_dev == d->sock_dev && st.st_ino == d->sock_ino)
-			wd_sys(SYS_unlinkat, d->dirfd, (long)d->sock_name, 0,
-			       0);
-	}
-	wd_sys(SYS_exit_group, 0, 0, 0, 0);
-	return 0;
+	if (dladdr((void *)(uintptr_t)reaper_path, &info) != 0 &&
+	    info.dli_fname != NULL &&
+	    (slash = strrchr(info.dli_fname, '/')) != NULL &&
+	    (size_t)snprintf(buf, size, "%.*s/%s",
+			     (int)(slash - info.dli_fname), info.dli_fname,
+			     SHM_REAPER_NAME) < size &&
+	    access(buf, X_OK) == 0)
+		return 0;
+	if ((size_t)snprintf(buf, size, "%s", SHM_REAPER_PATH) < size &&
+	    access(buf, X_OK) == 0)
+		return 0;
+	return -ENOENT;
 }
 
 static void
-watchdog_start(struct shm_dev *d)
+reaper_start(struct shm_dev *d)
 {
-	const char *what = "pipe";
-	struct rlimit rl;
-	int p[2];
+	char path[PATH_MAX], dev[24], ino[24];
+	char *argv[] = { (char *)(uintptr_t)SHM_REAPER_NAME, d->sock_name,
+			 dev, ino, d->dir, NULL };
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	const char *what;
+	sigset_t none;
+	int p[2], ret;
 	pid_t pid;
 
-	/* For the watchdog's fallback close loop: the fds it inherits are
-	 * below the current limit (unless it was lowered after they were
-	 * opened), which raise_fd_limit() may have set far above 65536. */
-	d->wd_fd_max = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-		rl.rlim_cur < INT_MAX ? (unsigned int)rl.rlim_cur : INT_MAX;
-	if (pipe2(p, O_CLOEXEC) < 0)
+	what = "not found";
+	ret = reaper_path(path, sizeof(path));
+	if (ret < 0)
 		goto err;
-	what = "stack";
-	d->wd_stack = mmap(NULL, WD_STACK_SIZE, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (d->wd_stack == MAP_FAILED) {
-		d->wd_stack = NULL;
-		close(p[0]);
-		close(p[1]);
+	what = "pipe";
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		ret = -errno;
 		goto err;
 	}
-	d->wd_rfd = p[0];
-	/* The kernel zeroes wd_tid when the watchdog has exited. */
-	__atomic_store_n(&d->wd_tid, 1, __ATOMIC_RELEASE);
-	what = "clone";
-	pid = clone(watchdog, RTE_PTR_ADD(d->wd_stack, WD_STACK_SIZE),
-			CLONE_VM | CLONE_CHILD_CLEARTID | SIGCHLD, d, NULL, NULL,
-			&d->wd_tid);
+	snprintf(dev, sizeof(dev), "%" PRIu64, (uint64_t)d->sock_dev);
+	snprintf(ino, sizeof(ino), "%" PRIu64, (uint64_t)d->sock_ino);
+	/* stdin: the pipe; fd 3: the directory; its own session, so that a
+	 * signal to our process group does not reach it. */
+	sigemptyset(&none);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[0], 0);
+	posix_spawn_file_actions_adddup2(&fa, d->dirfd, 3);
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID |
+				 POSIX_SPAWN_SETSIGMASK);
+	what = "posix_spawn";
+	ret = -posix_spawn(&pid, path, &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
 	close(p[0]);
-	if (pid < 0) {
+	if (ret < 0) {
 		close(p[1]);
-		munmap(d->wd_stack, WD_STACK_SIZE);
-		d->wd_stack = NULL;
 		goto err;
 	}
-	d->wd_pid = pid;
-	d->wd_fd = p[1];
+	d->reaper_pid = pid;
+	d->reaper_fd = p[1];
 	return;
 err:
-	ISM_PMD_LOG(WARNING, "%s: no watchdog (%s: %s): a killed process "
-		    "leaves its socket until a peer removes it", d->name, what,
-		    strerror(errno));
+	ISM_PMD_LOG(WARNING, "%s: no reaper (%s %s: %s): if every process of "
+		    "the fabric is killed, its socket stays until the next "
+		    "device joins", d->name, SHM_REAPER_NAME, what,
+		    strerror(-ret));
 }
 
 static void
-watchdog_stop(struct shm_dev *d)
+reaper_stop(struct shm_dev *d)
 {
-	unsigned int i;
-
-	if (d->wd_fd < 0)
+	if (d->reaper_fd < 0)
 		return;
 	/* One byte: "exit, leave the socket alone" (we unlinked it). */
-	if (write(d->wd_fd, "x", 1) < 0)
-		ISM_PMD_LOG(ERR, "%s: cannot stop the watchdog: %s", d->name,
+	if (write(d->reaper_fd, "x", 1) < 0)
+		ISM_PMD_LOG(ERR, "%s: cannot stop the reaper: %s", d->name,
 			    strerror(errno));
-	close(d->wd_fd);
-	d->wd_fd = -1;
-	while (waitpid(d->wd_pid, NULL, 0) < 0 && errno == EINTR)
+	close(d->reaper_fd);
+	d->reaper_fd = -1;
+	/* ECHILD if the application reaps its children itself. */
+	while (waitpid(d->reaper_pid, NULL, 0) < 0 && errno == EINTR)
 		;
-	/* The application may reap children itself: its stack is free when
-	 * the kernel has cleared wd_tid, not when waitpid() returns. */
-	for (i = 0; i < 1000 && __atomic_load_n(&d->wd_tid, __ATOMIC_ACQUIRE);
-	     i++)
-		usleep(1000);
-	if (__atomic_load_n(&d->wd_tid, __ATOMIC_ACQUIRE) == 0)
-		munmap(d->wd_stack, WD_STACK_SIZE);
-	else
-		ISM_PMD_LOG(WARNING, "%s: watchdog %d did not exit; its stack "
-			    "stays mapped", d->name, (int)d->wd_pid);
-	d->wd_stack = NULL;
+	d->reaper_pid = 0;
 }
 
 static int
@@ -427,19 +367,19 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 	if (fd == -ECONNREFUSED) {
 		/* Nobody listens: a device that died. */
 		if (unlinkat(d->dirfd, name, 0) == 0)
-			ISM_PMD_LOG(INFO, "%s: removed stale socket %s/%s",
-				    d->name, d->dir, name);
+			ISM_PMD_LOG_RL(INFO, "%s: removed stale socket %s/%s",
+				       d->name, d->dir, name);
 		return 0;
 	}
 	*used |= RTE_BIT64(slot);
 	if (fd < 0) {
-		ISM_PMD_LOG(WARNING, "%s: cannot connect to %s/%s: %s",
-			    d->name, d->dir, name, strerror(-fd));
+		ISM_PMD_LOG_RL(WARNING, "%s: cannot connect to %s/%s: %s",
+			       d->name, d->dir, name, strerror(-fd));
 		return 0;
 	}
 	if (!peer_cred(fd, &cr) || cr.uid != geteuid()) {
-		ISM_PMD_LOG(WARNING, "%s: %s/%s is not served by our user: "
-			    "ignored", d->name, d->dir, name);
+		ISM_PMD_LOG_RL(WARNING, "%s: %s/%s is not served by our user: "
+			       "ignored", d->name, d->dir, name);
 		close(fd);
 		return 0;
 	}
@@ -454,11 +394,11 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 	/* pid 0: in a PID namespace we cannot see; it could not verify
 	 * our identity either (see listen_fn()). */
 	if (cr.pid == 0) {
-		ISM_PMD_LOG(ERR, "%s: %s/%s is served by a process whose pid "
-			    "is not visible from here (another PID "
-			    "namespace?): ignored; all devices of a fabric "
-			    "must share one PID namespace", d->name, d->dir,
-			    name);
+		ISM_PMD_LOG_RL(ERR, "%s: %s/%s is served by a process whose pid "
+			       "is not visible from here (another PID "
+			       "namespace?): ignored; all devices of a fabric "
+			       "must share one PID namespace", d->name, d->dir,
+			       name);
 		close(fd);
 		return 0;
 	}
@@ -522,7 +462,7 @@ out:
 		*lfd = -1;
 		return ret;
 	}
-	watchdog_start(d);
+	reaper_start(d);
 	return 0;
 }
 
@@ -542,24 +482,69 @@ shm_fabric_leave(struct shm_dev *d)
 		dir_unlock(d);
 		d->sock_name[0] = '\0';
 	}
-	watchdog_stop(d);
+	reaper_stop(d);
+}
+
+/* Remove the socket of (slot, gid) if nobody listens there; false if
+ * the directory is locked (a device joining or leaving). */
+static bool
+reap_one(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
+{
+	char name[64];
+	int fd;
+
+	if (flock(d->dirfd, LOCK_EX | LOCK_NB) < 0)
+		return errno != EWOULDBLOCK && errno != EINTR;
+	sock_name(name, sizeof(name), d->chid, slot, gid);
+	fd = sock_connect(d, name);
+	if (fd >= 0)
+		close(fd);	/* alive: a restarted peer */
+	else if (fd == -ECONNREFUSED && unlinkat(d->dirfd, name, 0) == 0)
+		ISM_PMD_LOG_RL(INFO, "%s: removed the socket of a vanished "
+			       "peer: %s/%s", d->name, d->dir, name);
+	dir_unlock(d);
+	return true;
 }
 
 void
 shm_fabric_reap(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
 {
-	char name[64];
-	int fd;
+	/* Runs on the control thread: a lock held by whoever may not stop
+	 * it; retried a little later instead. */
+	if (reap_one(d, slot, gid))
+		return;
+	d->reap_slots |= RTE_BIT64(slot);
+	d->reap_gid[slot] = *gid;
+	if (d->reap_retry_ns == 0) {
+		d->reap_retry_ns = ism_now_ns() + SHM_REAP_RETRY_MS * 1000000ULL;
+		shm_loop_arm(d->reap_retry_ns);
+	}
+}
 
-	sock_name(name, sizeof(name), d->chid, slot, gid);
-	dir_lock(d);
-	fd = sock_connect(d, name);
-	if (fd >= 0)
-		close(fd);	/* alive: a restarted peer */
-	else if (fd == -ECONNREFUSED && unlinkat(d->dirfd, name, 0) == 0)
-		ISM_PMD_LOG(INFO, "%s: removed the socket of a vanished peer: "
-			    "%s/%s", d->name, d->dir, name);
-	dir_unlock(d);
+uint64_t
+shm_fabric_tick(struct shm_dev *d, uint64_t now)
+{
+	uint64_t left;
+	unsigned int slot;
+
+	if (d->reap_slots == 0)
+		return UINT64_MAX;
+	if (now < d->reap_retry_ns)
+		return d->reap_retry_ns;
+	for (left = d->reap_slots; left != 0 && shm_loop_budget_left();
+	     left &= left - 1) {
+		slot = rte_bsf64(left);
+		if (!reap_one(d, slot, &d->reap_gid[slot]))
+			break;
+		d->reap_slots &= ~RTE_BIT64(slot);
+		shm_loop_work(1);
+	}
+	if (d->reap_slots == 0) {
+		d->reap_retry_ns = 0;
+		return UINT64_MAX;
+	}
+	d->reap_retry_ns = now + SHM_REAP_RETRY_MS * 1000000ULL;
+	return d->reap_retry_ns;
 }
 
 bool

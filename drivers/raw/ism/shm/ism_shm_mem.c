@@ -41,24 +41,24 @@ shm_memfd_new(const char *name, size_t len, int *fdp, void **addrp)
 	fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0) {
 		ret = -errno;
-		ISM_PMD_LOG(ERR, "memfd_create(%s): %s%s", name,
-			    strerror(errno), errno == EMFILE ?
-			    " (raise the open-file limit, ulimit -n)" : "");
+		ISM_PMD_LOG_RL(ERR, "memfd_create(%s): %s%s", name,
+			       strerror(errno), errno == EMFILE ?
+			       " (raise the open-file limit, ulimit -n)" : "");
 		return ret == -EMFILE || ret == -ENFILE ? -ENOMEM : ret;
 	}
 	if (ftruncate(fd, map_len) < 0 ||
 	    fcntl(fd, F_ADD_SEALS, SHM_SEALS) < 0) {
 		ret = -errno;
-		ISM_PMD_LOG(ERR, "cannot size and seal memfd %s: %s", name,
-			    strerror(errno));
+		ISM_PMD_LOG_RL(ERR, "cannot size and seal memfd %s: %s", name,
+			       strerror(errno));
 		close(fd);
 		return ret == -ENOSPC ? -ENOMEM : ret;
 	}
 	addr = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (addr == MAP_FAILED) {
 		ret = -errno;
-		ISM_PMD_LOG(ERR, "cannot map memfd %s of %zu bytes: %s", name,
-			    map_len, strerror(errno));
+		ISM_PMD_LOG_RL(ERR, "cannot map memfd %s of %zu bytes: %s", name,
+			       map_len, strerror(errno));
 		close(fd);
 		return -ENOMEM;
 	}
@@ -107,6 +107,6 @@ void
 shm_unmap(void *addr, size_t len)
 {
 	if (addr != NULL && munmap(addr, shm_map_len(len)) < 0)
-		ISM_PMD_LOG(ERR, "munmap(%p, %zu): %s", addr, len,
-			    strerror(errno));
+		ISM_PMD_LOG_RL(ERR, "munmap(%p, %zu): %s", addr, len,
+			       strerror(errno));
 }

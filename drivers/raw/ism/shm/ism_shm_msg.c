@@ -64,9 +64,9 @@ gid_zero(const struct shm_msg_gid *g)
 static int
 token_ok(uint64_t token)
 {
-	unsigned int idx = shm_tok_idx(token);
+	unsigned int idx = ism_sw_tok_idx(token);
 
-	return (token & SHM_TOK_LOW_MASK) == 0 && idx >= SHM_IDX_FIRST;
+	return (token & ISM_SW_TOK_ZERO_MASK) == 0 && idx >= SHM_IDX_FIRST;
 }
 
 static const char *
@@ -99,7 +99,7 @@ check_body(const struct shm_msg *m, unsigned int nb_fds)
 	case SHM_MSG_DMB_ADD:
 		if (nb_fds > 1)
 			return "DMB_ADD with more than one fd";
-		if (!token_ok(d->token) || shm_tok_idx(d->token) != d->idx)
+		if (!token_ok(d->token) || ism_sw_tok_idx(d->token) != d->idx)
 			return "DMB_ADD with a malformed token";
 		if (d->len == 0 || d->len > SHM_MAX_DMB_LEN)
 			return "DMB_ADD with a length out of range";

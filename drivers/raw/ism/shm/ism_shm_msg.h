@@ -22,12 +22,14 @@
  *   acceptor  -> HELLO(+SBA fd) DMB_ADD... READY   (after the initiator's)
  *   then either side: DMB_ADD, DMB_DEL, ATTACH, DETACH, EVENT, BYE; ACK.
  *
- * This file and ism_shm_msg.c use only libc, so the fuzz harness can build
- * the parser on its own.
+ * This file, ism_shm_msg.c and ism_sw_token.h use only libc, so the fuzz
+ * harness can build the parser on its own.
  */
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "ism_sw_token.h"
 
 #define SHM_MSG_MAGIC		0x314d5349u	/* "ISM1" in memory */
 #define SHM_PROTO_VERSION	1
@@ -39,38 +41,9 @@
 #define SHM_NB_IDX		4096
 #define SHM_MAX_DMB_LEN		(1u << 30)
 
-/*
- * Token: slot of the owner in the fabric, DMB index, random. Bits 0-27 are
- * zero (the ISM move_data encoding needs them), so a writer decodes owner
- * and index in O(1).
- */
-#define SHM_TOK_SLOT_SHIFT	58
-#define SHM_TOK_IDX_SHIFT	46
-#define SHM_TOK_IDX_MASK	0xfffu
-#define SHM_TOK_RND_SHIFT	28
-#define SHM_TOK_RND_BITS	(SHM_TOK_IDX_SHIFT - SHM_TOK_RND_SHIFT)
-#define SHM_TOK_RND_MASK	((1u << SHM_TOK_RND_BITS) - 1)
-#define SHM_TOK_LOW_MASK	((UINT64_C(1) << SHM_TOK_RND_SHIFT) - 1)
-
-static inline unsigned int
-shm_tok_slot(uint64_t token)
-{
-	return token >> SHM_TOK_SLOT_SHIFT;
-}
-
-static inline unsigned int
-shm_tok_idx(uint64_t token)
-{
-	return (token >> SHM_TOK_IDX_SHIFT) & SHM_TOK_IDX_MASK;
-}
-
-static inline uint64_t
-shm_tok_make(unsigned int slot, unsigned int idx, uint32_t rnd)
-{
-	return ((uint64_t)slot << SHM_TOK_SLOT_SHIFT) |
-		((uint64_t)idx << SHM_TOK_IDX_SHIFT) |
-		((uint64_t)(rnd & SHM_TOK_RND_MASK) << SHM_TOK_RND_SHIFT);
-}
+/* Tokens: sw/ism_sw_token.h (the owner's fabric slot in the slot field). */
+_Static_assert(SHM_MAX_SLOTS <= 1 << ISM_SW_TOK_SLOT_BITS, "token slots");
+_Static_assert(SHM_NB_IDX == ISM_SW_TOK_IDX_MASK + 1, "token indices");
 
 enum shm_msg_type {
 	SHM_MSG_HELLO = 1,	/* identity; fd: SBA the receiver raises in */

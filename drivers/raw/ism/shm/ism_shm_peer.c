@@ -14,6 +14,12 @@
  * Anything else ends the connection (the caller logs and counts it).
  * A failure of ours (out of memory or fds) is not the peer's: a DMB we
  * cannot map is answered with the error, and the connection stays.
+ *
+ * A departure (shm_peer_down()) does at once what the fast path and the
+ * client must see: the peer's memory unreachable, its DMBs' events, its
+ * DEV_DISABLED; the unmapping of what it had granted us, which may be
+ * thousands of mappings, is left to the control thread (shm_reclaim()),
+ * within its budget per turn.
  */
 
 #include <errno.h>
@@ -99,10 +105,10 @@ shm_writer_slot(struct shm_dev *d, const struct rte_ism_gid *rgid)
 struct shm_own_dmb *
 shm_own_find(struct shm_dev *d, uint64_t token)
 {
-	uint32_t idx = shm_tok_idx(token);
+	uint32_t idx = ism_sw_tok_idx(token);
 	struct shm_own_dmb *o;
 
-	if (token == 0 || shm_tok_slot(token) != d->slot ||
+	if (token == 0 || ism_sw_tok_slot(token) != d->slot ||
 	    idx - SHM_IDX_FIRST >= d->max_dmbs)
 		return NULL;
 	o = &d->own[idx];
@@ -128,18 +134,13 @@ shm_own_free(struct shm_dev *d, uint32_t idx)
 	o->map_len = 0;
 	o->attach_cnt = 0;
 	o->registered = false;
+	ism_sw_ids_put(&d->ids, idx);
 }
 
 void
-shm_orphans_free(struct shm_dev *d)
+shm_mem_free(void *addr, size_t len)
 {
-	struct shm_orphan *o;
-
-	while ((o = TAILQ_FIRST(&d->orphans)) != NULL) {
-		TAILQ_REMOVE(&d->orphans, o, next);
-		shm_unmap(o->addr, o->map_len);
-		free(o);
-	}
+	shm_unmap(addr, len);
 }
 
 uint32_t
@@ -242,7 +243,7 @@ identity_taken(struct shm_peer *p, uint8_t slot, const struct rte_ism_gid *gid)
 			continue;
 		/* A peer that restarted may find our end of its old
 		 * connection not yet read: read it, EOF ends it. */
-		if (shm_conn_poll(o))
+		if (shm_conn_drain(o))
 			return true;
 	}
 	return false;
@@ -315,8 +316,7 @@ on_ready(struct shm_peer *p, const char **why)
 	p->up = true;
 	/* Before our answer: when the newcomer sees our READY, our
 	 * DEV_ENABLED is queued already. */
-	ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
-		     &p->gid, 0, 0);
+	shm_post(d, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED, &p->gid, 0, 0);
 	if (!p->initiator) {
 		ret = shm_peer_greet(p);
 		if (ret < 0) {
@@ -343,7 +343,7 @@ on_dmb_add(struct shm_peer *p, const struct shm_msg *m, int fd,
 
 	gid_from_wire(&rgid, &a->rgid);
 	mine = rte_ism_gid_equal(&rgid, &d->gid);
-	if (shm_tok_slot(a->token) != p->slot)
+	if (ism_sw_tok_slot(a->token) != p->slot)
 		*why = "DMB token of another device";
 	else if (a->idx - SHM_IDX_FIRST >= p->max_dmbs ||
 		 a->len > p->max_dmb_len)
@@ -368,9 +368,9 @@ on_dmb_add(struct shm_peer *p, const struct shm_msg *m, int fd,
 	if (ret < 0) {
 		/* Ours, not the peer's fault: the answer tells the owner,
 		 * whose register then fails; the DMB stays unknown here. */
-		ISM_PMD_LOG(ERR, "%s: DMB 0x%" PRIx64 " granted by pid %d: %s: "
-			    "%s", d->name, a->token, (int)p->pid, *why,
-			    strerror(-ret));
+		ISM_PMD_LOG_RL(ERR, "%s: DMB 0x%" PRIx64 " granted by pid %d: "
+			       "%s: %s", d->name, a->token, (int)p->pid, *why,
+			       strerror(-ret));
 		return answer(p, m->hdr.seq, ret, why);
 	}
 	e = &p->view->ent[a->idx];
@@ -403,11 +403,11 @@ static int
 on_dmb_del(struct shm_peer *p, const struct shm_msg *m, const char **why)
 {
 	uint64_t token = m->u.tok.token;
-	uint32_t idx = shm_tok_idx(token);
+	uint32_t idx = ism_sw_tok_idx(token);
 	struct shm_view_ent *e;
 	int status = -ENOENT;
 
-	if (shm_tok_slot(token) == p->slot &&
+	if (ism_sw_tok_slot(token) == p->slot &&
 	    idx - SHM_IDX_FIRST < p->max_dmbs &&
 	    p->view->ent[idx].token == token) {
 		e = &p->view->ent[idx];
@@ -419,7 +419,7 @@ on_dmb_del(struct shm_peer *p, const struct shm_msg *m, const char **why)
 			e->addr = NULL;
 			if (p->view->ctl[idx].attach_cnt == 0)
 				view_unmap(p->view, idx);
-			ism_pmd_post(&p->dev->common, RTE_ISM_EVENT_BUF,
+			shm_post(p->dev, RTE_ISM_EVENT_BUF,
 				 RTE_ISM_BUF_UNREGISTERED, &p->gid, token, 0);
 		}
 		status = 0;
@@ -444,7 +444,7 @@ on_attach(struct shm_peer *p, const struct shm_msg *m, bool attach,
 	else if (attach)
 		o->attach_cnt++;
 	else if (--o->attach_cnt == 0 && !o->registered)
-		shm_own_free(d, shm_tok_idx(o->token));
+		shm_own_free(d, ism_sw_tok_idx(o->token));
 	return answer(p, m->hdr.seq, status, why);
 }
 
@@ -471,8 +471,8 @@ shm_peer_handle(struct shm_peer *p, const struct shm_msg *m, int fd,
 	case SHM_MSG_DETACH:
 		return on_attach(p, m, m->hdr.type == SHM_MSG_ATTACH, why);
 	case SHM_MSG_EVENT:
-		ism_pmd_post(&p->dev->common, RTE_ISM_EVENT_SW,
-			     m->u.event.code, &p->gid, 0, m->u.event.info);
+		shm_post(p->dev, RTE_ISM_EVENT_SW, m->u.event.code, &p->gid, 0,
+			 m->u.event.info);
 		return answer(p, m->hdr.seq, 0, why);
 	case SHM_MSG_BYE:
 		/* Answered by shm_peer_down(), once our events are posted. */
@@ -485,13 +485,13 @@ shm_peer_handle(struct shm_peer *p, const struct shm_msg *m, int fd,
 	return -EPROTO;
 }
 
-/* p's DMBs as we mapped them: unmap, or keep what we attached. */
+/* p's DMBs as we mapped them: their events; what we attached lives on
+ * as orphans, the other mappings are left to shm_reclaim(). */
 static void
 view_release(struct shm_peer *p, bool events)
 {
 	struct shm_dev *d = p->dev;
 	struct shm_view *v = p->view;
-	struct shm_orphan *orph;
 	struct shm_view_ctl *c;
 	uint32_t idx;
 
@@ -499,28 +499,76 @@ view_release(struct shm_peer *p, bool events)
 		c = &v->ctl[idx];
 		if (c->id_token == 0)
 			continue;
-		if (events && v->ent[idx].token != 0)
-			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
-				     RTE_ISM_BUF_UNREGISTERED, &p->gid,
-				     c->id_token, 0);
-		orph = c->attach_cnt > 0 ? calloc(1, sizeof(*orph)) : NULL;
-		if (orph == NULL) {
-			if (c->attach_cnt > 0)
-				ISM_PMD_LOG(ERR, "%s: no memory to keep "
-					    "attached DMB 0x%" PRIx64 ": "
-					    "unmapped", d->name, c->id_token);
-			view_unmap(v, idx);
+		if (events && v->ent[idx].token != 0 &&
+		    !shm_post(d, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_UNREGISTERED,
+			      &p->gid, c->id_token, 0))
+			p->ev_summarised++;
+		if (c->attach_cnt == 0)
+			continue;
+		/* Attached: the mapping lives until detach. */
+		if (ism_sw_orphan_add(&d->orphans, c->id_token, c->addr,
+				      c->map_len, c->attach_cnt) < 0) {
+			ISM_PMD_LOG_RL(ERR, "%s: no memory to keep attached DMB "
+				       "0x%" PRIx64 ": unmapped", d->name,
+				       c->id_token);
 			continue;
 		}
-		/* Attached: the mapping lives until detach. */
-		orph->token = c->id_token;
-		orph->addr = c->addr;
-		orph->map_len = c->map_len;
-		orph->attach_cnt = c->attach_cnt;
-		TAILQ_INSERT_TAIL(&d->orphans, orph, next);
+		memset(c, 0, sizeof(*c));
 	}
-	shm_view_free(v);
 	p->view = NULL;
+	v->reclaim_idx = SHM_IDX_FIRST;
+	TAILQ_INSERT_TAIL(&d->reclaim, v, reclaim_next);
+}
+
+bool
+shm_reclaim(struct shm_dev *d)
+{
+	struct shm_view_ctl *c;
+	struct shm_view *v;
+
+	while ((v = TAILQ_FIRST(&d->reclaim)) != NULL) {
+		for (; v->reclaim_idx < SHM_IDX_FIRST + v->max_dmbs;
+		     v->reclaim_idx++) {
+			c = &v->ctl[v->reclaim_idx];
+			if (c->id_token == 0)
+				continue;
+			if (!shm_loop_budget_left())
+				return true;
+			shm_unmap(c->addr, c->map_len);
+			memset(c, 0, sizeof(*c));
+			shm_loop_work(1);
+		}
+		TAILQ_REMOVE(&d->reclaim, v, reclaim_next);
+		shm_view_free(v);
+	}
+	return false;
+}
+
+/* Our DMBs that the departed peer (gid, slot) could write: still ours,
+ * reported; its attachments end with it. */
+static void
+own_release(struct shm_peer *p, uint8_t slot, bool events)
+{
+	struct shm_dev *d = p->dev;
+	struct shm_own_dmb *o;
+	uint32_t idx;
+
+	for (idx = SHM_IDX_FIRST; idx < SHM_IDX_FIRST + d->max_dmbs; idx++) {
+		o = &d->own[idx];
+		if (o->token == 0 || !rte_ism_gid_equal(&o->rgid, &p->gid))
+			continue;
+		if (d->writer_slot[idx] == slot)
+			d->writer_slot[idx] = SHM_NO_SLOT;
+		if (events && o->registered &&
+		    !shm_post(d, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_USER_DISABLED,
+			      &p->gid, o->token, 0))
+			p->ev_summarised++;
+		if (!p->hello_rcvd)
+			continue;
+		o->attach_cnt = 0;
+		if (!o->registered)
+			shm_own_free(d, idx);
+	}
 }
 
 void
@@ -530,8 +578,6 @@ shm_peer_down(struct shm_peer *p, enum shm_peer_how how)
 	bool events = how != SHM_DOWN_CLOSE && p->up;
 	struct rte_ism_gid gid = p->gid;
 	uint8_t slot = p->slot;
-	struct shm_own_dmb *o;
-	uint32_t idx;
 
 	/* Unreachable for the fast path first, then wait out moves and
 	 * polls that may still use its memory. */
@@ -555,29 +601,13 @@ shm_peer_down(struct shm_peer *p, enum shm_peer_how how)
 		view_release(p, events);
 	shm_unmap(p->tx_sba, sizeof(struct ism_sw_sba));
 	shm_unmap(p->rx_sba, sizeof(struct ism_sw_sba));
-
-	/* Our DMBs that it could write: still ours, reported; its
-	 * attachments end with it. */
-	for (idx = SHM_IDX_FIRST; how != SHM_DOWN_CLOSE &&
-	     slot != SHM_NO_SLOT && idx < SHM_IDX_FIRST + d->max_dmbs; idx++) {
-		o = &d->own[idx];
-		if (o->token == 0 || !rte_ism_gid_equal(&o->rgid, &gid))
-			continue;
-		if (d->writer_slot[idx] == slot)
-			d->writer_slot[idx] = SHM_NO_SLOT;
-		if (events && o->registered)
-			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
-				     RTE_ISM_BUF_USER_DISABLED, &gid, o->token,
-				     0);
-		if (!p->hello_rcvd)
-			continue;
-		o->attach_cnt = 0;
-		if (!o->registered)
-			shm_own_free(d, idx);
-	}
+	if (how != SHM_DOWN_CLOSE && slot != SHM_NO_SLOT)
+		own_release(p, slot, events);
+	/* Never summarised; its info says how many DMB events about the
+	 * peer were (0 normally). */
 	if (events)
-		ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV,
-			     RTE_ISM_DEV_DISABLED, &gid, 0, 0);
+		shm_post(d, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_DISABLED, &gid, 0,
+			 p->ev_summarised);
 	if (how == SHM_DOWN_LOST && p->hello_rcvd)
 		shm_fabric_reap(d, slot, &gid);
 	if (d->wait != NULL)

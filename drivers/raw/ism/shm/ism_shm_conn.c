@@ -3,38 +3,29 @@
  */
 
 /*
- * The control thread of the shm backend and the transport under the
- * protocol: one control thread per process (started with the first shm
- * device, stopped with the last) serves every listening socket and
- * connection with its own epoll, never a data-path lcore.
- *
- * Why not the EAL interrupt thread: it rebuilds its whole epoll set on
- * every callback change, panics if a registered fd was closed, and cannot
- * wake on a timeout; a peer that never finishes its handshake must be
- * dropped after a while.
+ * The transport under the shm protocol: connections, what they send and
+ * receive, accepting new ones, and control ops waiting for answers. Runs
+ * under shm_ctl.lock, on the control thread (ism_shm_loop.c) or in a
+ * control op of the application.
  *
  * Sending never blocks: a connection has at most SHM_WINDOW requests
  * unanswered, so requests plus their answers stay far below the socket
  * buffer; what does not fit waits in a queue. Answers (ACK) skip the
  * request queue, or two peers with full windows could wait for each other.
  *
- * Lifetime: a watch (epoll data) is freed only by the control thread
- * between two epoll_wait() batches, so an event already fetched for a
- * connection that another thread closed finds a dead watch, not freed
- * memory.
+ * Nothing waits for a peer without a bound: a connection that has not
+ * finished its handshake SHM_HANDSHAKE_MS after it was made is dropped, and
+ * a peer whose oldest request is unanswered for SHM_ACK_TIMEOUT_MS is
+ * unresponsive: control ops stop waiting for it (they get -ETIMEDOUT for
+ * it at once) until it answers again.
  */
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
-
-#include <rte_lcore.h>
 
 #include "ism_shm.h"
 
@@ -43,95 +34,19 @@
 #define SHM_RX_FDS	4
 /* Messages handled per wake-up of one connection, for fairness. */
 #define SHM_RX_BURST	64
+/* Connections accepted per wake-up of a listening socket. */
+#define SHM_ACCEPT_BURST	16
 /* How long a device stops accepting when it has no fd to refuse with. */
 #define SHM_ACCEPT_RETRY_MS	100
+/* How soon a queue that found the socket full is tried again. */
+#define SHM_FLUSH_RETRY_MS	10
 
-struct shm_ctl shm_ctl = { .lock = PTHREAD_MUTEX_INITIALIZER };
+#define MS	1000000ULL
 
-static struct {
-	pthread_mutex_t life;		/* start/stop of the thread */
-	unsigned int users;		/* shm devices */
-	bool cond_ready;
-	int epfd;
-	int spare_fd;			/* given up to accept at EMFILE */
-	uint64_t paused_log_ns;		/* last "not accepting" log */
-	struct shm_watch *evw;		/* wakes the thread */
-	pthread_t thread;
-	bool stop;
-	uint64_t next_id;
-	TAILQ_HEAD(, shm_watch) grave;
-	TAILQ_HEAD(, shm_dev) devs;
-} ctl = {
-	.life = PTHREAD_MUTEX_INITIALIZER,
-	.epfd = -1,
-	.spare_fd = -1,
-	.grave = TAILQ_HEAD_INITIALIZER(ctl.grave),
-	.devs = TAILQ_HEAD_INITIALIZER(ctl.devs),
-};
-
-uint64_t
-shm_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-uint32_t
-shm_next_seq(struct shm_dev *d)
-{
-	if (++d->seq == 0)
-		d->seq = 1;
-	return d->seq;
-}
-
-/* Watches. */
-
-struct shm_watch *
-shm_watch_add(int fd, void (*fn)(struct shm_watch *, uint32_t), void *arg)
-{
-	struct epoll_event ev = { .events = EPOLLIN };
-	struct shm_watch *w = calloc(1, sizeof(*w));
-
-	if (w == NULL) {
-		ISM_PMD_LOG(ERR, "no memory for a control watch");
-		return NULL;
-	}
-	w->fd = fd;
-	w->fn = fn;
-	w->arg = arg;
-	ev.data.ptr = w;
-	if (epoll_ctl(ctl.epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-		ISM_PMD_LOG(ERR, "epoll_ctl(ADD, %d): %s", fd, strerror(errno));
-		free(w);
-		return NULL;
-	}
-	return w;
-}
-
-void
-shm_watch_del(struct shm_watch *w)
-{
-	if (w == NULL || w->dead)
-		return;
-	epoll_ctl(ctl.epfd, EPOLL_CTL_DEL, w->fd, NULL);
-	close(w->fd);
-	w->fd = -1;
-	w->dead = true;
-	TAILQ_INSERT_TAIL(&ctl.grave, w, next);
-}
-
-static void
-grave_free(void)
-{
-	struct shm_watch *w;
-
-	while ((w = TAILQ_FIRST(&ctl.grave)) != NULL) {
-		TAILQ_REMOVE(&ctl.grave, w, next);
-		free(w);
-	}
-}
+/* An fd given up to accept (and close) a connection at EMFILE. */
+static int spare_fd = -1;
+static unsigned int listeners;
+static uint64_t next_conn_id;
 
 /* Sending. */
 
@@ -201,6 +116,19 @@ ackq_flush(struct shm_peer *p)
 	return true;
 }
 
+/* A request went out: it is answered in order, by SHM_ACK_TIMEOUT_MS. */
+static void
+sent_request(struct shm_peer *p, uint32_t seq)
+{
+	uint32_t k = (p->sent_head + p->inflight++) % SHM_WINDOW;
+	uint64_t now = ism_now_ns();
+
+	p->sent_seq[k] = seq;
+	p->sent_ns[k] = now;
+	if (p->inflight == 1)
+		shm_loop_arm(now + SHM_ACK_TIMEOUT_MS * MS);
+}
+
 /* Send what the window and the socket allow. A message that fails for
  * another reason than a full socket is dropped: the connection is broken
  * and its end will be seen as EOF. */
@@ -227,12 +155,13 @@ flush(struct shm_peer *p)
 			continue;
 		}
 		r = send_raw(p->fd, &o->msg, own != NULL ? own->fd : o->fd);
-		if (r == -EAGAIN)
+		if (r == -EAGAIN) {
+			shm_loop_arm(ism_now_ns() + SHM_FLUSH_RETRY_MS * MS);
 			return;
+		}
 		STAILQ_REMOVE_HEAD(&p->outq, next);
 		if (r == 0 && req)
-			p->sent_seq[(p->sent_head + p->inflight++) %
-				    SHM_WINDOW] = o->msg.hdr.seq;
+			sent_request(p, o->msg.hdr.seq);
 		else if (r < 0)
 			ISM_PMD_LOG(DEBUG, "%s: send %s: %s", p->dev->name,
 				    shm_msg_type_name(o->msg.hdr.type),
@@ -255,10 +184,10 @@ enqueue(struct shm_peer *p, struct shm_msg *m, int fd, uint64_t grant_token)
 	if (fd >= 0) {
 		o->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 		if (o->fd < 0) {
-			ISM_PMD_LOG(ERR, "%s: cannot dup fd %d for a %s: %s",
-				    p->dev->name, fd,
-				    shm_msg_type_name(m->hdr.type),
-				    strerror(errno));
+			ISM_PMD_LOG_RL(ERR, "%s: cannot dup fd %d for a %s: %s",
+				       p->dev->name, fd,
+				       shm_msg_type_name(m->hdr.type),
+				       strerror(errno));
 			free(o);
 			return -ENOMEM;
 		}
@@ -299,8 +228,8 @@ shm_send_ack(struct shm_peer *p, uint32_t seq, int32_t status)
 		return -EPROTO;
 	o = malloc(sizeof(*o));
 	if (o == NULL) {
-		ISM_PMD_LOG(ERR, "%s: no memory to queue an answer",
-			    p->dev->name);
+		ISM_PMD_LOG_RL(ERR, "%s: no memory to queue an answer",
+			       p->dev->name);
 		return 0;
 	}
 	o->msg = m;
@@ -308,6 +237,7 @@ shm_send_ack(struct shm_peer *p, uint32_t seq, int32_t status)
 	o->grant_token = 0;
 	STAILQ_INSERT_TAIL(&p->ackq, o, next);
 	p->ackq_len++;
+	shm_loop_arm(ism_now_ns() + SHM_FLUSH_RETRY_MS * MS);
 	return 0;
 }
 
@@ -321,6 +251,11 @@ on_ack(struct shm_peer *p, const struct shm_msg *m)
 		return -EPROTO;
 	p->sent_head = (p->sent_head + 1) % SHM_WINDOW;
 	p->inflight--;
+	if (p->unresponsive) {
+		p->unresponsive = false;
+		ISM_PMD_LOG_RL(INFO, "%s: peer pid %d answers again",
+			       p->dev->name, (int)p->pid);
+	}
 	shm_wait_done(p, seq, m->u.ack.status);
 	flush(p);
 	return 0;
@@ -351,16 +286,16 @@ shm_conn_new(struct shm_dev *d, int fd, bool initiator)
 	struct shm_peer *p = calloc(1, sizeof(*p));
 
 	if (p == NULL) {
-		ISM_PMD_LOG(ERR, "%s: no memory for a connection", d->name);
+		ISM_PMD_LOG_RL(ERR, "%s: no memory for a connection", d->name);
 		close(fd);
 		return NULL;
 	}
 	p->dev = d;
 	p->fd = fd;
 	p->initiator = initiator;
-	p->id = ++ctl.next_id;
+	p->id = ++next_conn_id;
 	p->slot = SHM_NO_SLOT;
-	p->deadline_ns = shm_now_ns() + SHM_HANDSHAKE_MS * 1000000ULL;
+	p->deadline_ns = ism_now_ns() + SHM_HANDSHAKE_MS * MS;
 	STAILQ_INIT(&p->outq);
 	STAILQ_INIT(&p->ackq);
 	p->w = shm_watch_add(fd, conn_fn, p);
@@ -370,6 +305,9 @@ shm_conn_new(struct shm_dev *d, int fd, bool initiator)
 		return NULL;
 	}
 	TAILQ_INSERT_TAIL(&d->conns, p, next);
+	/* Made by the application (joining): the control thread must wake
+	 * at its deadline, even if nothing else happens. */
+	shm_loop_arm(p->deadline_ns);
 	return p;
 }
 
@@ -397,27 +335,40 @@ shm_conn_find(struct shm_dev *d, uint64_t id)
 	return NULL;
 }
 
-/* Drop a connection: the peer's fault (counted) or ours (err < 0). */
 static void
-conn_drop(struct shm_peer *p, const char *what, const char *why, int err)
+peer_gid_str(const struct shm_peer *p, char *gid)
 {
-	char gid[RTE_ISM_GID_STRLEN] = "unknown";
-
 	if (p->hello_rcvd || p->initiator)
-		rte_ism_gid_format(&p->gid, gid, sizeof(gid));
-	ISM_PMD_LOG(ERR, "%s: dropping connection (pid %d, GID %s): %s: %s%s%s",
-		    p->dev->name, (int)p->pid, gid, what,
-		    why != NULL ? why : "invalid", err < 0 ? ": " : "",
-		    err < 0 ? strerror(-err) : "");
-	if (err == 0)
-		p->dev->protocol_errors++;
-	shm_peer_down(p, SHM_DOWN_LOST);
+		rte_ism_gid_format(&p->gid, gid, RTE_ISM_GID_STRLEN);
+	else
+		snprintf(gid, RTE_ISM_GID_STRLEN, "unknown");
 }
 
+/* Drop a connection: the peer's fault, counted. */
 static void
 protocol_error(struct shm_peer *p, const char *what, const char *why)
 {
-	conn_drop(p, what, why, 0);
+	char gid[RTE_ISM_GID_STRLEN];
+
+	peer_gid_str(p, gid);
+	p->dev->protocol_errors++;
+	ISM_PMD_LOG_RL(ERR, "%s: protocol error of pid %d (GID %s): %s: %s: "
+		       "connection dropped", p->dev->name, (int)p->pid, gid,
+		       what, why != NULL ? why : "invalid");
+	shm_peer_down(p, SHM_DOWN_LOST);
+}
+
+/* Drop a connection for a failure of ours (err < 0). */
+static void
+our_failure(struct shm_peer *p, const char *what, const char *why, int err)
+{
+	char gid[RTE_ISM_GID_STRLEN];
+
+	peer_gid_str(p, gid);
+	ISM_PMD_LOG_RL(ERR, "%s: dropping connection (pid %d, GID %s): %s: %s: "
+		       "%s", p->dev->name, (int)p->pid, gid, what,
+		       why != NULL ? why : "failed", strerror(-err));
+	shm_peer_down(p, SHM_DOWN_LOST);
 }
 
 /*
@@ -499,9 +450,12 @@ conn_recv_one(struct shm_peer *p)
 		ret = shm_peer_handle(p, &m, nfds > 0 ? fds[0] :
 				lost ? SHM_FD_LOST : -1, &why);
 	}
+	if (ret == -EPROTO) {
+		protocol_error(p, shm_msg_type_name(m.hdr.type), why);
+		return -1;
+	}
 	if (ret < 0) {
-		conn_drop(p, shm_msg_type_name(m.hdr.type), why,
-			  ret == -EPROTO ? 0 : ret);
+		our_failure(p, shm_msg_type_name(m.hdr.type), why, ret);
 		return -1;
 	}
 	return ret == 0 ? 1 : -1;	/* 1: the handler closed it (BYE) */
@@ -512,7 +466,23 @@ shm_conn_poll(struct shm_peer *p)
 {
 	int i, r = 1;
 
-	for (i = 0; i < SHM_RX_BURST && r == 1; i++)
+	/* One unit per message; what is left waits for the next turn. */
+	for (i = 0; i < SHM_RX_BURST && r == 1 && shm_loop_budget_left();
+	     i++) {
+		r = conn_recv_one(p);
+		shm_loop_work(r < 0 ? SHM_WORK_DEPART : 1);
+	}
+	return r >= 0;
+}
+
+bool
+shm_conn_drain(struct shm_peer *p)
+{
+	int i, r = 1;
+
+	/* A dead peer's socket holds at most its window of requests and
+	 * answers: far fewer than this. */
+	for (i = 0; i < 4 * SHM_RX_BURST && r == 1; i++)
 		r = conn_recv_one(p);
 	return r >= 0;
 }
@@ -523,40 +493,133 @@ conn_fn(struct shm_watch *w, uint32_t events __rte_unused)
 	shm_conn_poll(w->arg);
 }
 
+/* The control thread's duties towards d's connections. */
+uint64_t
+shm_conn_tick(struct shm_dev *d, uint64_t now)
+{
+	uint64_t next = UINT64_MAX, due;
+	struct shm_peer *p, *tmp;
+
+	RTE_TAILQ_FOREACH_SAFE(p, &d->conns, next, tmp) {
+		if (!shm_loop_budget_left())
+			return 0;
+		if (!p->up && now >= p->deadline_ns) {
+			d->handshakes_expired++;
+			protocol_error(p, "handshake", "not finished in time");
+			shm_loop_work(SHM_WORK_DEPART);
+			continue;
+		}
+		if (!p->up)
+			next = RTE_MIN(next, p->deadline_ns);
+		if (p->inflight > 0) {
+			due = p->sent_ns[p->sent_head] +
+				SHM_ACK_TIMEOUT_MS * MS;
+			if (now < due) {
+				next = RTE_MIN(next, due);
+			} else if (!p->unresponsive) {
+				p->unresponsive = true;
+				ISM_PMD_LOG_RL(WARNING, "%s: peer pid %d has not "
+					       "answered a request for %d ms: "
+					       "control calls stop waiting for "
+					       "it until it answers",
+					       d->name, (int)p->pid,
+					       SHM_ACK_TIMEOUT_MS);
+				pthread_cond_broadcast(&shm_ctl.cond);
+			}
+		}
+		if (!STAILQ_EMPTY(&p->ackq) ||
+		    (!STAILQ_EMPTY(&p->outq) && p->inflight < SHM_WINDOW)) {
+			flush(p);
+			if (!STAILQ_EMPTY(&p->ackq) ||
+			    (!STAILQ_EMPTY(&p->outq) &&
+			     p->inflight < SHM_WINDOW))
+				next = RTE_MIN(next, now + SHM_FLUSH_RETRY_MS *
+					       MS);
+		}
+	}
+	return next;
+}
+
 /* Listening. */
 
 /*
- * Out of fds and no spare one to accept and refuse a connection with: the
+ * Out of fds: give up the spare fd to accept the next connection and close
+ * it. Returns 1 (refused one), 0 (none was waiting: Linux looks for a free
+ * fd before it looks for a connection, so accept() says EMFILE also when
+ * nothing is pending) or -1 (no spare fd, or it was taken meanwhile).
+ */
+static int
+refuse_one(struct shm_dev *d)
+{
+	int fd, err;
+
+	if (spare_fd < 0)
+		return -1;
+	close(spare_fd);
+	fd = accept4(d->lw->fd, NULL, NULL, SOCK_CLOEXEC);
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		return 1;
+	return err == EAGAIN || err == EWOULDBLOCK || err == EINTR ? 0 : -1;
+}
+
+/*
+ * Out of fds and no spare one to refuse a connection with: the
  * level-triggered epoll would call us again at once, so take the socket
- * out of it for a while (tick() puts it back). Connections wait in the
- * backlog meanwhile.
+ * out of it for a while (shm_listen_tick() puts it back). Connections wait
+ * in the backlog meanwhile.
  */
 static void
 accept_pause(struct shm_dev *d)
 {
-	uint64_t now = shm_now_ns();
-
-	epoll_ctl(ctl.epfd, EPOLL_CTL_DEL, d->lw->fd, NULL);
-	d->accept_retry_ns = now + SHM_ACCEPT_RETRY_MS * 1000000ULL;
-	/* Once a second at most while it lasts. */
-	if (now - ctl.paused_log_ns >= 1000000000ULL) {
-		ctl.paused_log_ns = now;
-		ISM_PMD_LOG(ERR, "%s: out of file descriptors: accepting no "
-			    "connection for a while (retried every %d ms)",
-			    d->name, SHM_ACCEPT_RETRY_MS);
-	}
+	shm_watch_pause(d->lw);
+	d->accept_retry_ns = ism_now_ns() + SHM_ACCEPT_RETRY_MS * MS;
+	ISM_PMD_LOG_RL(ERR, "%s: out of file descriptors: accepting no "
+		       "connection for %d ms", d->name, SHM_ACCEPT_RETRY_MS);
 }
 
-static void
-accept_resume(struct shm_dev *d)
+uint64_t
+shm_listen_tick(struct shm_dev *d, uint64_t now)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = d->lw };
-
-	if (ctl.spare_fd < 0)
-		ctl.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (d->accept_retry_ns == 0 || d->lw == NULL)
+		return UINT64_MAX;
+	if (now < d->accept_retry_ns)
+		return d->accept_retry_ns;
+	if (spare_fd < 0)
+		spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	d->accept_retry_ns = 0;
-	if (epoll_ctl(ctl.epfd, EPOLL_CTL_ADD, d->lw->fd, &ev) < 0)
+	if (shm_watch_resume(d->lw) < 0)
 		accept_pause(d);
+	return d->accept_retry_ns != 0 ? d->accept_retry_ns : UINT64_MAX;
+}
+
+/* Why a connection from cr may not become a connection; NULL if it may. */
+static const char *
+refusal(struct shm_dev *d, int fd, struct ucred *cr)
+{
+	socklen_t crlen = sizeof(*cr);
+	struct shm_peer *p;
+	unsigned int pending = 0;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, cr, &crlen) < 0)
+		return "no credentials";
+	if (cr->uid != geteuid())
+		return "not our user";
+	/* Its pid is 0 if it is in a PID namespace we cannot see: the
+	 * identity check (its pid against the listener's of the socket it
+	 * claims) would compare 0 with 0. */
+	if (cr->pid == 0)
+		return "the peer's pid is not visible from here (another PID "
+			"namespace?); all devices of a fabric must share one "
+			"PID namespace";
+	TAILQ_FOREACH(p, &d->conns, next)
+		pending += !p->initiator && !p->hello_rcvd;
+	if (pending >= SHM_MAX_PENDING)
+		return "too many handshakes pending";
+	return NULL;
 }
 
 static void
@@ -564,63 +627,40 @@ listen_fn(struct shm_watch *w, uint32_t events __rte_unused)
 {
 	struct shm_dev *d = w->arg;
 	struct shm_peer *p;
+	const char *why;
 	struct ucred cr;
-	socklen_t crlen = sizeof(cr);
-	unsigned int pending;
-	int fd;
+	int fd, i, r;
 
-	for (;;) {
+	for (i = 0; i < SHM_ACCEPT_BURST && shm_loop_work(1); i++) {
 		fd = accept4(w->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0 && (errno == EMFILE || errno == ENFILE) &&
-		    ctl.spare_fd >= 0) {
-			/* Out of fds: refuse this one rather than spin. */
-			close(ctl.spare_fd);
-			fd = accept(w->fd, NULL, NULL);
-			if (fd >= 0)
-				close(fd);
-			ctl.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-			ISM_PMD_LOG(ERR, "%s: out of file descriptors, refused "
-				    "a connection", d->name);
+		if (fd < 0 && errno == EINTR)
 			continue;
-		}
 		if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
-			accept_pause(d);
-			return;
+			r = refuse_one(d);
+			if (r == 0)
+				return;
+			if (r < 0) {
+				accept_pause(d);
+				return;
+			}
+			d->conns_refused++;
+			ISM_PMD_LOG_RL(ERR, "%s: out of file descriptors: "
+				       "refused a connection", d->name);
+			continue;
 		}
 		if (fd < 0) {
-			if (errno == EINTR)
-				continue;
 			if (errno != EAGAIN && errno != EWOULDBLOCK)
-				ISM_PMD_LOG(ERR, "%s: accept: %s", d->name,
-					    strerror(errno));
+				ISM_PMD_LOG_RL(ERR, "%s: accept: %s", d->name,
+					       strerror(errno));
 			return;
 		}
-		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) < 0 ||
-		    cr.uid != geteuid()) {
-			ISM_PMD_LOG(ERR, "%s: refused a connection from uid %d "
-				    "(pid %d): not our user", d->name,
-				    (int)cr.uid, (int)cr.pid);
-			close(fd);
-			continue;
-		}
-		/* Its pid is 0 if it is in a PID namespace we cannot see:
-		 * the identity check (its pid against the listener's of the
-		 * socket it claims) would compare 0 with 0. */
-		if (cr.pid == 0) {
-			ISM_PMD_LOG(ERR, "%s: refused a connection: the peer's "
-				    "pid is not visible from here (another PID "
-				    "namespace?); all devices of a fabric must "
-				    "share one PID namespace", d->name);
-			close(fd);
-			continue;
-		}
-		pending = 0;
-		TAILQ_FOREACH(p, &d->conns, next)
-			pending += !p->initiator && !p->hello_rcvd;
-		if (pending >= SHM_MAX_PENDING) {
-			ISM_PMD_LOG(ERR, "%s: refused a connection from pid "
-				    "%d: %u handshakes pending", d->name,
-				    (int)cr.pid, pending);
+		memset(&cr, 0, sizeof(cr));
+		why = refusal(d, fd, &cr);
+		if (why != NULL) {
+			d->conns_refused++;
+			ISM_PMD_LOG_RL(ERR, "%s: refused a connection from pid "
+				       "%d (uid %d): %s", d->name, (int)cr.pid,
+				       (int)cr.uid, why);
 			close(fd);
 			continue;
 		}
@@ -638,7 +678,23 @@ shm_listen_start(struct shm_dev *d, int fd)
 		close(fd);
 		return -ENOMEM;
 	}
+	if (listeners++ == 0 && spare_fd < 0)
+		spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	return 0;
+}
+
+void
+shm_listen_stop(struct shm_dev *d)
+{
+	if (d->lw == NULL)
+		return;
+	shm_watch_del(d->lw);
+	d->lw = NULL;
+	d->accept_retry_ns = 0;
+	if (--listeners == 0 && spare_fd >= 0) {
+		close(spare_fd);
+		spare_fd = -1;
+	}
 }
 
 /* Waiting (application threads, shm_ctl.lock held). */
@@ -654,7 +710,7 @@ void
 shm_wait_answers(struct shm_dev *d, uint32_t seq, const uint64_t *ids,
 		int *status, unsigned int n)
 {
-	uint64_t end = shm_now_ns() + SHM_ACK_TIMEOUT_MS * 1000000ULL;
+	uint64_t end = ism_now_ns() + SHM_ACK_TIMEOUT_MS * MS;
 	struct shm_wait w = { .seq = seq, .n = n, .ids = ids,
 			      .status = status };
 	struct shm_peer *p;
@@ -669,9 +725,18 @@ shm_wait_answers(struct shm_dev *d, uint32_t seq, const uint64_t *ids,
 	deadline_ts(end, &ts);
 	for (;;) {
 		left = 0;
-		for (i = 0; i < n; i++)
-			left += status[i] == 1;
-		if (left == 0 || shm_now_ns() >= end)
+		for (i = 0; i < n; i++) {
+			if (status[i] != 1)
+				continue;
+			/* Unresponsive: not waited for (the control thread
+			 * said so in the log once). */
+			p = shm_conn_find(d, ids[i]);
+			if (p != NULL && p->unresponsive)
+				status[i] = -ETIMEDOUT;
+			else
+				left++;
+		}
+		if (left == 0 || ism_now_ns() >= end)
 			break;
 		pthread_cond_timedwait(&shm_ctl.cond, &shm_ctl.lock, &ts);
 	}
@@ -681,16 +746,18 @@ shm_wait_answers(struct shm_dev *d, uint32_t seq, const uint64_t *ids,
 			continue;
 		status[i] = -ETIMEDOUT;
 		p = shm_conn_find(d, ids[i]);
-		ISM_PMD_LOG(WARNING, "%s: peer pid %d did not answer within "
-			    "%d ms", d->name, p != NULL ? (int)p->pid : -1,
-			    SHM_ACK_TIMEOUT_MS);
+		ISM_PMD_LOG_RL(WARNING, "%s: peer pid %d did not answer within "
+			       "%d ms", d->name, p != NULL ? (int)p->pid : -1,
+			       SHM_ACK_TIMEOUT_MS);
 	}
 }
 
 void
 shm_wait_up(struct shm_dev *d, const uint64_t *ids, unsigned int n)
 {
-	uint64_t end = shm_now_ns() + SHM_HANDSHAKE_MS * 1000000ULL;
+	/* The control thread ends each handshake by its deadline; this
+	 * bound only guards against a control thread that cannot run. */
+	uint64_t end = ism_now_ns() + 2 * SHM_HANDSHAKE_MS * MS;
 	struct shm_peer *p;
 	struct timespec ts;
 	unsigned int i, left;
@@ -706,197 +773,4 @@ shm_wait_up(struct shm_dev *d, const uint64_t *ids, unsigned int n)
 			return;
 	} while (pthread_cond_timedwait(&shm_ctl.cond, &shm_ctl.lock,
 					&ts) != ETIMEDOUT);
-	/* The control thread drops them at their deadline. */
-}
-
-/* The thread. */
-
-static void
-ev_fn(struct shm_watch *w, uint32_t events __rte_unused)
-{
-	uint64_t v;
-
-	if (read(w->fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-		ISM_PMD_LOG(ERR, "eventfd read: %s", strerror(errno));
-}
-
-/* Handshake deadlines and queues that found a full socket; returns the
- * epoll timeout in ms. */
-static int
-tick(void)
-{
-	uint64_t now = shm_now_ns(), next = UINT64_MAX;
-	struct shm_peer *p, *tmp;
-	struct shm_dev *d;
-	bool queued = false;
-
-	TAILQ_FOREACH(d, &ctl.devs, ctl_next) {
-		if (d->accept_retry_ns != 0 && d->lw != NULL) {
-			if (now >= d->accept_retry_ns)
-				accept_resume(d);
-			if (d->accept_retry_ns != 0 &&
-			    d->accept_retry_ns < next)
-				next = d->accept_retry_ns;
-		}
-		RTE_TAILQ_FOREACH_SAFE(p, &d->conns, next, tmp) {
-			if (!p->up && now >= p->deadline_ns) {
-				protocol_error(p, "handshake",
-					       "not finished in time");
-				continue;
-			}
-			if (!p->up && p->deadline_ns < next)
-				next = p->deadline_ns;
-			if (!STAILQ_EMPTY(&p->ackq) ||
-			    (!STAILQ_EMPTY(&p->outq) &&
-			     p->inflight < SHM_WINDOW)) {
-				flush(p);
-				queued = true;
-			}
-		}
-	}
-	if (queued)
-		return 10;
-	if (next == UINT64_MAX)
-		return -1;
-	return (next - now) / 1000000 + 1;
-}
-
-static void *
-ctl_main(void *arg __rte_unused)
-{
-	struct epoll_event ev[32];
-	struct shm_watch *w;
-	int n, i, timeout;
-
-	for (;;) {
-		pthread_mutex_lock(&shm_ctl.lock);
-		grave_free();
-		if (ctl.stop) {
-			pthread_mutex_unlock(&shm_ctl.lock);
-			break;
-		}
-		timeout = tick();
-		pthread_mutex_unlock(&shm_ctl.lock);
-
-		n = epoll_wait(ctl.epfd, ev, RTE_DIM(ev), timeout);
-		if (n < 0 && errno != EINTR) {
-			ISM_PMD_LOG(ERR, "epoll_wait: %s", strerror(errno));
-			usleep(10000);
-			continue;
-		}
-		pthread_mutex_lock(&shm_ctl.lock);
-		for (i = 0; i < n; i++) {
-			w = ev[i].data.ptr;
-			if (!w->dead)
-				w->fn(w, ev[i].events);
-		}
-		pthread_mutex_unlock(&shm_ctl.lock);
-	}
-	return NULL;
-}
-
-static int
-ctl_start(void)
-{
-	pthread_condattr_t ca;
-	int evfd, ret;
-
-	if (!ctl.cond_ready) {
-		pthread_condattr_init(&ca);
-		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-		pthread_cond_init(&shm_ctl.cond, &ca);
-		pthread_condattr_destroy(&ca);
-		ctl.cond_ready = true;
-	}
-	ctl.epfd = epoll_create1(EPOLL_CLOEXEC);
-	evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	ctl.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (ctl.epfd < 0 || evfd < 0) {
-		ret = -errno;
-		ISM_PMD_LOG(ERR, "cannot create the control epoll: %s",
-			    strerror(errno));
-		goto err;
-	}
-	ctl.evw = shm_watch_add(evfd, ev_fn, NULL);
-	if (ctl.evw == NULL) {
-		ret = -ENOMEM;
-		goto err;
-	}
-	evfd = -1;
-	ctl.stop = false;
-	ret = -rte_ctrl_thread_create(&ctl.thread, "ism-shm-ctl", NULL,
-			ctl_main, NULL);
-	if (ret == 0)
-		return 0;
-	ISM_PMD_LOG(ERR, "cannot start the shm control thread: %s",
-		    strerror(-ret));
-	shm_watch_del(ctl.evw);
-	grave_free();
-err:
-	if (evfd >= 0)
-		close(evfd);
-	if (ctl.spare_fd >= 0)
-		close(ctl.spare_fd);
-	if (ctl.epfd >= 0)
-		close(ctl.epfd);
-	ctl.epfd = ctl.spare_fd = -1;
-	ctl.evw = NULL;
-	return ret;
-}
-
-static void
-ctl_stop(void)
-{
-	uint64_t one = 1;
-
-	pthread_mutex_lock(&shm_ctl.lock);
-	ctl.stop = true;
-	pthread_mutex_unlock(&shm_ctl.lock);
-	if (write(ctl.evw->fd, &one, sizeof(one)) < 0)
-		ISM_PMD_LOG(ERR, "cannot wake the control thread: %s",
-			    strerror(errno));
-	pthread_join(ctl.thread, NULL);
-	pthread_mutex_lock(&shm_ctl.lock);
-	shm_watch_del(ctl.evw);
-	grave_free();
-	pthread_mutex_unlock(&shm_ctl.lock);
-	close(ctl.epfd);
-	if (ctl.spare_fd >= 0)
-		close(ctl.spare_fd);
-	ctl.epfd = ctl.spare_fd = -1;
-	ctl.evw = NULL;
-}
-
-int
-shm_ctl_attach(struct shm_dev *d)
-{
-	int ret = 0;
-
-	pthread_mutex_lock(&ctl.life);
-	if (ctl.users == 0)
-		ret = ctl_start();
-	if (ret == 0) {
-		ctl.users++;
-		pthread_mutex_lock(&shm_ctl.lock);
-		TAILQ_INSERT_TAIL(&ctl.devs, d, ctl_next);
-		d->attached = true;
-		pthread_mutex_unlock(&shm_ctl.lock);
-	}
-	pthread_mutex_unlock(&ctl.life);
-	return ret;
-}
-
-void
-shm_ctl_detach(struct shm_dev *d)
-{
-	if (!d->attached)
-		return;
-	pthread_mutex_lock(&ctl.life);
-	pthread_mutex_lock(&shm_ctl.lock);
-	TAILQ_REMOVE(&ctl.devs, d, ctl_next);
-	d->attached = false;
-	pthread_mutex_unlock(&shm_ctl.lock);
-	if (--ctl.users == 0)
-		ctl_stop();
-	pthread_mutex_unlock(&ctl.life);
 }

@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * dpdk-ism-sw-test: regression tests of what the software backends
+ * (ism_lo, ism_shm) share, in one process.
+ *
+ *   dpdk-ism-sw-test [EAL] -- codec
+ *       The token codec (drivers/raw/ism/sw/ism_sw_token.h): for several
+ *       indices and keys, the 2^21 generations of a horizon are distinct,
+ *       every token has the bits the ISM move_data encoding needs clear,
+ *       and slot and index decode.
+ *   dpdk-ism-sw-test [EAL] -- tokens lo|shm|shm-self ROUNDS
+ *       One DMB index of an owner device registered and unregistered
+ *       ROUNDS times for a writer device: no token repeats, and after
+ *       each registration the writer tries the previous token and a
+ *       random earlier one (a writer that has not yet seen the
+ *       unregister): both fail with -ENOENT and write nothing; the
+ *       current one works. shm-self: the writer is the owner itself,
+ *       alone in its fabric (an shm registration for a peer waits for
+ *       the peer's answer, two thread switches that cost up to a
+ *       millisecond on a small VM: a million of them do not fit a test).
+ *   dpdk-ism-sw-test [EAL] -- self-event lo|shm
+ *       A DMB whose rgid is its owner's own GID: unregistering it posts
+ *       RTE_ISM_BUF_UNREGISTERED to the owner (rte_ism.h), attached or not.
+ *
+ * The shm devices use a fresh rendezvous directory (mkdtemp), which must
+ * be empty at the end. Prints PASS or FAIL lines; exit status 0 on pass.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_ism.h>
+#include <rte_random.h>
+
+#include "ism_sw_token.h"
+
+#define IDX		501	/* the index of the reproducer */
+#define DMB_LEN		64
+#define STALE_MARK	UINT64_C(0x5a5a5a5a5a5a5a5a)
+
+#define fail(...) do { printf("FAIL: "); printf(__VA_ARGS__); \
+	printf("\n"); fflush(stdout); } while (0)
+
+struct devs {
+	bool shm;
+	bool self;		/* one device, writing its own DMBs */
+	char dir[64];
+	int owner, writer;
+	struct rte_ism_gid og, wg;
+};
+
+static const char *const dev_names[2][2] = {
+	{ "ism_lo0", "ism_lo1" }, { "ism_shm0", "ism_shm1" },
+};
+
+static int
+devs_open(struct devs *d, const char *kind)
+{
+	struct rte_ism_dev_info info;
+	char args[160];
+	int i, id[2];
+
+	memset(d, 0, sizeof(*d));
+	d->owner = d->writer = -1;
+	d->self = strcmp(kind, "shm-self") == 0;
+	d->shm = d->self || strcmp(kind, "shm") == 0;
+	if (!d->shm && strcmp(kind, "lo") != 0) {
+		fail("unknown backend %s (lo, shm, shm-self)", kind);
+		return -1;
+	}
+	if (d->shm) {
+		snprintf(d->dir, sizeof(d->dir), "/tmp/ism-sw-test-XXXXXX");
+		if (mkdtemp(d->dir) == NULL) {
+			fail("mkdtemp: %s", strerror(errno));
+			d->dir[0] = '\0';
+			return -1;
+		}
+	}
+	for (i = 0; i < 2 - d->self; i++) {
+		snprintf(args, sizeof(args), "%s%s%sgid=0x5a%d",
+			 d->shm ? "dir=" : "", d->shm ? d->dir : "",
+			 d->shm ? "," : "", i + 1);
+		if (rte_vdev_init(dev_names[d->shm][i], args) < 0) {
+			fail("cannot create %s", dev_names[d->shm][i]);
+			return -1;
+		}
+		id[i] = rte_ism_get_dev_id(dev_names[d->shm][i]);
+		if (id[i] < 0 || rte_ism_info_get(id[i], &info) < 0) {
+			fail("no ISM device %s", dev_names[d->shm][i]);
+			return -1;
+		}
+		if (i == 0)
+			d->og = info.gid;
+		else
+			d->wg = info.gid;
+	}
+	d->owner = id[0];
+	d->writer = d->self ? id[0] : id[1];
+	if (d->self)
+		d->wg = d->og;
+	return 0;
+}
+
+/* Remove the devices; the rendezvous directory must be left empty. */
+static int
+devs_close(struct devs *d)
+{
+	struct dirent *de;
+	DIR *dp;
+	int i, left = 0;
+
+	for (i = 0; i < 2 - d->self; i++)
+		rte_vdev_uninit(dev_names[d->shm][i]);
+	if (d->dir[0] == '\0')
+		return 0;
+	dp = opendir(d->dir);
+	while (dp != NULL && (de = readdir(dp)) != NULL)
+		if (de->d_name[0] != '.') {
+			fail("left in %s: %s", d->dir, de->d_name);
+			left++;
+		}
+	if (dp != NULL)
+		closedir(dp);
+	if (rmdir(d->dir) < 0 && left == 0) {
+		fail("rmdir %s: %s", d->dir, strerror(errno));
+		left++;
+	}
+	return left == 0 ? 0 : -1;
+}
+
+/* The codec. */
+
+static int
+codec_one(const struct ism_sw_tok_key *key, unsigned int slot,
+		unsigned int idx, uint8_t *seen)
+{
+	uint32_t ctr, gen;
+	uint64_t tok;
+
+	memset(seen, 0, ISM_SW_TOK_HORIZON / 8);
+	for (ctr = 0; ctr < ISM_SW_TOK_HORIZON; ctr++) {
+		gen = ism_sw_tok_gen(key, idx, ctr);
+		if (gen >= ISM_SW_TOK_HORIZON ||
+		    (seen[gen / 8] >> (gen % 8)) & 1) {
+			fail("index %u: generation %u of registration %u is "
+			     "out of range or repeats", idx, gen, ctr);
+			return -1;
+		}
+		seen[gen / 8] |= 1 << (gen % 8);
+		tok = ism_sw_tok_make(slot, idx, gen);
+		/* Bits 0-19 and 23-27: token | idx << 24 | sf << 23 |
+		 * offset (< 1 MiB) must not collide. */
+		if ((tok & UINT64_C(0x0f8fffff)) != 0 ||
+		    ism_sw_tok_slot(tok) != slot ||
+		    ism_sw_tok_idx(tok) != idx) {
+			fail("token 0x%016" PRIx64 " of slot %u index %u",
+			     tok, slot, idx);
+			return -1;
+		}
+	}
+	/* The horizon is where it starts over. */
+	if (ism_sw_tok_gen(key, idx, ISM_SW_TOK_HORIZON) !=
+	    ism_sw_tok_gen(key, idx, 0)) {
+		fail("no wrap at the horizon");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+test_codec(void)
+{
+	static const unsigned int idx[] = { 32, 501, 4095 };
+	struct ism_sw_tok_key key[2];
+	uint8_t *seen = malloc(ISM_SW_TOK_HORIZON / 8);
+	unsigned int i, k, j, same = 0;
+	int ret = 0;
+
+	if (seen == NULL)
+		return -1;
+	for (k = 0; k < RTE_DIM(key); k++)
+		for (j = 0; j < RTE_DIM(key[k].k); j++)
+			key[k].k[j] = rte_rand();
+	for (k = 0; k < RTE_DIM(key) && ret == 0; k++)
+		for (i = 0; i < RTE_DIM(idx) && ret == 0; i++)
+			ret = codec_one(&key[k], k == 0 ? 0 : 63, idx[i], seen);
+	/* Another key, another sequence: the first 64 generations agree
+	 * only by chance (2^-21 each). */
+	for (i = 0; i < 64; i++)
+		same += ism_sw_tok_gen(&key[0], IDX, i) ==
+			ism_sw_tok_gen(&key[1], IDX, i);
+	if (ret == 0 && same > 2) {
+		fail("%u of 64 generations equal under two keys", same);
+		ret = -1;
+	}
+	free(seen);
+	return ret;
+}
+
+/* Tokens of one index, registered again and again. */
+
+/* Open addressing over 64-bit tokens (never 0). */
+struct tokset {
+	uint64_t *slot;
+	uint64_t mask;
+};
+
+/* Adds t; false if it was there already. */
+static bool
+tokset_add(struct tokset *s, uint64_t t)
+{
+	uint64_t h = (t * UINT64_C(0x9e3779b97f4a7c15)) >> 20;
+
+	for (;; h++) {
+		if (s->slot[h & s->mask] == t)
+			return false;
+		if (s->slot[h & s->mask] == 0) {
+			s->slot[h & s->mask] = t;
+			return true;
+		}
+	}
+}
+
+/* A writer with stale token t: refused, and nothing written. */
+static int
+stale_write(struct devs *d, const struct rte_ism_dmb *dmb, uint64_t t,
+		uint32_t round)
+{
+	uint64_t mark = STALE_MARK, got;
+	int ret;
+
+	ret = rte_ism_move_data(d->writer, t, 0, 0, 0, &mark, sizeof(mark));
+	memcpy(&got, dmb->addr, sizeof(got));
+	if (ret != -ENOENT || got == STALE_MARK) {
+		fail("round %u: stale token 0x%016" PRIx64 " (current 0x%016"
+		     PRIx64 "): move returned %d%s", round, t, dmb->token, ret,
+		     got == STALE_MARK ? " and wrote into the new DMB" : "");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+test_tokens(const char *kind, uint32_t rounds)
+{
+	struct tokset set = { .mask = 1 };
+	uint64_t *all = calloc(rounds, sizeof(*all)), v;
+	struct rte_ism_dmb dmb;
+	struct devs d = { .dir = "" };
+	uint32_t r;
+	int ret = -1;
+
+	while (set.mask < 2ULL * rounds)
+		set.mask = set.mask * 2 + 1;
+	set.slot = calloc(set.mask + 1, sizeof(*set.slot));
+	if (all == NULL || set.slot == NULL || devs_open(&d, kind) < 0)
+		goto out;
+	for (r = 0; r < rounds; r++) {
+		memset(&dmb, 0, sizeof(dmb));
+		dmb.len = DMB_LEN;
+		dmb.idx = IDX;
+		dmb.rgid = d.wg;
+		if (rte_ism_dmb_register(d.owner, &dmb) != 0) {
+			fail("round %u: register", r);
+			goto out;
+		}
+		all[r] = dmb.token;
+		if (!tokset_add(&set, dmb.token)) {
+			for (v = 0; all[v] != dmb.token; v++)
+				;
+			fail("round %u: token 0x%016" PRIx64 " issued before, "
+			     "in round %" PRIu64, r, dmb.token, v);
+			/* What a writer still holding it would do. */
+			stale_write(&d, &dmb, dmb.token, r);
+			goto out;
+		}
+		if (r > 0 && (stale_write(&d, &dmb, all[r - 1], r) < 0 ||
+			      stale_write(&d, &dmb, all[rte_rand_max(r)],
+					  r) < 0))
+			goto out;
+		v = r + 1;
+		if (rte_ism_move_data(d.writer, dmb.token, 0, 0, 0, &v,
+				      sizeof(v)) != 0 ||
+		    memcmp(dmb.addr, &v, sizeof(v)) != 0) {
+			fail("round %u: the current token does not write", r);
+			goto out;
+		}
+		if (rte_ism_dmb_unregister(d.owner, dmb.token) != 0) {
+			fail("round %u: unregister", r);
+			goto out;
+		}
+		if ((r + 1) % 100000 == 0) {
+			printf("%s: %u rounds\n", kind, r + 1);
+			fflush(stdout);
+		}
+	}
+	printf("%s: %u registrations of index %u: no token twice, no stale "
+	       "write\n", kind, rounds, IDX);
+	ret = 0;
+out:
+	if (devs_close(&d) < 0)
+		ret = -1;
+	free(set.slot);
+	free(all);
+	return ret;
+}
+
+/* rgid = the owner itself. */
+
+/* The next event of the owner; -1 if none. */
+static int
+expect_unregistered(struct devs *d, uint64_t token, const char *when)
+{
+	struct rte_ism_event ev;
+
+	while (rte_ism_event_poll(d->owner, &ev, 1) == 1)
+		if (ev.type == RTE_ISM_EVENT_BUF &&
+		    ev.code == RTE_ISM_BUF_UNREGISTERED) {
+			if (ev.token != token ||
+			    !rte_ism_gid_equal(&ev.gid, &d->og)) {
+				fail("%s: BUF_UNREGISTERED of token 0x%016"
+				     PRIx64 " from another GID", when,
+				     ev.token);
+				return -1;
+			}
+			return 0;
+		}
+	fail("%s: no RTE_ISM_BUF_UNREGISTERED for the owner's own DMB", when);
+	return -1;
+}
+
+static int
+test_self_event(const char *kind)
+{
+	struct rte_ism_dmb dmb, map;
+	struct rte_ism_event ev;
+	struct devs d;
+	int ret = -1;
+
+	if (devs_open(&d, kind) < 0)
+		goto out;
+	while (rte_ism_event_poll(d.owner, &ev, 1) == 1)
+		;
+	memset(&dmb, 0, sizeof(dmb));
+	dmb.len = DMB_LEN;
+	dmb.rgid = d.og;
+	if (rte_ism_dmb_register(d.owner, &dmb) != 0 ||
+	    rte_ism_dmb_unregister(d.owner, dmb.token) != 0 ||
+	    expect_unregistered(&d, dmb.token, "not attached") < 0)
+		goto out;
+	/* Attached (nocopy): the event comes at unregister, the mapping
+	 * lasts until detach. */
+	memset(&dmb, 0, sizeof(dmb));
+	dmb.len = DMB_LEN;
+	dmb.rgid = d.og;
+	if (rte_ism_dmb_register(d.owner, &dmb) != 0 ||
+	    rte_ism_dmb_attach(d.owner, dmb.token, &map) != 0 ||
+	    rte_ism_dmb_unregister(d.owner, dmb.token) != 0 ||
+	    expect_unregistered(&d, dmb.token, "attached") < 0)
+		goto out;
+	memset(map.addr, 1, map.len);
+	if (rte_ism_dmb_detach(d.owner, dmb.token) != 0) {
+		fail("detach");
+		goto out;
+	}
+	printf("%s: own DMB unregistered: event posted\n", kind);
+	ret = 0;
+out:
+	if (devs_close(&d) < 0)
+		ret = -1;
+	return ret;
+}
+
+int
+main(int argc, char **argv)
+{
+	int ret;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fail("EAL init");
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+	if (argc == 2 && strcmp(argv[1], "codec") == 0)
+		ret = test_codec();
+	else if (argc == 4 && strcmp(argv[1], "tokens") == 0)
+		ret = test_tokens(argv[2], strtoul(argv[3], NULL, 0));
+	else if (argc == 3 && strcmp(argv[1], "self-event") == 0)
+		ret = test_self_event(argv[2]);
+	else {
+		fail("usage: %s [EAL] -- codec | tokens lo|shm ROUNDS | "
+		     "self-event lo|shm", argv[0]);
+		ret = -1;
+	}
+	rte_eal_cleanup();
+	printf("%s\n", ret == 0 ? "PASS" : "FAIL");
+	return ret == 0 ? 0 : 1;
+}
