@@ -54,6 +54,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import ism_eal  # noqa: E402  (tests/lib)
 
 PROC_TIMEOUT_S = 170
+# How long the harness waits for a line (only stops a hang).
+WAIT_S = 90
 REGION_SIZE = 64 << 20
 # The liveness timeout of the test fabrics. The default (100 ms) assumes
 # that every member's control thread gets the CPU within that time; on a
@@ -94,10 +96,11 @@ class Peer:
         self.lines = self.proc.lines
         test.peers.append(self)
 
-    def wait_line(self, prefix, timeout=90, pred=None, start=0):
+    def wait_line(self, prefix, timeout=None, pred=None, start=0):
         """(index, line) of the first line from start with prefix."""
         try:
-            i = self.proc.wait_for('^' + re.escape(prefix), timeout,
+            i = self.proc.wait_for('^' + re.escape(prefix),
+                                   timeout or WAIT_S,
                                    start=start, pred=pred)
         except ism_eal.Error:
             raise Failure('%s: no "%s" line' % (self.name, prefix))

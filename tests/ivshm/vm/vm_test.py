@@ -388,6 +388,8 @@ def main():
     it_fwd = ism_fwd_test
     # Host members live as long as the guests may (TCG on a loaded host).
     it.PROC_TIMEOUT_S = VM_TIMEOUT_S
+    # ... and wait for what guests cause (boot, join) as long.
+    it.WAIT_S = VM_TIMEOUT_S
     vt = VmTest(args)
     t0 = time.monotonic()
     try:
