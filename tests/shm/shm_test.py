@@ -43,6 +43,15 @@ nothing new of ours.
                  100 silent ones: the victim's log lines of each kind, and
                  the counts of the lines it held back, add up to its
                  counters, within the rate limit
+  impostor-gid   a socket named after the GID of a live device, at another
+                 slot, answers handshakes as that device: a device that
+                 joins ignores it (the older socket wins) and grants it no
+                 DMB of the device (regression, issue 12)
+  impostor-slot  the same with a socket at the live device's slot under
+                 another GID: it must not take over the slot (issue 12)
+  crowd          16 silent connections kept pending on a device: one that
+                 joins meanwhile is refused, and joins once they are gone
+                 (regression, issue 12: it never tried again)
 
 Exit status: 0 pass, 1 fail, 77 skip.
 """
@@ -469,6 +478,59 @@ class Test:
             raise Failure('%d protocol errors for 600 malformed '
                           'messages' % errors)
 
+    def impostor(self, role):
+        v = self.script('v')
+        im = Peer(self, 'r', ['--gid', GID['r'], '--role', role,
+                              '--victim', GID['v'], '--hold']).ready()
+        im.wait_line('IMPOSTOR listening')
+        j = self.script('j')
+        # v and the impostor's own device (GID r), not its socket.
+        peers = j.cmd_int('xstat peers')
+        if j.cmd('reg %s 1' % GID['v']) != 'R reg 1 0':
+            raise Failure('cannot register a DMB for v')
+        im.release()
+        hs, grants = [int(x) for x in
+                      im.wait_line('IMPOSTOR handshakes').split()[2::2]]
+        im.expect_pass()
+        if grants != 0 or hs != 0 or peers != 2:
+            raise Failure('the impostor got %d handshakes and %d DMBs of '
+                          'v; the joiner has %d peers, not 2' %
+                          (hs, grants, peers))
+        if not any('claim one slot or GID' in l for l in j.lines):
+            raise Failure('the joiner did not say why it ignored a socket')
+        if v.cmd_int('query %s' % GID['j']) != 0:
+            raise Failure('v does not know j')
+        v.quit()
+        j.quit()
+
+    def crowd(self):
+        v = self.script('v')
+        crowd = Peer(self, 'f', ['--gid', GID['f'], '--role', 'crowd',
+                                 '--victim', GID['v'], '--hold']).ready()
+        crowd.wait_line('CROWD holding')
+        # A join slips in if it meets the moment v drops the crowd at its
+        # handshake deadline and the crowd connects again: try another.
+        for name in 'jka':
+            if v.cmd_int('wait-xstat handshakes_pending 16') != 16:
+                raise Failure('the crowd is not pending on v')
+            j = self.script(name)
+            if j.cmd_int('xstat peers') == 1:	# the crowd's device only
+                break
+            j.quit()
+        else:
+            raise Failure('no join met the crowd')
+        if v.cmd_int('query %s' % GID[name]) != -ENETUNREACH:
+            raise Failure('v took %s while the crowd was pending' % name)
+        crowd.release()
+        crowd.expect_pass()
+        if j.cmd_int('wait-xstat peers 2') != 2:
+            raise Failure('%s did not join v once the crowd was gone' %
+                          name)
+        if not any('busy with other handshakes' in l for l in j.lines):
+            raise Failure('%s did not say why it was refused' % name)
+        v.quit()
+        j.quit()
+
     # Set-up and checks around a scenario.
 
     def run(self):
@@ -484,7 +546,10 @@ class Test:
              'stopped-peer': self.stopped_peer,
              'mass-departure': self.mass_departure,
              'map-limit': self.map_limit,
-             'log-flood': self.log_flood}[self.scenario]()
+             'log-flood': self.log_flood,
+             'impostor-gid': lambda: self.impostor('impostor-gid'),
+             'impostor-slot': lambda: self.impostor('impostor-slot'),
+             'crowd': self.crowd}[self.scenario]()
             self.check_leftovers(shm_before)
         finally:
             for p in self.peers:
@@ -517,7 +582,9 @@ def main():
                                          'kill-writer', 'kill-receiver',
                                          'kill-all', 'grants', 'fd-limit',
                                          'stopped-peer', 'mass-departure',
-                                         'map-limit', 'log-flood'])
+                                         'map-limit', 'log-flood',
+                                         'impostor-gid', 'impostor-slot',
+                                         'crowd'])
     args = ap.parse_args()
     if not os.path.isdir('/proc/self/fd') or shutil.which('timeout') is None:
         print('SKIP: needs /proc and timeout(1)')
