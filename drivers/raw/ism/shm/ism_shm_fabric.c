@@ -291,7 +291,8 @@ dir_check(struct shm_dev *d, const char *real, const struct stat *st)
 			    d->name, real, mode & 07777);
 		return -EPERM;
 	}
-	if ((mode & S_IWGRP) && !gid_allowed(d, st->st_gid)) {
+	if ((mode & (S_IWGRP | S_IWOTH)) == S_IWGRP &&
+	    !gid_allowed(d, st->st_gid)) {
 		ISM_PMD_LOG(ERR, "%s: dir=%s can be written by group %u, which "
 			    "allow_gid= does not list", d->name, real,
 			    (unsigned int)st->st_gid);
@@ -460,6 +461,7 @@ sock_listen(struct shm_dev *d)
 {
 	struct sockaddr_un sa;
 	struct stat st;
+	mode_t mode;
 	int fd, ret;
 
 	sock_name(d->sock_name, sizeof(d->sock_name), d->chid, d->slot,
@@ -478,7 +480,10 @@ sock_listen(struct shm_dev *d)
 		d->sock_name[0] = '\0';
 		return ret;
 	}
-	if (fchmodat(d->dirfd, d->sock_name, 0600, 0) < 0 ||
+	/* Others may connect if the policy may let them in: it is checked
+	 * on every connection. */
+	mode = d->nb_allow_uid > 0 ? 0666 : d->nb_allow_gid > 0 ? 0660 : 0600;
+	if (fchmodat(d->dirfd, d->sock_name, mode, 0) < 0 ||
 	    fstatat(d->dirfd, d->sock_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    listen(fd, LISTEN_BACKLOG) < 0) {
 		ret = -errno;
@@ -832,8 +837,11 @@ retry_one(struct shm_dev *d, uint8_t slot)
 		return true;
 	if (fd == -ECONNREFUSED)	/* died */
 		shm_fabric_reap(d, slot, gid);
-	if (fd < 0)
+	if (fd < 0) {
+		ISM_PMD_LOG_RL(INFO, "%s: not connecting again to %s/%s: %s",
+			       d->name, d->dir, name, strerror(-fd));
 		return false;
+	}
 	if (!peer_cred(fd, &cr) ||
 	    shm_policy_refusal(d, cr.uid, cr.gid) != NULL) {
 		close(fd);
