@@ -24,6 +24,8 @@ mount does), starts the peer and waits for every process of the namespace
                  (group 4200, mapped to root's group 0 in each), in a
                  directory of mode 01770 of that group: allow_gid=0 lets
                  them stream both ways; without it a peer is refused
+  ns-rogue       shm_test.py's rogue, the rogue a process of an allowed
+                 uid (4201) in namespaces of its own: contained as there
   ns-policy      host uids, no user namespace: a directory of mode 01777
                  of root; root allows uid 4201; a device of uid 4201 joins
                  it, one of uid 4202 is refused by both (log lines on
@@ -179,6 +181,13 @@ class NsTest(shm_test.Test):
         a.expect_pass()
         b.expect_pass()
 
+    def allowed_rogue(self):
+        for n in 'ab':
+            self.ns[n] = {'devargs': 'allow_uid=%d' % UID_A}
+        self.ns['r'] = {'uid': UID_A, 'gid': UID_A, 'devargs': 'allow_uid=0'}
+        self.own_dir(0, 0, 0o1777)
+        self.rogue()
+
     def own_dir(self, uid, gid, mode):
         os.chown(self.dir, uid, gid)
         os.chmod(self.dir, mode)
@@ -195,6 +204,7 @@ class NsTest(shm_test.Test):
              'ns-kill': lambda: self.kill(True),
              'ns-kill-all': self.kill_all,
              'ns-rootless': self.rootless,
+             'ns-rogue': self.allowed_rogue,
              'ns-policy': self.policy}[self.scenario]()
             self.check_leftovers(shm_before)
         finally:
@@ -246,7 +256,7 @@ def main():
     ap.add_argument('--tag', default='t', help='file-prefix tag')
     ap.add_argument('scenario', choices=['ns-pair', 'ns-trio', 'ns-kill',
                                          'ns-kill-all', 'ns-rootless',
-                                         'ns-policy'])
+                                         'ns-rogue', 'ns-policy'])
     args = ap.parse_args()
     args.peer = os.path.abspath(args.peer)
     for tool in ('unshare', 'setpriv', 'mount', 'timeout'):

@@ -317,7 +317,6 @@ shm_start(struct shm_dev *d, struct shm_fabric_peer *fp, unsigned int nfp,
 		p->gid = fp[i].gid;
 		p->slot = fp[i].slot;
 		p->pid = fp[i].pid;
-		p->uid = fp[i].uid;
 		if (shm_peer_greet(p) < 0)
 			shm_peer_down(p, SHM_DOWN_LOST);
 		else

@@ -170,7 +170,6 @@ struct shm_peer {
 	int fd;
 	uint64_t id;		/* unique per connection, for waiters */
 	pid_t pid;		/* SO_PEERCRED: 0 if not in our PID namespace */
-	uid_t uid;		/* SO_PEERCRED, as our user namespace sees it */
 	uint64_t pid_ino;	/* its process (pidfs inode), 0 if unknown */
 	bool retry;		/* we connected, it refused: connect again */
 	bool initiator;		/* we connected (it is older) */
@@ -440,7 +439,6 @@ struct shm_fabric_peer {
 	uint8_t slot;
 	struct rte_ism_gid gid;
 	pid_t pid;
-	uid_t uid;
 	struct timespec ctime;	/* of its socket: the oldest claim wins */
 };
 /* Connect to every live device (fp[SHM_MAX_SLOTS], *n), claim a slot,

@@ -680,7 +680,6 @@ listen_fn(struct shm_watch *w, uint32_t events __rte_unused)
 		p = shm_conn_new(d, fd, false);
 		if (p != NULL) {
 			p->pid = cr.pid;
-			p->uid = cr.uid;
 			p->pid_ino = shm_peer_process(fd);
 		}
 	}

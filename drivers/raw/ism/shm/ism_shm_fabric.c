@@ -565,7 +565,6 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 	fp[*n].slot = slot;
 	fp[*n].gid = gid;
 	fp[*n].pid = cr.pid;
-	fp[*n].uid = cr.uid;
 	fp[*n].ctime = st.st_ctim;
 	(*n)++;
 	return 0;
@@ -853,7 +852,6 @@ retry_one(struct shm_dev *d, uint8_t slot)
 	p->gid = *gid;
 	p->slot = slot;
 	p->pid = cr.pid;
-	p->uid = cr.uid;
 	ISM_PMD_LOG_RL(INFO, "%s: connecting again to %s/%s", d->name, d->dir,
 		       name);
 	if (shm_peer_greet(p) < 0)
