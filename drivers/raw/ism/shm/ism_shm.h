@@ -20,6 +20,7 @@
  *   ism_shm_fabric.c  the rendezvous directory: slots, stale sockets,
  *                     the reaper that unlinks a killed process's socket
  *   ism_shm_reaper.c  that reaper, a program of its own
+ *   ism_shm_policy.c  who may be a peer; which process a connection is
  *   ism_shm_mem.c     sealed memfds
  *   ism_shm_msg.c     wire format and parser
  *
@@ -44,6 +45,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/queue.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -250,8 +252,8 @@ struct shm_dev {
 	uint64_t reap_slots;	/* sockets of vanished peers to remove */
 	struct rte_ism_gid reap_gid[SHM_MAX_SLOTS];
 	uint64_t reap_retry_ns;	/* the directory was locked: retry then */
-	/* Connections we made that ended before they were up (refused,
-	 * handshake expired): made again at retry_ns[slot]. */
+	/* Connections we made that were refused as busy, or closed before
+	 * the peer's HELLO: made again at retry_ns[slot]. */
 	uint64_t retry_slots;
 	struct rte_ism_gid retry_gid[SHM_MAX_SLOTS];
 	uint64_t retry_ns[SHM_MAX_SLOTS];
@@ -424,9 +426,14 @@ void shm_events_free(struct shm_dev *d);
 
 /* ism_shm_fabric.c: the rendezvous directory. */
 int shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set);
+/* ism_shm_policy.c: who may be a peer. */
 /* Why the policy refuses a process of these credentials; NULL if it may
  * be a peer. */
 const char *shm_policy_refusal(const struct shm_dev *d, uid_t uid, gid_t gid);
+/* Whether the directory (real path, stat) agrees with the policy; sets
+ * d->dir_uid. 0 or -EPERM (logged). */
+int shm_policy_dir_check(struct shm_dev *d, const char *real,
+		const struct stat *st);
 /* Parse an allow_uid= / allow_gid= value ("1000", "[1000,1001]",
  * "1000:1001") into ids[SHM_MAX_ALLOW]; the count or -EINVAL. */
 int shm_policy_parse(const char *v, uint32_t *ids);

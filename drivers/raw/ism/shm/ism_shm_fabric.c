@@ -50,7 +50,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,13 +63,6 @@
 /* How long joining or leaving waits for the directory's lock: another
  * process may hold it forever (flock() needs only read access). */
 #define SHM_DIR_LOCK_MS		2000
-
-#ifndef SO_PEERPIDFD
-#define SO_PEERPIDFD		77	/* Linux 6.5 */
-#endif
-#ifndef PIDFS_MAGIC
-#define PIDFS_MAGIC		0x50494446	/* Linux 6.9 */
-#endif
 
 extern char **environ;
 
@@ -186,128 +178,6 @@ dir_unlock(const struct shm_dev *d)
 	flock(d->dirfd, LOCK_UN);
 }
 
-uint64_t
-shm_peer_process(int fd)
-{
-	socklen_t len = sizeof(int);
-	struct statfs sfs;
-	struct stat st;
-	uint64_t ino = 0;
-	int pfd = -1;
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pfd, &len) < 0 ||
-	    pfd < 0)
-		return 0;
-	/* Before pidfs every pidfd had the same (anonymous) inode. */
-	if (fstatfs(pfd, &sfs) == 0 && sfs.f_type == PIDFS_MAGIC &&
-	    fstat(pfd, &st) == 0)
-		ino = st.st_ino;
-	close(pfd);
-	return ino;
-}
-
-const char *
-shm_policy_refusal(const struct shm_dev *d, uid_t uid, gid_t gid)
-{
-	unsigned int i;
-
-	if (uid == d->dir_uid || uid == geteuid())
-		return NULL;
-	for (i = 0; i < d->nb_allow_uid; i++)
-		if (uid == d->allow_uid[i])
-			return NULL;
-	for (i = 0; i < d->nb_allow_gid; i++)
-		if (gid == d->allow_gid[i])
-			return NULL;
-	return d->nb_allow_uid + d->nb_allow_gid == 0 ?
-		"its uid is not the directory's owner (no allow_uid= or "
-		"allow_gid= devarg)" :
-		"neither its uid nor its gid is allowed (allow_uid=, "
-		"allow_gid=)";
-}
-
-int
-shm_policy_parse(const char *v, uint32_t *ids)
-{
-	char buf[256], *p, *end;
-	size_t len = strlen(v);
-	unsigned long x;
-	int n = 0;
-
-	if (len >= 2 && v[0] == '[' && v[len - 1] == ']') {
-		v++;
-		len -= 2;
-	}
-	if (len == 0 || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, v, len);
-	buf[len] = '\0';
-	for (p = buf;; p = end + 1) {
-		if (*p < '0' || *p > '9' || n == SHM_MAX_ALLOW)
-			return -EINVAL;
-		errno = 0;
-		x = strtoul(p, &end, 10);
-		if (errno != 0 || x >= UINT32_MAX)
-			return -EINVAL;
-		ids[n++] = x;
-		if (*end == '\0')
-			return n;
-		if (*end != ',' && *end != ':')
-			return -EINVAL;
-	}
-}
-
-static bool
-gid_allowed(const struct shm_dev *d, gid_t gid)
-{
-	unsigned int i;
-
-	for (i = 0; i < d->nb_allow_gid; i++)
-		if (gid == d->allow_gid[i])
-			return true;
-	return false;
-}
-
-/* Whether the directory's owner and mode agree with the policy. */
-static int
-dir_check(struct shm_dev *d, const char *real, const struct stat *st)
-{
-	bool policy = d->nb_allow_uid + d->nb_allow_gid > 0;
-	mode_t mode = st->st_mode;
-
-	if (!policy && st->st_uid != geteuid()) {
-		ISM_PMD_LOG(ERR, "%s: dir=%s belongs to uid %u, not to us (uid "
-			    "%u): only its owner may join unless allow_uid= or "
-			    "allow_gid= says who else may", d->name, real,
-			    (unsigned int)st->st_uid, (unsigned int)geteuid());
-		return -EPERM;
-	}
-	/* Whoever may write the directory may remove or replace sockets,
-	 * unless the sticky bit keeps each to its own. */
-	if ((mode & (S_IWGRP | S_IWOTH)) && !(mode & S_ISVTX)) {
-		ISM_PMD_LOG(ERR, "%s: dir=%s can be written by group or others "
-			    "(mode %04o) without the sticky bit: they could "
-			    "remove or replace a device's socket (chmod +t)",
-			    d->name, real, mode & 07777);
-		return -EPERM;
-	}
-	if ((mode & (S_IWGRP | S_IWOTH)) == S_IWGRP &&
-	    !gid_allowed(d, st->st_gid)) {
-		ISM_PMD_LOG(ERR, "%s: dir=%s can be written by group %u, which "
-			    "allow_gid= does not list", d->name, real,
-			    (unsigned int)st->st_gid);
-		return -EPERM;
-	}
-	if ((mode & S_IWOTH) && !policy) {
-		ISM_PMD_LOG(ERR, "%s: dir=%s can be written by anybody (mode "
-			    "%04o) and no allow_uid= or allow_gid= says so",
-			    d->name, real, mode & 07777);
-		return -EPERM;
-	}
-	d->dir_uid = st->st_uid;
-	return 0;
-}
-
 int
 shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
 {
@@ -329,7 +199,7 @@ shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
 			    d->name, dir, strerror(errno));
 		return -ENOTDIR;
 	}
-	ret = dir_check(d, real, &st);
+	ret = shm_policy_dir_check(d, real, &st);
 	if (ret < 0)
 		return ret;
 	if (strlen(real) > max) {
