@@ -26,6 +26,9 @@ mount does), starts the peer and waits for every process of the namespace
                  them stream both ways; without it a peer is refused
   ns-rogue       shm_test.py's rogue, the rogue a process of an allowed
                  uid (4201) in namespaces of its own: contained as there
+  ns-dir-modes   a directory others may write is refused unless it has
+                 the sticky bit and the policy lets them in (regression:
+                 one of mode 0777 was used with a warning)
   ns-policy      host uids, no user namespace: a directory of mode 01777
                  of root; root allows uid 4201; a device of uid 4201 joins
                  it, one of uid 4202 is refused by both (log lines on
@@ -188,6 +191,24 @@ class NsTest(shm_test.Test):
         self.own_dir(0, 0, 0o1777)
         self.rogue()
 
+    def dir_modes(self):
+        # (mode, devargs, what creating a device returns)
+        cases = [(0o777, '', -EPERM), (0o1777, '', -EPERM),
+                 (0o770, 'allow_gid=0', -EPERM), (0o1770, '', -EPERM),
+                 (0o1770, 'allow_gid=0', 0), (0o1777, 'allow_uid=4201', 0),
+                 (0o700, '', 0)]
+        for i, (mode, devargs, want) in enumerate(cases):
+            self.own_dir(0, 0, mode)
+            name = 'd%d' % i
+            GID[name] = '0x17%x' % i
+            self.ns[name] = {'devargs': devargs}
+            p = self.Peer(self, name, ['--gid', GID[name], '--role', 'dup'])
+            p.finish(60)
+            if p.grep('REFUSED') != ['REFUSED %d' % want]:
+                raise Failure('directory mode %04o with "%s": %s, not %d' %
+                              (mode, devargs, p.grep('REFUSED'), want))
+        self.own_dir(0, 0, 0o700)
+
     def own_dir(self, uid, gid, mode):
         os.chown(self.dir, uid, gid)
         os.chmod(self.dir, mode)
@@ -205,6 +226,7 @@ class NsTest(shm_test.Test):
              'ns-kill-all': self.kill_all,
              'ns-rootless': self.rootless,
              'ns-rogue': self.allowed_rogue,
+             'ns-dir-modes': self.dir_modes,
              'ns-policy': self.policy}[self.scenario]()
             self.check_leftovers(shm_before)
         finally:
@@ -256,7 +278,8 @@ def main():
     ap.add_argument('--tag', default='t', help='file-prefix tag')
     ap.add_argument('scenario', choices=['ns-pair', 'ns-trio', 'ns-kill',
                                          'ns-kill-all', 'ns-rootless',
-                                         'ns-rogue', 'ns-policy'])
+                                         'ns-rogue', 'ns-dir-modes',
+                                         'ns-policy'])
     args = ap.parse_args()
     args.peer = os.path.abspath(args.peer)
     for tool in ('unshare', 'setpriv', 'mount', 'timeout'):
