@@ -49,6 +49,10 @@ nothing new of ours.
                  DMB of the device (regression, issue 12)
   impostor-slot  the same with a socket at the live device's slot under
                  another GID: it must not take over the slot (issue 12)
+  dir-lock       another process holds the directory's flock: a device
+                 that joins gives up after its bound (-EBUSY) instead of
+                 blocking, and one joins once the lock is free
+                 (regression, issue 12: it blocked as long as the lock)
   crowd          16 silent connections kept pending on a device: one that
                  joins meanwhile is refused, and joins once they are gone
                  (regression, issue 12: it never tried again)
@@ -57,6 +61,7 @@ Exit status: 0 pass, 1 fail, 77 skip.
 """
 
 import argparse
+import fcntl
 import os
 import re
 import shutil
@@ -79,7 +84,7 @@ GID = {'a': '0x15a', 'b': '0x15b', 'c': '0x15c', 'r': '0x15f',
 # thread's budget per turn (SHM_LOOP_BUDGET + SHM_WORK_DEPART, ism_shm.h).
 LOG_BURST, LOG_WINDOW_S = 10, 5
 TURN_WORK_MAX = 64 + 16
-ENETUNREACH, ENOMEM = 101, 12
+ENETUNREACH, ENOMEM, EBUSY = 101, 12, 16
 
 
 class Failure(Exception):
@@ -516,6 +521,19 @@ class Test:
         v.quit()
         j.quit()
 
+    def dir_lock(self):
+        fd = os.open(self.dir, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            held = self.Peer(self, 'j', ['--gid', GID['j'], '--role', 'dup'])
+            held.finish(60)
+            if held.grep('REFUSED') != ['REFUSED %d' % -EBUSY]:
+                raise Failure('a join under a held lock: %s' %
+                              held.grep('REFUSED'))
+        finally:
+            os.close(fd)
+        self.script('v').quit()
+
     def crowd(self):
         v = self.script('v')
         crowd = self.Peer(self, 'f', ['--gid', GID['f'], '--role', 'crowd',
@@ -564,6 +582,7 @@ class Test:
              'log-flood': self.log_flood,
              'impostor-gid': lambda: self.impostor('impostor-gid'),
              'impostor-slot': lambda: self.impostor('impostor-slot'),
+             'dir-lock': self.dir_lock,
              'crowd': self.crowd}[self.scenario]()
             self.check_leftovers(shm_before)
         finally:
@@ -601,7 +620,7 @@ def main():
                                          'stopped-peer', 'mass-departure',
                                          'map-limit', 'log-flood',
                                          'impostor-gid', 'impostor-slot',
-                                         'crowd'])
+                                         'dir-lock', 'crowd'])
     args = ap.parse_args()
     if not os.path.isdir('/proc/self/fd') or shutil.which('timeout') is None:
         print('SKIP: needs /proc and timeout(1)')
