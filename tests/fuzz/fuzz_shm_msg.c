@@ -49,7 +49,7 @@ check_accepted(const struct shm_msg *m, size_t len, unsigned int nb_fds)
 {
 	unsigned int t = m->hdr.type;
 	int request = t != SHM_MSG_HELLO && t != SHM_MSG_READY &&
-		t != SHM_MSG_ACK;
+		t != SHM_MSG_ACK && t != SHM_MSG_REFUSE;
 
 	REQUIRE(len == sizeof(*m));
 	REQUIRE(m->hdr.magic == SHM_MSG_MAGIC);
@@ -86,6 +86,11 @@ check_accepted(const struct shm_msg *m, size_t len, unsigned int nb_fds)
 		REQUIRE(nb_fds == 0);
 		REQUIRE(m->u.ack.seq != 0);
 		REQUIRE(m->u.ack.status <= 0 && m->u.ack.status >= -4095);
+		break;
+	case SHM_MSG_REFUSE:
+		REQUIRE(nb_fds == 0);
+		REQUIRE(m->u.refuse.reason < 0 &&
+			m->u.refuse.reason >= -4095);
 		break;
 	default:
 		REQUIRE(nb_fds == 0);

@@ -12,6 +12,10 @@ build. Scenarios:
                  of mixed sizes through net_pcap -> ISM -> net_pcap comes
                  out byte-identical and in order (copy and zero-copy)
   pcap           the same between two processes over ism_shm
+  pcap-ns        the same with each process in PID, mount and network
+                 namespaces of its own, the rendezvous directory
+                 bind-mounted at a path of its own (as containers;
+                 tests/shm/shm_ns_test.py's init; needs root)
   check          loopback-check of 1,000,000 packets: A generates, B
                  forwards them back through a net_ring loop port (iofwd);
                  zero loss, zero corruption
@@ -28,6 +32,7 @@ and rendezvous directory, without hugepages. Exit status 0 pass, 1 fail.
 
 import os
 import re
+import shutil
 import signal
 import sys
 import tempfile
@@ -55,9 +60,11 @@ class App(ism_eal.Process):
     SIGINT at the deadline, its own file prefix, output collected line by
     line with the time each line arrived)."""
 
-    def __init__(self, name, app, core, vdevs, args, tag, deadline=DEADLINE):
+    def __init__(self, name, app, core, vdevs, args, tag, deadline=DEADLINE,
+                 wrap=()):
         prefix = ism_eal.file_prefix(tag, "fwd", name)
-        cmd = [app] + ism_eal.eal_args(core, prefix, vdevs=vdevs) + \
+        cmd = list(wrap) + [app] + ism_eal.eal_args(core, prefix,
+                                                    vdevs=vdevs) + \
             ["--"] + args
         print("+ " + " ".join(cmd), flush=True)
         super().__init__(cmd, name, deadline, prefix=prefix,
@@ -75,8 +82,8 @@ class Shm:
     def __init__(self, tmp):
         self.dir = tempfile.mkdtemp(prefix="rv.", dir=tmp)
 
-    def vdev(self, gid):
-        return "ism_shm0,dir=%s,gid=%s" % (self.dir, gid)
+    def vdev(self, gid, path=None):
+        return "ism_shm0,dir=%s,gid=%s" % (path or self.dir, gid)
 
 
 def shm_probe(app, tag, tmp):
@@ -124,30 +131,47 @@ def pcap_loopback(app, tag, tmp):
               % (" (zero copy)" if zc else "", len(packets)))
 
 
-def pcap_shm(app, tag, tmp):
+def ns_wrap(tmp, shm, name):
+    """Run in namespaces of its own, the rendezvous directory seen at
+    another path: (command prefix, that path)."""
+    inner = tempfile.mkdtemp(prefix="in-%s." % name, dir=tmp)
+    init = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "shm", "shm_ns_test.py")
+    return (["unshare", "--pid", "--mount", "--net", "--fork", "--",
+             sys.executable, init, "init", shm.dir, inner, "--"], inner)
+
+
+def pcap_shm(app, tag, tmp, ns=False):
+    if ns and (os.geteuid() != 0 or shutil.which("unshare") is None):
+        print("SKIP: namespaces need root and unshare(1)")
+        sys.exit(77)
     packets = mixed_packets(3000)
     src = os.path.join(tmp, "in.pcap")
     pcap_write(src, packets)
     for zc in ([], ["--zero-copy"]):
         shm = Shm(tmp)
+        wa, wb = (ns_wrap(tmp, shm, n) for n in "ab") if ns else \
+            (((), shm.dir), ((), shm.dir))
         dst = os.path.join(tmp, "out%s.pcap" % ("-zc" if zc else ""))
         # A: pcap -> ISM; B: ISM -> pcap, exits after all, says BYE.
         a = App("A", app, 0,
-                [shm.vdev(Shm.GID_A), "net_pcap0,rx_pcap=%s" % src],
+                [shm.vdev(Shm.GID_A, wa[1]), "net_pcap0,rx_pcap=%s" % src],
                 ["--peer-gid", Shm.GID_B, "--stats-period", "0",
-                 "--on-peer-loss", "exit"] + zc, tag)
+                 "--on-peer-loss", "exit"] + zc, tag, wrap=wa[0])
         b = App("B", app, 1,
-                [shm.vdev(Shm.GID_B), "net_pcap0,tx_pcap=%s" % dst],
+                [shm.vdev(Shm.GID_B, wb[1]), "net_pcap0,tx_pcap=%s" % dst],
                 ["--peer-gid", Shm.GID_A, "--stats-period", "0",
-                 "--stop-after-rx", str(len(packets))] + zc, tag)
+                 "--stop-after-rx", str(len(packets))] + zc, tag,
+                wrap=wb[0])
 
         def body():
             check(b.wait() == 0, "B: exit status %s" % b.proc.returncode)
             check(a.wait() == 0, "A: exit status %s" % a.proc.returncode)
             compare(packets, pcap_read(dst))
         run_all([a, b], body)
-        print("PASS pcap between two processes%s: %d packets"
-              % (" (zero copy)" if zc else "", len(packets)))
+        print("PASS pcap between two processes%s%s: %d packets"
+              % (" in namespaces" if ns else "",
+                 " (zero copy)" if zc else "", len(packets)))
 
 
 def loopback_check(app, tag, tmp):
@@ -277,6 +301,7 @@ def kill_peer(app, tag, tmp):
 SCENARIOS = {
     "pcap-loopback": (pcap_loopback, False),
     "pcap": (pcap_shm, True),
+    "pcap-ns": (lambda app, tag, tmp: pcap_shm(app, tag, tmp, ns=True), True),
     "check": (loopback_check, True),
     "kill": (kill_peer, True),
 }

@@ -190,6 +190,7 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "nocopy", no_argument, NULL, 'C' },
 		{ "hold", no_argument, NULL, 'h' },
+		{ "devargs", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *list, *tok, *save = NULL;
@@ -255,6 +256,9 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 		case 'h':
 			o->hold = true;
 			break;
+		case 'A':
+			snprintf(o->devargs, sizeof(o->devargs), ",%s", optarg);
+			break;
 		default:
 			fail("unknown option");
 			return -1;
@@ -290,7 +294,8 @@ main(int argc, char **argv)
 
 	fds0 = count_fds();
 	gid_str(&o.gid, gs);
-	snprintf(devargs, sizeof(devargs), "dir=%s,gid=%s", o.dir, gs);
+	snprintf(devargs, sizeof(devargs), "dir=%s,gid=%s%s", o.dir, gs,
+		 o.devargs);
 	ret = rte_vdev_init(DEV_NAME, devargs);
 	if (strcmp(o.role, "dup") == 0) {
 		/* Another process has this GID: creation must be refused. */
@@ -302,6 +307,7 @@ main(int argc, char **argv)
 	}
 	if (ret < 0) {
 		fail("cannot create %s: %s", DEV_NAME, strerror(-ret));
+		say("NODEV %d", ret);
 		return 1;
 	}
 	dev = rte_ism_get_dev_id(DEV_NAME);
@@ -318,6 +324,10 @@ main(int argc, char **argv)
 		ret = script_main(dev, &o);
 	} else if (strcmp(o.role, "flood") == 0) {
 		ret = flood_main(dev, &o);
+	} else if (strncmp(o.role, "impostor-", 9) == 0) {
+		ret = impostor_main(dev, &o);
+	} else if (strcmp(o.role, "crowd") == 0) {
+		ret = crowd_main(dev, &o);
 	} else {
 		fail("unknown role %s", o.role);
 		ret = 1;

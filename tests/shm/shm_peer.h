@@ -75,6 +75,7 @@ struct peer_opts {
 	unsigned int fd_mark;
 	uint64_t seed;
 	bool hold;		/* keep streaming until released (stdin EOF) */
+	char devargs[192];	/* more devargs (",k=v...") */
 };
 
 #define say(...) do { printf(__VA_ARGS__); printf("\n"); fflush(stdout); } \
@@ -106,5 +107,7 @@ int grant_owner_main(uint16_t dev, const struct peer_opts *o);
 int grant_writer_main(uint16_t dev, const struct peer_opts *o);
 int script_main(uint16_t dev, const struct peer_opts *o);
 int flood_main(uint16_t dev, const struct peer_opts *o);
+int impostor_main(uint16_t dev, const struct peer_opts *o);
+int crowd_main(uint16_t dev, const struct peer_opts *o);
 
 #endif /* SHM_PEER_H */

@@ -37,6 +37,7 @@
 #include <ism_shm_msg.h>
 
 #include "shm_peer.h"
+#include "shm_raw.h"
 
 #define FAKE_SLOT 63
 
@@ -62,7 +63,7 @@ struct rogue {
 } while (0)
 
 /* Find the socket of gid in the directory: its path, chid and slot. */
-static int
+int
 find_sock(const char *dir, const struct rte_ism_gid *gid, char *path,
 		size_t size, uint16_t *chid, unsigned int *slot)
 {
@@ -102,7 +103,7 @@ mapped(uint64_t token)
 	return found;
 }
 
-static int
+int
 raw_connect(const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -119,7 +120,7 @@ raw_connect(const char *path)
 	return fd;
 }
 
-static int
+int
 raw_send(int fd, const void *buf, size_t len, const int *fds, int nfds)
 {
 	char cbuf[CMSG_SPACE(sizeof(int) * 4)];
@@ -143,7 +144,7 @@ raw_send(int fd, const void *buf, size_t len, const int *fds, int nfds)
 
 /* Receive one message; its first fd in *keep if keep != NULL (else
  * closed, as the others); 1 got, 0 closed, -1 timeout. */
-static int
+int
 raw_recv_fd(int fd, struct shm_msg *m, int *keep)
 {
 	char cbuf[CMSG_SPACE(sizeof(int) * 4)];
@@ -200,7 +201,7 @@ closed_by_victim(int fd)
 }
 
 /* A memfd of len bytes, sealed (or not). */
-static int
+int
 memfd(size_t len, bool sealed)
 {
 	int fd = memfd_create("rogue", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -213,7 +214,7 @@ memfd(size_t len, bool sealed)
 	return fd;
 }
 
-static size_t
+size_t
 sba_len(void)
 {
 	size_t pg = sysconf(_SC_PAGESIZE);

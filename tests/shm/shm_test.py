@@ -43,11 +43,25 @@ nothing new of ours.
                  100 silent ones: the victim's log lines of each kind, and
                  the counts of the lines it held back, add up to its
                  counters, within the rate limit
+  impostor-gid   a socket named after the GID of a live device, at another
+                 slot, answers handshakes as that device: a device that
+                 joins ignores it (the older socket wins) and grants it no
+                 DMB of the device (regression, issue 12)
+  impostor-slot  the same with a socket at the live device's slot under
+                 another GID: it must not take over the slot (issue 12)
+  dir-lock       another process holds the directory's flock: a device
+                 that joins gives up after its bound (-EBUSY) instead of
+                 blocking, and one joins once the lock is free
+                 (regression, issue 12: it blocked as long as the lock)
+  crowd          16 silent connections kept pending on a device: one that
+                 joins meanwhile is refused, and joins once they are gone
+                 (regression, issue 12: it never tried again)
 
 Exit status: 0 pass, 1 fail, 77 skip.
 """
 
 import argparse
+import fcntl
 import os
 import re
 import shutil
@@ -70,7 +84,7 @@ GID = {'a': '0x15a', 'b': '0x15b', 'c': '0x15c', 'r': '0x15f',
 # thread's budget per turn (SHM_LOOP_BUDGET + SHM_WORK_DEPART, ism_shm.h).
 LOG_BURST, LOG_WINDOW_S = 10, 5
 TURN_WORK_MAX = 64 + 16
-ENETUNREACH, ENOMEM = 101, 12
+ENETUNREACH, ENOMEM, EBUSY = 101, 12, 16
 
 
 class Failure(Exception):
@@ -180,6 +194,9 @@ class Peer:
 
 
 class Test:
+    # How a peer is started (shm_ns_test.py: in namespaces of its own).
+    Peer = Peer
+
     def __init__(self, args):
         self.peer_bin = args.peer
         self.tag = args.tag
@@ -190,14 +207,14 @@ class Test:
 
     def script(self, name):
         """A device that runs the driver's commands (shm_script.c)."""
-        return Peer(self, name, ['--gid', GID[name], '--role',
-                                 'script']).ready()
+        return self.Peer(self, name, ['--gid', GID[name], '--role',
+                                      'script']).ready()
 
     def node(self, name, peers, *extra):
-        return Peer(self, name, ['--gid', GID[name], '--peers',
-                                 ','.join(GID[p] for p in peers),
-                                 '--seed', str(len(self.peers) + 1)] +
-                    list(extra))
+        return self.Peer(self, name, ['--gid', GID[name], '--peers',
+                                      ','.join(GID[p] for p in peers),
+                                      '--seed', str(len(self.peers) + 1)] +
+                         list(extra))
 
     # Scenarios.
 
@@ -212,7 +229,7 @@ class Test:
         b = self.node('b', 'a', '--msgs', '2000', '--nocopy',
                       '--hold').ready()
         # a is held: its GID is live while dup tries to take it.
-        dup = Peer(self, 'dup', ['--gid', GID['a'], '--role', 'dup'])
+        dup = self.Peer(self, 'dup', ['--gid', GID['a'], '--role', 'dup'])
         if dup.finish(60) != 0:
             raise Failure('a second device with a live GID was not refused')
         if not any('already used by a live device' in l for l in dup.lines):
@@ -234,13 +251,14 @@ class Test:
     def rogue(self):
         # Victim and honest peer stream until the rogue has finished all
         # its attacks (it needs both alive: it looks for their sockets).
-        victim = Peer(self, 'a', ['--gid', GID['a'], '--peers', GID['b'],
-                                  '--rogue', GID['r'], '--msgs', '1500',
-                                  '--hold'])
+        victim = self.Peer(self, 'a', ['--gid', GID['a'], '--peers',
+                                       GID['b'], '--rogue', GID['r'],
+                                       '--msgs', '1500', '--hold'])
         victim.ready()
         honest = self.node('b', 'a', '--msgs', '1500', '--hold').ready()
-        rogue = Peer(self, 'r', ['--gid', GID['r'], '--role', 'rogue',
-                                 '--victim', GID['a'], '--honest', GID['b']])
+        rogue = self.Peer(self, 'r', ['--gid', GID['r'], '--role', 'rogue',
+                                      '--victim', GID['a'], '--honest',
+                                      GID['b']])
         rogue.expect_pass()
         if victim.eof or honest.eof:
             raise Failure('a held peer ended before its release')
@@ -308,13 +326,14 @@ class Test:
                               (n.name, rc))
 
     def grants(self):
-        owner = Peer(self, 'a', ['--gid', GID['a'], '--role', 'grant-owner',
-                                 '--peers', GID['b'], '--msgs', '1500'])
+        owner = self.Peer(self, 'a', ['--gid', GID['a'], '--role',
+                                      'grant-owner', '--peers', GID['b'],
+                                      '--msgs', '1500'])
         owner.ready()
         owner.wait_line('OWNER')
-        writer = Peer(self, 'b', ['--gid', GID['b'], '--role',
-                                  'grant-writer', '--peers', GID['a'],
-                                  '--msgs', '1500'])
+        writer = self.Peer(self, 'b', ['--gid', GID['b'], '--role',
+                                       'grant-writer', '--peers', GID['a'],
+                                       '--msgs', '1500'])
         writer.expect_pass()
         owner.expect_pass()
 
@@ -442,8 +461,8 @@ class Test:
     def log_flood(self):
         v = self.script('v')
         t0 = time.monotonic()
-        f = Peer(self, 'f', ['--gid', GID['f'], '--role', 'flood',
-                             '--victim', GID['v'], '--msgs', '600'])
+        f = self.Peer(self, 'f', ['--gid', GID['f'], '--role', 'flood',
+                                  '--victim', GID['v'], '--msgs', '600'])
         f.expect_pass()
         errors = v.cmd_int('xstat protocol_errors')
         refused = v.cmd_int('xstat connections_refused')
@@ -474,6 +493,74 @@ class Test:
             raise Failure('%d protocol errors for 600 malformed '
                           'messages' % errors)
 
+    def impostor(self, role):
+        v = self.script('v')
+        im = self.Peer(self, 'r', ['--gid', GID['r'], '--role', role,
+                                   '--victim', GID['v'], '--hold']).ready()
+        im.wait_line('IMPOSTOR listening')
+        j = self.script('j')
+        # v and the impostor's own device (GID r), not its socket.
+        peers = j.cmd_int('xstat peers')
+        if j.cmd('reg %s 1' % GID['v']) != 'R reg 1 0':
+            raise Failure('cannot register a DMB for v')
+        im.release()
+        hs, grants = [int(x) for x in
+                      im.wait_line('IMPOSTOR handshakes').split()[2::2]]
+        im.expect_pass()
+        if grants != 0 or hs != 0 or peers != 2:
+            raise Failure('the impostor got %d handshakes and %d DMBs of '
+                          'v; the joiner has %d peers, not 2' %
+                          (hs, grants, peers))
+        if not any('claim one slot or GID' in l for l in j.lines):
+            raise Failure('the joiner did not say why it ignored a socket')
+        if v.cmd_int('query %s' % GID['j']) != 0:
+            raise Failure('v does not know j')
+        v.quit()
+        j.quit()
+
+    def dir_lock(self):
+        fd = os.open(self.dir, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            held = self.Peer(self, 'j', ['--gid', GID['j'], '--role', 'dup'])
+            held.finish(60)
+            if held.grep('REFUSED') != ['REFUSED %d' % -EBUSY]:
+                raise Failure('a join under a held lock: %s' %
+                              held.grep('REFUSED'))
+        finally:
+            os.close(fd)
+        self.script('v').quit()
+
+    def crowd(self):
+        v = self.script('v')
+        crowd = self.Peer(self, 'f', ['--gid', GID['f'], '--role', 'crowd',
+                                      '--victim', GID['v'], '--hold']).ready()
+        crowd.wait_line('CROWD holding')
+        # A join slips in if it meets the moment v drops the crowd at its
+        # handshake deadline and the crowd connects again: try another.
+        for name in 'jka':
+            if v.cmd_int('wait-xstat handshakes_pending 16') != 16:
+                raise Failure('the crowd is not pending on v')
+            j = self.script(name)
+            if j.cmd_int('xstat peers') == 1:	# the crowd's device only
+                break
+            j.quit()
+        else:
+            raise Failure('no join met the crowd')
+        if v.cmd_int('query %s' % GID[name]) != -ENETUNREACH:
+            raise Failure('v took %s while the crowd was pending' % name)
+        crowd.release()
+        crowd.expect_pass()
+        # (The crowd's device has left: j's peer is v, or none.)
+        if j.cmd_int('wait-peer %s' % GID['v']) != 0 or \
+                v.cmd_int('query %s' % GID[name]) != 0:
+            raise Failure('%s did not join v once the crowd was gone' %
+                          name)
+        if not any('busy with other handshakes' in l for l in j.lines):
+            raise Failure('%s did not say why it was refused' % name)
+        v.quit()
+        j.quit()
+
     # Set-up and checks around a scenario.
 
     def run(self):
@@ -489,7 +576,11 @@ class Test:
              'stopped-peer': self.stopped_peer,
              'mass-departure': self.mass_departure,
              'map-limit': self.map_limit,
-             'log-flood': self.log_flood}[self.scenario]()
+             'log-flood': self.log_flood,
+             'impostor-gid': lambda: self.impostor('impostor-gid'),
+             'impostor-slot': lambda: self.impostor('impostor-slot'),
+             'dir-lock': self.dir_lock,
+             'crowd': self.crowd}[self.scenario]()
             self.check_leftovers(shm_before)
         finally:
             for p in self.peers:
@@ -509,7 +600,9 @@ class Test:
         if stray:
             raise Failure('processes left (reapers?): %s' % stray)
         new = set(os.listdir('/dev/shm')) - shm_before
-        ours = [n for n in new if 'ism' in n.lower()]
+        # (ism-ivshm-*: the ivshmem tests', which may run meanwhile.)
+        ours = [n for n in new if 'ism' in n.lower() and
+                'ivshm' not in n.lower()]
         if ours:
             raise Failure('left in /dev/shm: %s' % ours)
 
@@ -522,7 +615,9 @@ def main():
                                          'kill-writer', 'kill-receiver',
                                          'kill-all', 'grants', 'fd-limit',
                                          'stopped-peer', 'mass-departure',
-                                         'map-limit', 'log-flood'])
+                                         'map-limit', 'log-flood',
+                                         'impostor-gid', 'impostor-slot',
+                                         'dir-lock', 'crowd'])
     args = ap.parse_args()
     if not os.path.isdir('/proc/self/fd') or shutil.which('timeout') is None:
         print('SKIP: needs /proc and timeout(1)')

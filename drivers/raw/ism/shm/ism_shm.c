@@ -263,7 +263,8 @@ static const struct ism_backend shm_backend = {
 _Static_assert(ISM_SW_MAX_DMB_LEN <= SHM_MAX_DMB_LEN, "max_dmb_len cap");
 
 static const char *const shm_valid_args[] = {
-	"dir", "gid", "chid", "max_dmbs", "max_dmb_len", NULL
+	"dir", "gid", "chid", "max_dmbs", "max_dmb_len", "allow_uid",
+	"allow_gid", NULL
 };
 
 /*
@@ -343,9 +344,10 @@ shm_probe(struct rte_vdev_device *vdev)
 	struct shm_dev *d;
 	int socket = rte_socket_id();
 	unsigned int nfp;
+	uint32_t uid[SHM_MAX_ALLOW], gid[SHM_MAX_ALLOW];
+	int ret, lfd, nb_uid, nb_gid;
 	bool chid_set;
 	const char *v;
-	int ret, lfd;
 
 	kv = ism_kvargs_parse(name, rte_vdev_device_args(vdev),
 			shm_valid_args);
@@ -361,6 +363,17 @@ shm_probe(struct rte_vdev_device *vdev)
 	if (ret == 0)
 		snprintf(dir, sizeof(dir), "%s", v);
 	chid_set = rte_kvargs_get(kv, "chid") != NULL;
+	nb_uid = nb_gid = 0;
+	v = rte_kvargs_get(kv, "allow_uid");
+	if (ret == 0 && v != NULL && (nb_uid = shm_policy_parse(v, uid)) < 0)
+		ret = -EINVAL;
+	v = rte_kvargs_get(kv, "allow_gid");
+	if (ret == 0 && v != NULL && (nb_gid = shm_policy_parse(v, gid)) < 0)
+		ret = -EINVAL;
+	if (nb_uid < 0 || nb_gid < 0)
+		ISM_PMD_LOG(ERR, "%s: allow_uid= and allow_gid= take up to %d "
+			    "numeric ids: 1000, or [1000,1001], or 1000:1001",
+			    name, SHM_MAX_ALLOW);
 	rte_kvargs_free(kv);
 	if (ret < 0)
 		return ret;
@@ -377,6 +390,10 @@ shm_probe(struct rte_vdev_device *vdev)
 	d->chid = a.chid;
 	d->max_dmbs = a.max_dmbs;
 	d->max_dmb_len = a.max_dmb_len;
+	memcpy(d->allow_uid, uid, nb_uid * sizeof(uid[0]));
+	memcpy(d->allow_gid, gid, nb_gid * sizeof(gid[0]));
+	d->nb_allow_uid = nb_uid;
+	d->nb_allow_gid = nb_gid;
 	d->slot = SHM_NO_SLOT;
 	d->dirfd = -1;
 	d->reaper_fd = -1;
@@ -451,4 +468,5 @@ static struct rte_vdev_driver ism_shm_driver = {
 RTE_PMD_REGISTER_VDEV(ism_shm, ism_shm_driver);
 RTE_PMD_REGISTER_PARAM_STRING(ism_shm,
 	"dir=<rendezvous directory> gid=<0x hex|32 hex|uuid> "
-	"chid=<0..65535> max_dmbs=<1..4064> max_dmb_len=<bytes>");
+	"chid=<0..65535> max_dmbs=<1..4064> max_dmb_len=<bytes> "
+	"allow_uid=<uid|[uid,...]> allow_gid=<gid|[gid,...]>");

@@ -20,6 +20,7 @@
  *   ism_shm_fabric.c  the rendezvous directory: slots, stale sockets,
  *                     the reaper that unlinks a killed process's socket
  *   ism_shm_reaper.c  that reaper, a program of its own
+ *   ism_shm_policy.c  who may be a peer; which process a connection is
  *   ism_shm_mem.c     sealed memfds
  *   ism_shm_msg.c     wire format and parser
  *
@@ -44,7 +45,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/queue.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <rte_tailq.h>
 
@@ -64,8 +67,14 @@
 #define SHM_ACK_TIMEOUT_MS	5000
 /* How long a new connection may take for HELLO .. READY. */
 #define SHM_HANDSHAKE_MS	5000
-/* Connections that have not finished their handshake, per device. */
+/* Connections that have not finished their handshake, per device; more
+ * are refused with REFUSE(-EBUSY) and their initiators connect again
+ * later (SHM_RETRY_MIN_MS doubling up to SHM_RETRY_MAX_MS). */
 #define SHM_MAX_PENDING		16
+#define SHM_RETRY_MIN_MS	50
+#define SHM_RETRY_MAX_MS	1000
+/* uids and gids an allow_uid= / allow_gid= devarg may list. */
+#define SHM_MAX_ALLOW		16
 /* Work units (a message, an unmap; a departure counts SHM_WORK_DEPART)
  * the control thread does per hold of shm_ctl.lock. */
 #define SHM_LOOP_BUDGET		64
@@ -162,7 +171,9 @@ struct shm_peer {
 	struct shm_watch *w;
 	int fd;
 	uint64_t id;		/* unique per connection, for waiters */
-	pid_t pid;		/* SO_PEERCRED */
+	pid_t pid;		/* SO_PEERCRED: 0 if not in our PID namespace */
+	uint64_t pid_ino;	/* its process (pidfs inode), 0 if unknown */
+	bool retry;		/* we connected, it refused: connect again */
 	bool initiator;		/* we connected (it is older) */
 	bool hello_sent;	/* our announcements may follow */
 	bool hello_rcvd;	/* identity verified, in dev->peers[] */
@@ -241,6 +252,19 @@ struct shm_dev {
 	uint64_t reap_slots;	/* sockets of vanished peers to remove */
 	struct rte_ism_gid reap_gid[SHM_MAX_SLOTS];
 	uint64_t reap_retry_ns;	/* the directory was locked: retry then */
+	/* Connections we made that were refused as busy, or closed before
+	 * the peer's HELLO: made again at retry_ns[slot]. */
+	uint64_t retry_slots;
+	struct rte_ism_gid retry_gid[SHM_MAX_SLOTS];
+	uint64_t retry_ns[SHM_MAX_SLOTS];
+	uint16_t retry_ms[SHM_MAX_SLOTS];	/* back-off */
+
+	/* Access policy (ism_shm_fabric.c): who may be a peer. */
+	uid_t dir_uid;		/* the directory's owner: always */
+	uint32_t allow_uid[SHM_MAX_ALLOW];
+	uint32_t allow_gid[SHM_MAX_ALLOW];
+	unsigned int nb_allow_uid;
+	unsigned int nb_allow_gid;
 
 	/* Control (under shm_ctl.lock). */
 	pthread_mutex_t op_lock;	/* one waiting control op at a time */
@@ -402,12 +426,27 @@ void shm_events_free(struct shm_dev *d);
 
 /* ism_shm_fabric.c: the rendezvous directory. */
 int shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set);
+/* ism_shm_policy.c: who may be a peer. */
+/* Why the policy refuses a process of these credentials; NULL if it may
+ * be a peer. */
+const char *shm_policy_refusal(const struct shm_dev *d, uid_t uid, gid_t gid);
+/* Whether the directory (real path, stat) agrees with the policy; sets
+ * d->dir_uid. 0 or -EPERM (logged). */
+int shm_policy_dir_check(struct shm_dev *d, const char *real,
+		const struct stat *st);
+/* Parse an allow_uid= / allow_gid= value ("1000", "[1000,1001]",
+ * "1000:1001") into ids[SHM_MAX_ALLOW]; the count or -EINVAL. */
+int shm_policy_parse(const char *v, uint32_t *ids);
+/* The process at the other end of fd (pidfs inode of SO_PEERPIDFD), 0 if
+ * the kernel cannot tell. */
+uint64_t shm_peer_process(int fd);
 /* A live device found when joining, connected to. */
 struct shm_fabric_peer {
 	int fd;
 	uint8_t slot;
 	struct rte_ism_gid gid;
 	pid_t pid;
+	struct timespec ctime;	/* of its socket: the oldest claim wins */
 };
 /* Connect to every live device (fp[SHM_MAX_SLOTS], *n), claim a slot,
  * bind the listening socket (*lfd), start the reaper. */
@@ -418,10 +457,14 @@ void shm_fabric_leave(struct shm_dev *d);
  * waits for the directory's lock: retried by shm_fabric_tick(). */
 void shm_fabric_reap(struct shm_dev *d, uint8_t slot,
 		const struct rte_ism_gid *gid);
+/* Connect again to (slot, gid) later: a connection we made ended before
+ * it was up. */
+void shm_fabric_retry(struct shm_dev *d, uint8_t slot,
+		const struct rte_ism_gid *gid);
 uint64_t shm_fabric_tick(struct shm_dev *d, uint64_t now);
-/* Is the socket of (slot, gid) in the fabric held by process pid? */
+/* Is the socket of (slot, gid) in the fabric held by p's process? */
 bool shm_fabric_verify(struct shm_dev *d, uint8_t slot,
-		const struct rte_ism_gid *gid, pid_t pid);
+		const struct rte_ism_gid *gid, const struct shm_peer *p);
 
 /* ism_shm_mem.c: sealed memfds. */
 size_t shm_map_len(size_t len);

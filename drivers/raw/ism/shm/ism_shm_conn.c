@@ -420,6 +420,7 @@ conn_recv_one(struct shm_peer *p)
 		ISM_PMD_LOG(DEBUG, "%s: connection %" PRIu64 " closed: %s",
 			    p->dev->name, p->id, n == 0 ? "EOF" :
 			    strerror(errno));
+		p->retry = p->initiator && !p->hello_rcvd;
 		shm_peer_down(p, SHM_DOWN_LOST);
 		return -1;
 	}
@@ -596,30 +597,41 @@ shm_listen_tick(struct shm_dev *d, uint64_t now)
 	return d->accept_retry_ns != 0 ? d->accept_retry_ns : UINT64_MAX;
 }
 
-/* Why a connection from cr may not become a connection; NULL if it may. */
+/* Why a connection from cr may not become a connection (NULL if it may),
+ * and what the peer is told (REFUSE). */
 static const char *
-refusal(struct shm_dev *d, int fd, struct ucred *cr)
+refusal(struct shm_dev *d, int fd, struct ucred *cr, int *reason)
 {
 	socklen_t crlen = sizeof(*cr);
 	struct shm_peer *p;
 	unsigned int pending = 0;
+	const char *why;
 
+	*reason = -EACCES;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, cr, &crlen) < 0)
 		return "no credentials";
-	if (cr->uid != geteuid())
-		return "not our user";
-	/* Its pid is 0 if it is in a PID namespace we cannot see: the
-	 * identity check (its pid against the listener's of the socket it
-	 * claims) would compare 0 with 0. */
-	if (cr->pid == 0)
-		return "the peer's pid is not visible from here (another PID "
-			"namespace?); all devices of a fabric must share one "
-			"PID namespace";
+	why = shm_policy_refusal(d, cr->uid, cr->gid);
+	if (why != NULL)
+		return why;
 	TAILQ_FOREACH(p, &d->conns, next)
 		pending += !p->initiator && !p->hello_rcvd;
+	*reason = -EBUSY;
 	if (pending >= SHM_MAX_PENDING)
 		return "too many handshakes pending";
 	return NULL;
+}
+
+/* Tell a refused peer why, if its socket takes it now (a new connection:
+ * it does), and close. */
+static void
+refuse(int fd, int reason)
+{
+	struct shm_msg m;
+
+	shm_msg_init(&m, SHM_MSG_REFUSE, 0);
+	m.u.refuse.reason = reason;
+	send_raw(fd, &m, -1);
+	close(fd);
 }
 
 static void
@@ -629,7 +641,7 @@ listen_fn(struct shm_watch *w, uint32_t events __rte_unused)
 	struct shm_peer *p;
 	const char *why;
 	struct ucred cr;
-	int fd, i, r;
+	int fd, i, r, reason;
 
 	for (i = 0; i < SHM_ACCEPT_BURST && shm_loop_work(1); i++) {
 		fd = accept4(w->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -655,18 +667,21 @@ listen_fn(struct shm_watch *w, uint32_t events __rte_unused)
 			return;
 		}
 		memset(&cr, 0, sizeof(cr));
-		why = refusal(d, fd, &cr);
+		why = refusal(d, fd, &cr, &reason);
 		if (why != NULL) {
 			d->conns_refused++;
 			ISM_PMD_LOG_RL(ERR, "%s: refused a connection from pid "
-				       "%d (uid %d): %s", d->name, (int)cr.pid,
-				       (int)cr.uid, why);
-			close(fd);
+				       "%d (uid %u gid %u): %s", d->name,
+				       (int)cr.pid, (unsigned int)cr.uid,
+				       (unsigned int)cr.gid, why);
+			refuse(fd, reason);
 			continue;
 		}
 		p = shm_conn_new(d, fd, false);
-		if (p != NULL)
+		if (p != NULL) {
 			p->pid = cr.pid;
+			p->pid_ino = shm_peer_process(fd);
+		}
 	}
 }
 

@@ -15,10 +15,20 @@
  * A device that joins later therefore finds every earlier one, and exactly
  * one connection links each pair (the newcomer connects).
  *
- * The name is also what proves identity: whoever listens on a socket owns
- * that slot and GID. A connecting peer's claim is checked by connecting to
- * the socket it claims and comparing the listener's pid (SO_PEERCRED) with
- * the connecting process.
+ * A name proves nothing by itself: anybody who may write the directory
+ * can bind any name. So:
+ *  - a joiner that finds two live sockets claiming one GID or one slot
+ *    keeps the older one (its ctime: nobody can make a new file older,
+ *    and with the sticky bit, which a directory others can write must
+ *    have, nobody but its owner can replace it) and ignores the other;
+ *  - an acceptor checks a connecting peer's claim by connecting to the
+ *    socket it claims and comparing the processes at both ends: their
+ *    pidfds (SO_PEERPIDFD, whose pidfs inode names one process for the
+ *    life of the system, Linux >= 6.9), else their pids (SO_PEERCRED),
+ *    which only works in one PID namespace;
+ *  - the access policy (allow_uid=, allow_gid=, the directory's owner by
+ *    default) is checked on both ends with SO_PEERCRED: no connection, and
+ *    therefore no fd of a DMB, to a process it does not allow.
  *
  * A process that is killed cannot unlink its socket. Survivors unlink a
  * peer's socket when its connection ends without good-bye (if nobody
@@ -50,6 +60,9 @@
 #define LISTEN_BACKLOG	64
 /* How soon a reap that found the directory locked is tried again. */
 #define SHM_REAP_RETRY_MS	100
+/* How long joining or leaving waits for the directory's lock: another
+ * process may hold it forever (flock() needs only read access). */
+#define SHM_DIR_LOCK_MS		2000
 
 extern char **environ;
 
@@ -141,11 +154,22 @@ peer_cred(int fd, struct ucred *cr)
 	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, cr, &len) == 0;
 }
 
-static void
+/* The directory's lock, waited for SHM_DIR_LOCK_MS at most: false if
+ * someone holds it longer. */
+static bool
 dir_lock(const struct shm_dev *d)
 {
-	while (flock(d->dirfd, LOCK_EX) < 0 && errno == EINTR)
-		;
+	uint64_t end = ism_now_ns() + SHM_DIR_LOCK_MS * 1000000ULL;
+	struct timespec ts = { 0, 2000000 };
+
+	while (flock(d->dirfd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return true;	/* no lock to be had: go on */
+		if (ism_now_ns() >= end)
+			return false;
+		nanosleep(&ts, NULL);
+	}
+	return true;
 }
 
 static void
@@ -178,17 +202,9 @@ shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
 		ret = -ENOTDIR;
 		goto refused;
 	}
-	if (st.st_uid != geteuid()) {
-		ISM_PMD_LOG(ERR, "%s: dir=%s belongs to uid %u, not to us (uid "
-			    "%u)", d->name, real, (unsigned int)st.st_uid,
-			    (unsigned int)geteuid());
-		ret = -EPERM;
+	ret = shm_policy_dir_check(d, real, &st);
+	if (ret < 0)
 		goto refused;
-	}
-	if (st.st_mode & 077)
-		ISM_PMD_LOG(WARNING, "%s: dir=%s is open to group or others "
-			    "(mode %03o); peers of another user are refused "
-			    "anyway", d->name, real, st.st_mode & 0777);
 	if (strlen(real) > max) {
 		ISM_PMD_LOG(ERR, "%s: dir=%s is longer than %zu characters: "
 			    "socket paths would not fit in sun_path", d->name,
@@ -326,6 +342,7 @@ sock_listen(struct shm_dev *d)
 {
 	struct sockaddr_un sa;
 	struct stat st;
+	mode_t mode;
 	int fd, ret;
 
 	sock_name(d->sock_name, sizeof(d->sock_name), d->chid, d->slot,
@@ -344,7 +361,10 @@ sock_listen(struct shm_dev *d)
 		d->sock_name[0] = '\0';
 		return ret;
 	}
-	if (fchmodat(d->dirfd, d->sock_name, 0600, 0) < 0 ||
+	/* Others may connect if the policy may let them in: it is checked
+	 * on every connection. */
+	mode = d->nb_allow_uid > 0 ? 0666 : d->nb_allow_gid > 0 ? 0660 : 0600;
+	if (fchmodat(d->dirfd, d->sock_name, mode, 0) < 0 ||
 	    fstatat(d->dirfd, d->sock_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    listen(fd, LISTEN_BACKLOG) < 0) {
 		ret = -errno;
@@ -367,8 +387,10 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 {
 	struct rte_ism_gid gid;
 	char gs[RTE_ISM_GID_STRLEN];
+	const char *why;
 	unsigned int slot;
 	struct ucred cr;
+	struct stat st;
 	uint16_t chid;
 	int fd;
 
@@ -379,9 +401,13 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 		return 0;
 	if (fd == -ECONNREFUSED) {
 		/* Nobody listens: a device that died. */
-		if (unlinkat(d->dirfd, name, 0) == 0)
+		if (unlinkat(d->dirfd, name, 0) == 0) {
 			ISM_PMD_LOG_RL(INFO, "%s: removed stale socket %s/%s",
 				       d->name, d->dir, name);
+			return 0;
+		}
+		/* Another user's (sticky directory): its reaper's job. */
+		*used |= RTE_BIT64(slot);
 		return 0;
 	}
 	*used |= RTE_BIT64(slot);
@@ -390,9 +416,16 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 			       d->name, d->dir, name, strerror(-fd));
 		return 0;
 	}
-	if (!peer_cred(fd, &cr) || cr.uid != geteuid()) {
-		ISM_PMD_LOG_RL(WARNING, "%s: %s/%s is not served by our user: "
-			       "ignored", d->name, d->dir, name);
+	if (!peer_cred(fd, &cr)) {
+		close(fd);
+		return 0;
+	}
+	why = shm_policy_refusal(d, cr.uid, cr.gid);
+	if (why != NULL) {
+		ISM_PMD_LOG_RL(WARNING, "%s: not joining %s/%s, served by uid "
+			       "%u gid %u: %s", d->name, d->dir, name,
+			       (unsigned int)cr.uid, (unsigned int)cr.gid,
+			       why);
 		close(fd);
 		return 0;
 	}
@@ -404,18 +437,8 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 		close(fd);
 		return -EEXIST;
 	}
-	/* pid 0: in a PID namespace we cannot see; it could not verify
-	 * our identity either (see listen_fn()). */
-	if (cr.pid == 0) {
-		ISM_PMD_LOG_RL(ERR, "%s: %s/%s is served by a process whose pid "
-			       "is not visible from here (another PID "
-			       "namespace?): ignored; all devices of a fabric "
-			       "must share one PID namespace", d->name, d->dir,
-			       name);
-		close(fd);
-		return 0;
-	}
-	if (*n == SHM_MAX_SLOTS) {
+	if (*n == SHM_MAX_SLOTS ||
+	    fstatat(d->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		close(fd);
 		return 0;
 	}
@@ -423,8 +446,62 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 	fp[*n].slot = slot;
 	fp[*n].gid = gid;
 	fp[*n].pid = cr.pid;
+	fp[*n].ctime = st.st_ctim;
 	(*n)++;
 	return 0;
+}
+
+static bool
+older(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+		(a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/*
+ * Two live sockets that claim one GID, or one slot: one of them is not
+ * what it says. Keep the older claim; drop both if they are as old (no
+ * way to tell, and a device we do not talk to is better than a DMB
+ * granted to an impostor).
+ */
+static void
+drop_collisions(struct shm_dev *d, struct shm_fabric_peer *fp,
+		unsigned int *n)
+{
+	bool drop[SHM_MAX_SLOTS] = { false };
+	char ga[RTE_ISM_GID_STRLEN], gb[RTE_ISM_GID_STRLEN];
+	unsigned int i, j, k;
+
+	for (i = 0; i < *n; i++) {
+		for (j = i + 1; j < *n; j++) {
+			if (fp[i].slot != fp[j].slot &&
+			    !rte_ism_gid_equal(&fp[i].gid, &fp[j].gid))
+				continue;
+			rte_ism_gid_format(&fp[i].gid, ga, sizeof(ga));
+			rte_ism_gid_format(&fp[j].gid, gb, sizeof(gb));
+			ISM_PMD_LOG_RL(ERR, "%s: sockets of slot %u GID %s and "
+				       "slot %u GID %s in %s claim one slot or "
+				       "GID: ignoring the newer one (both if "
+				       "as old)", d->name, fp[i].slot, ga,
+				       fp[j].slot, gb, d->dir);
+			if (older(&fp[i].ctime, &fp[j].ctime)) {
+				drop[j] = true;
+			} else if (older(&fp[j].ctime, &fp[i].ctime)) {
+				drop[i] = true;
+			} else {
+				drop[i] = true;
+				drop[j] = true;
+			}
+		}
+	}
+	for (i = 0, k = 0; i < *n; i++) {
+		if (drop[i]) {
+			close(fp[i].fd);
+			continue;
+		}
+		fp[k++] = fp[i];
+	}
+	*n = k;
 }
 
 int
@@ -439,7 +516,12 @@ shm_fabric_join(struct shm_dev *d, struct shm_fabric_peer *fp,
 
 	*n = 0;
 	*lfd = -1;
-	dir_lock(d);
+	if (!dir_lock(d)) {
+		ISM_PMD_LOG(ERR, "%s: the lock of %s has been held by another "
+			    "process for %d ms: not joining", d->name, d->dir,
+			    SHM_DIR_LOCK_MS);
+		return -EBUSY;
+	}
 	fd = openat(d->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	dp = fd >= 0 ? fdopendir(fd) : NULL;
 	if (dp == NULL) {
@@ -455,6 +537,7 @@ shm_fabric_join(struct shm_dev *d, struct shm_fabric_peer *fp,
 	closedir(dp);
 	if (ret < 0)
 		goto out;
+	drop_collisions(d, fp, n);
 	if (used == UINT64_MAX) {
 		ISM_PMD_LOG(ERR, "%s: all %d slots of fabric %s (chid 0x%04x) "
 			    "are taken", d->name, SHM_MAX_SLOTS, d->dir,
@@ -483,16 +566,20 @@ void
 shm_fabric_leave(struct shm_dev *d)
 {
 	struct stat st;
+	bool locked;
 
 	if (d->dirfd < 0)
 		return;
 	if (d->sock_name[0] != '\0') {
-		dir_lock(d);
+		/* Without the lock too: a joiner that sees our socket vanish
+		 * meanwhile finds it stale or gone, both fine. */
+		locked = dir_lock(d);
 		if (fstatat(d->dirfd, d->sock_name, &st,
 			    AT_SYMLINK_NOFOLLOW) == 0 &&
 		    st.st_dev == d->sock_dev && st.st_ino == d->sock_ino)
 			unlinkat(d->dirfd, d->sock_name, 0);
-		dir_unlock(d);
+		if (locked)
+			dir_unlock(d);
 		d->sock_name[0] = '\0';
 	}
 	reaper_stop(d);
@@ -534,8 +621,8 @@ shm_fabric_reap(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
 	}
 }
 
-uint64_t
-shm_fabric_tick(struct shm_dev *d, uint64_t now)
+static uint64_t
+reap_tick(struct shm_dev *d, uint64_t now)
 {
 	uint64_t left;
 	unsigned int slot;
@@ -562,20 +649,129 @@ shm_fabric_tick(struct shm_dev *d, uint64_t now)
 
 bool
 shm_fabric_verify(struct shm_dev *d, uint8_t slot,
-		const struct rte_ism_gid *gid, pid_t pid)
+		const struct rte_ism_gid *gid, const struct shm_peer *p)
 {
+	uint64_t ino;
 	char name[64];
 	struct ucred cr;
-	bool ok;
+	bool ok = false;
 	int fd;
 
 	sock_name(name, sizeof(name), d->chid, slot, gid);
 	fd = sock_connect(d, name);
 	if (fd < 0)
 		return false;
-	/* pid 0 (not visible here) proves nothing, even against 0. */
-	ok = peer_cred(fd, &cr) && cr.pid != 0 && cr.pid == pid &&
-		cr.uid == geteuid();
+	/* The listener's credentials are those of listen(): nothing it
+	 * must do for us, no wait. */
+	if (peer_cred(fd, &cr) &&
+	    shm_policy_refusal(d, cr.uid, cr.gid) == NULL) {
+		ino = shm_peer_process(fd);
+		if (ino != 0 && p->pid_ino != 0)
+			ok = ino == p->pid_ino;
+		else	/* no pidfs: pid 0 (not visible here) proves nothing */
+			ok = cr.pid != 0 && cr.pid == p->pid;
+	}
 	close(fd);
 	return ok;
+}
+
+/* A connection that we made ended before it was up. */
+void
+shm_fabric_retry(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
+{
+	uint64_t bit = RTE_BIT64(slot);
+	uint32_t ms;
+
+	if (slot >= SHM_MAX_SLOTS)
+		return;
+	if ((d->retry_slots & bit) &&
+	    rte_ism_gid_equal(&d->retry_gid[slot], gid)) {
+		ms = RTE_MIN(2u * d->retry_ms[slot], (uint32_t)SHM_RETRY_MAX_MS);
+	} else {
+		ms = SHM_RETRY_MIN_MS;
+	}
+	d->retry_slots |= bit;
+	d->retry_gid[slot] = *gid;
+	d->retry_ms[slot] = ms;
+	d->retry_ns[slot] = ism_now_ns() + ms * 1000000ULL;
+	shm_loop_arm(d->retry_ns[slot]);
+}
+
+/* Connect to (slot, gid) again; false once there is nothing to retry. */
+static bool
+retry_one(struct shm_dev *d, uint8_t slot)
+{
+	const struct rte_ism_gid *gid = &d->retry_gid[slot];
+	struct shm_peer *p;
+	char name[64];
+	struct ucred cr;
+	int fd;
+
+	/* It joined us meanwhile (a restart), or it is there already. */
+	TAILQ_FOREACH(p, &d->conns, next)
+		if (p->slot == slot || rte_ism_gid_equal(&p->gid, gid))
+			return false;
+	sock_name(name, sizeof(name), d->chid, slot, gid);
+	fd = sock_connect(d, name);
+	if (fd == -EAGAIN)	/* its backlog is full: later */
+		return true;
+	if (fd == -ECONNREFUSED)	/* died */
+		shm_fabric_reap(d, slot, gid);
+	if (fd < 0) {
+		ISM_PMD_LOG_RL(INFO, "%s: not connecting again to %s/%s: %s",
+			       d->name, d->dir, name, strerror(-fd));
+		return false;
+	}
+	if (!peer_cred(fd, &cr) ||
+	    shm_policy_refusal(d, cr.uid, cr.gid) != NULL) {
+		close(fd);
+		return false;
+	}
+	p = shm_conn_new(d, fd, true);
+	if (p == NULL)
+		return true;
+	p->gid = *gid;
+	p->slot = slot;
+	p->pid = cr.pid;
+	ISM_PMD_LOG_RL(INFO, "%s: connecting again to %s/%s", d->name, d->dir,
+		       name);
+	if (shm_peer_greet(p) < 0)
+		shm_peer_down(p, SHM_DOWN_LOST);	/* retried again */
+	return false;
+}
+
+static uint64_t
+retry_tick(struct shm_dev *d, uint64_t now)
+{
+	uint64_t left, next = UINT64_MAX;
+	unsigned int slot;
+
+	for (left = d->retry_slots; left != 0; left &= left - 1) {
+		slot = rte_bsf64(left);
+		if (now < d->retry_ns[slot]) {
+			next = RTE_MIN(next, d->retry_ns[slot]);
+			continue;
+		}
+		if (!shm_loop_budget_left())
+			return now;
+		shm_loop_work(1);
+		d->retry_slots &= ~RTE_BIT64(slot);
+		if (retry_one(d, slot)) {
+			/* Not now: again after the back-off. */
+			shm_fabric_retry(d, slot, &d->retry_gid[slot]);
+			next = RTE_MIN(next, d->retry_ns[slot]);
+		} else if (d->retry_slots & RTE_BIT64(slot)) {
+			/* The new connection failed at once. */
+			next = RTE_MIN(next, d->retry_ns[slot]);
+		}
+	}
+	return next;
+}
+
+uint64_t
+shm_fabric_tick(struct shm_dev *d, uint64_t now)
+{
+	uint64_t next = reap_tick(d, now);
+
+	return RTE_MIN(next, retry_tick(d, now));
 }

@@ -24,6 +24,7 @@ static const char *const type_names[SHM_MSG_TYPE_END] = {
 	[SHM_MSG_EVENT] = "EVENT",
 	[SHM_MSG_BYE] = "BYE",
 	[SHM_MSG_ACK] = "ACK",
+	[SHM_MSG_REFUSE] = "REFUSE",
 };
 
 const char *
@@ -131,6 +132,13 @@ check_body(const struct shm_msg *m, unsigned int nb_fds)
 		if (!all_zero(m->u.ack.reserved, sizeof(m->u.ack.reserved)))
 			return "ACK with reserved bytes set";
 		break;
+	case SHM_MSG_REFUSE:
+		if (m->u.refuse.reason >= 0 || m->u.refuse.reason < -4095)
+			return "REFUSE with a reason that is not -errno";
+		if (!all_zero(m->u.refuse.reserved,
+			      sizeof(m->u.refuse.reserved)))
+			return "REFUSE with reserved bytes set";
+		break;
 	default:
 		return "unknown message type";
 	}
@@ -163,9 +171,9 @@ shm_msg_parse(const void *buf, size_t len, unsigned int nb_fds,
 		err = "unknown message type";
 	if (err != NULL)
 		goto bad;
-	/* Everything but HELLO, READY and ACK asks for an ACK. */
+	/* Everything but HELLO, READY, ACK and REFUSE asks for an ACK. */
 	request = m.hdr.type != SHM_MSG_HELLO && m.hdr.type != SHM_MSG_READY &&
-		m.hdr.type != SHM_MSG_ACK;
+		m.hdr.type != SHM_MSG_ACK && m.hdr.type != SHM_MSG_REFUSE;
 	if (request != (m.hdr.seq != 0)) {
 		err = request ? "request with seq 0" :
 			"seq set on a message that is not a request";

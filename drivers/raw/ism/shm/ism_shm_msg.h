@@ -21,6 +21,9 @@
  *   initiator -> HELLO(+SBA fd) DMB_ADD... READY
  *   acceptor  -> HELLO(+SBA fd) DMB_ADD... READY   (after the initiator's)
  *   then either side: DMB_ADD, DMB_DEL, ATTACH, DETACH, EVENT, BYE; ACK.
+ * An acceptor that refuses a connection sends REFUSE (why, as an errno)
+ * instead of its HELLO, then closes it: the initiator logs the reason and,
+ * if it is a passing one (-EBUSY), connects again later.
  *
  * This file, ism_shm_msg.c and ism_sw_token.h use only libc, so the fuzz
  * harness can build the parser on its own.
@@ -32,7 +35,8 @@
 #include "ism_sw_token.h"
 
 #define SHM_MSG_MAGIC		0x314d5349u	/* "ISM1" in memory */
-#define SHM_PROTO_VERSION	1
+/* 2: REFUSE added. */
+#define SHM_PROTO_VERSION	2
 
 /* Devices of one fabric: fabric slots 0..63. */
 #define SHM_MAX_SLOTS		64
@@ -55,6 +59,7 @@ enum shm_msg_type {
 	SHM_MSG_EVENT,		/* rte_ism_signal_event() */
 	SHM_MSG_BYE,		/* the sender's device is closing */
 	SHM_MSG_ACK,		/* answer to a request */
+	SHM_MSG_REFUSE,		/* the acceptor refuses this connection */
 	SHM_MSG_TYPE_END
 };
 
@@ -107,6 +112,11 @@ struct shm_msg_ack {
 	uint8_t reserved[40];
 };
 
+struct shm_msg_refuse {
+	int32_t reason;		/* -EACCES (policy), -EBUSY (try later) */
+	uint8_t reserved[44];
+};
+
 struct shm_msg {
 	struct shm_msg_hdr hdr;
 	union {
@@ -115,6 +125,7 @@ struct shm_msg {
 		struct shm_msg_token tok;
 		struct shm_msg_event event;
 		struct shm_msg_ack ack;
+		struct shm_msg_refuse refuse;
 		uint8_t raw[48];
 	} u;
 };

@@ -270,9 +270,9 @@ on_hello(struct shm_peer *p, const struct shm_msg *m, int fd,
 	else if (p->initiator && (h->slot != p->slot ||
 				  !rte_ism_gid_equal(&gid, &p->gid)))
 		*why = "HELLO does not match the peer's socket name";
-	else if (!p->initiator && identity_taken(p, h->slot, &gid))
+	else if (identity_taken(p, h->slot, &gid))
 		*why = "HELLO with a slot or GID of a connected peer";
-	else if (!p->initiator && !shm_fabric_verify(d, h->slot, &gid, p->pid))
+	else if (!p->initiator && !shm_fabric_verify(d, h->slot, &gid, p))
 		*why = "HELLO claims a socket the sender does not hold";
 	else if (fd == SHM_FD_LOST) {
 		*why = "cannot receive the peer's SBA";
@@ -448,10 +448,38 @@ on_attach(struct shm_peer *p, const struct shm_msg *m, bool attach,
 	return answer(p, m->hdr.seq, status, why);
 }
 
+/* The device we connected to refuses us: say why, and whether we try
+ * again (a passing reason). */
+static int
+on_refuse(struct shm_peer *p, const struct shm_msg *m, const char **why)
+{
+	int reason = m->u.refuse.reason;
+	char gs[RTE_ISM_GID_STRLEN];
+
+	if (!p->initiator || p->hello_rcvd) {
+		*why = "REFUSE out of place";
+		return -EPROTO;
+	}
+	rte_ism_gid_format(&p->gid, gs, sizeof(gs));
+	p->retry = reason == -EBUSY;
+	if (p->retry)
+		ISM_PMD_LOG_RL(WARNING, "%s: device %s (slot %u, pid %d) is "
+			       "busy with other handshakes: connecting again "
+			       "later", p->dev->name, gs, p->slot, (int)p->pid);
+	else
+		ISM_PMD_LOG_RL(ERR, "%s: device %s (slot %u, pid %d) refused "
+			       "us: %s (its log says why)", p->dev->name, gs,
+			       p->slot, (int)p->pid, strerror(-reason));
+	shm_peer_down(p, SHM_DOWN_LOST);
+	return 1;
+}
+
 int
 shm_peer_handle(struct shm_peer *p, const struct shm_msg *m, int fd,
 		const char **why)
 {
+	if (m->hdr.type == SHM_MSG_REFUSE)
+		return on_refuse(p, m, why);
 	if (m->hdr.type != SHM_MSG_HELLO && !p->hello_rcvd) {
 		if (fd >= 0)
 			close(fd);
@@ -610,6 +638,10 @@ shm_peer_down(struct shm_peer *p, enum shm_peer_how how)
 			 p->ev_summarised);
 	if (how == SHM_DOWN_LOST && p->hello_rcvd)
 		shm_fabric_reap(d, slot, &gid);
+	/* Refused, or closed before its HELLO (busy, out of fds, or it
+	 * did not believe us yet): a join must not fail for good. */
+	if (how == SHM_DOWN_LOST && p->initiator && p->retry)
+		shm_fabric_retry(d, slot, &gid);
 	if (d->wait != NULL)
 		shm_wait_done(p, d->wait->seq, -ENETUNREACH);
 	/* A closing peer returns when it has this answer: only now are our

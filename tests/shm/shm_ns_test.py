@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ism authors
+"""The shm backend between containers: each peer in namespaces of its own.
+
+Every peer runs under unshare(1) in new PID, mount and network namespaces
+(and, for the rootless scenarios, a user namespace, root mapped to a host
+uid of its own). A small init (this file, "init", PID 1 there) mounts a
+tmpfs on /run (EAL's runtime directory stays in the namespace),
+bind-mounts the test's rendezvous directory at a path of the peer's own
+(each peer sees the directory elsewhere, as a container runtime's bind
+mount does), starts the peer and waits for every process of the namespace
+(the peer's reaper included) before it exits with the peer's status.
+
+  shm_ns_test.py --peer BIN [--tag TAG] SCENARIO
+
+  ns-pair        shm_test.py's pair with every peer namespaced
+  ns-trio        its trio
+  ns-kill        its kill-writer: the writer is killed (SIGKILL from the
+                 host) and restarted, the survivor carries on
+  ns-kill-all    its kill-all: the reapers in the namespaces remove the
+                 sockets
+  ns-rootless    two peers in user namespaces of host uids 4201 and 4202
+                 (group 4200, mapped to root's group 0 in each), in a
+                 directory of mode 01770 of that group: allow_gid=0 lets
+                 them stream both ways; without it a peer is refused
+  ns-rogue       shm_test.py's rogue, the rogue a process of an allowed
+                 uid (4201) in namespaces of its own: contained as there
+  ns-dir-modes   a directory others may write is refused unless it has
+                 the sticky bit and the policy lets them in (regression:
+                 one of mode 0777 was used with a warning)
+  ns-policy      host uids, no user namespace: a directory of mode 01777
+                 of root; root allows uid 4201; a device of uid 4201 joins
+                 it, one of uid 4202 is refused by both (log lines on
+                 every side, no peer, no DMB), and the two go on
+
+The checks of shm_test.py apply: nothing left in the directory or in
+/dev/shm, no process left. Exit status: 0 pass, 1 fail, 77 skip.
+"""
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'lib'))
+import ism_eal  # noqa: E402
+import shm_test  # noqa: E402
+from shm_test import Failure, GID  # noqa: E402
+
+UID_A, UID_B, GID_AB = 4201, 4202, 4200
+EPERM = 1
+# A Python that other users may run (not one under /root).
+PYTHON = '/usr/bin/python3' if os.access('/usr/bin/python3', os.X_OK) \
+    else sys.executable
+
+
+class NsPeer(shm_test.Peer):
+    """A peer in namespaces of its own: test.ns (a dict) says which user
+    and group it runs as (host ids; with 'userns', root of a user
+    namespace mapped to them) and what it adds to its devargs."""
+
+    def __init__(self, test, name, args):
+        self.name = name
+        self.pid = None
+        self.host_pid = None
+        ns = test.ns.get(name, {})
+        cpu = test.cpus[len(test.peers) % len(test.cpus)]
+        self.prefix = ism_eal.file_prefix(test.tag, 'shmns', test.scenario,
+                                          name)
+        inner = os.path.join(test.base, 'in-%s-%d' % (name,
+                                                      len(test.peers)))
+        os.mkdir(inner)
+        peer = [test.peer_bin] + ism_eal.eal_args(
+            cpu, self.prefix, mem_mb=128, telemetry=False) + [
+            '--', '--dir', inner] + args
+        if ns.get('devargs'):
+            peer += ['--devargs', ns['devargs']]
+        init = [PYTHON, os.path.abspath(__file__), 'init']
+        cmd = ['unshare', '--pid', '--mount', '--net', '--fork']
+        if 'uid' in ns and ns.get('userns'):
+            cmd = ['setpriv', '--reuid', str(ns['uid']), '--regid',
+                   str(ns['gid']), '--clear-groups'] + cmd + [
+                '--user', '--map-root-user']
+        elif 'uid' in ns:
+            init += ['--as', '%d:%d' % (ns['uid'], ns['gid'])]
+        init += [test.dir, inner]
+        self.proc = ism_eal.Process(cmd + ['--'] + init + ['--'] + peer,
+                                    name, shm_test.PROC_TIMEOUT_S,
+                                    prefix=self.prefix, stdin=True,
+                                    echo=True)
+        self.lines = self.proc.lines
+        test.peers.append(self)
+
+    def find_pid(self):
+        """The host pid of the peer: unshare's child is the init, whose
+        first child is the peer."""
+        end = time.monotonic() + 10
+        while self.host_pid is None:
+            init = children(self.proc.pid)
+            kids = children(init[0]) if init else []
+            if kids:
+                self.host_pid = kids[0]
+            elif time.monotonic() > end:
+                raise Failure('%s: no peer process in the namespace' %
+                              self.name)
+            else:
+                time.sleep(0.005)
+        return self.host_pid
+
+    def kill9(self):
+        """SIGKILL the peer from the host; its init stays to wait for
+        its reaper."""
+        try:
+            os.kill(self.find_pid(), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        return ism_eal.now_ns()
+
+    def stop(self):
+        raise Failure('not in namespaces')
+
+
+def children(pid):
+    try:
+        with open('/proc/%d/task/%d/children' % (pid, pid)) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+class NsTest(shm_test.Test):
+    Peer = NsPeer
+
+    def __init__(self, args):
+        super().__init__(args)
+        self.base = None
+        self.ns = {}
+
+    def rootless(self):
+        for n, uid in (('a', UID_A), ('b', UID_B)):
+            self.ns[n] = {'uid': uid, 'gid': GID_AB, 'userns': True,
+                          'devargs': 'allow_gid=0'}
+        self.own_dir(UID_A, GID_AB, 0o1770)
+        # Without the policy: b sees a directory of another owner.
+        self.ns['c'] = dict(self.ns['b'], devargs='')
+        bare = self.Peer(self, 'c', ['--gid', GID['c'], '--role', 'dup'])
+        bare.finish(60)
+        if bare.grep('REFUSED') != ['REFUSED %d' % -EPERM]:
+            raise Failure('a peer without allow_gid= was not refused')
+        self.ns['dup'] = self.ns['b']
+        self.pair()
+
+    def policy(self):
+        self.ns['a'] = {'devargs': 'allow_uid=%d' % UID_A}
+        self.ns['b'] = {'uid': UID_A, 'gid': UID_A, 'devargs': 'allow_uid=0'}
+        self.ns['c'] = {'uid': UID_B, 'gid': UID_B, 'devargs': 'allow_uid=0'}
+        self.own_dir(0, 0, 0o1777)
+        a = self.node('a', 'b', '--msgs', '1500', '--hold').ready()
+        b = self.node('b', 'a', '--msgs', '1500', '--hold').ready()
+        c = self.script('c')
+        if c.cmd_int('xstat peers') != 0:
+            raise Failure('a device of a uid not allowed has peers')
+        for p in (a, b):
+            if not any('refused a connection' in l and 'uid %d' % UID_B in l
+                       for l in p.lines):
+                raise Failure('%s did not log the refusal' % p.name)
+        if not any('refused us: Permission denied' in l for l in c.lines):
+            raise Failure('the refused device did not log why')
+        if not any('not joining' in l and 'uid %d' % UID_A in l
+                   for l in c.lines):
+            raise Failure('c joined a device of a uid it does not allow')
+        if c.cmd_int('query %s' % GID['a']) != -shm_test.ENETUNREACH:
+            raise Failure('c reaches a')
+        c.quit()
+        a.release()
+        b.release()
+        a.expect_pass()
+        b.expect_pass()
+
+    def allowed_rogue(self):
+        for n in 'ab':
+            self.ns[n] = {'devargs': 'allow_uid=%d' % UID_A}
+        self.ns['r'] = {'uid': UID_A, 'gid': UID_A, 'devargs': 'allow_uid=0'}
+        self.own_dir(0, 0, 0o1777)
+        self.rogue()
+
+    def dir_modes(self):
+        # (mode, devargs, what creating a device returns)
+        cases = [(0o777, '', -EPERM), (0o1777, '', -EPERM),
+                 (0o770, 'allow_gid=0', -EPERM), (0o1770, '', -EPERM),
+                 (0o1770, 'allow_gid=0', 0), (0o1777, 'allow_uid=4201', 0),
+                 (0o700, '', 0)]
+        for i, (mode, devargs, want) in enumerate(cases):
+            self.own_dir(0, 0, mode)
+            name = 'd%d' % i
+            GID[name] = '0x17%x' % i
+            self.ns[name] = {'devargs': devargs}
+            p = self.Peer(self, name, ['--gid', GID[name], '--role', 'dup'])
+            p.finish(60)
+            if p.grep('REFUSED') != ['REFUSED %d' % want]:
+                raise Failure('directory mode %04o with "%s": %s, not %d' %
+                              (mode, devargs, p.grep('REFUSED'), want))
+        self.own_dir(0, 0, 0o700)
+
+    def own_dir(self, uid, gid, mode):
+        os.chown(self.dir, uid, gid)
+        os.chmod(self.dir, mode)
+
+    def run(self):
+        shm_before = set(os.listdir('/dev/shm'))
+        self.base = tempfile.mkdtemp(prefix='ism-shmns-')
+        # Peers of other uids walk through base to the directory.
+        os.chmod(self.base, 0o755)
+        self.dir = os.path.join(self.base, 'fabric')
+        os.mkdir(self.dir, 0o700)
+        try:
+            {'ns-pair': self.pair, 'ns-trio': self.trio,
+             'ns-kill': lambda: self.kill(True),
+             'ns-kill-all': self.kill_all,
+             'ns-rootless': self.rootless,
+             'ns-rogue': self.allowed_rogue,
+             'ns-dir-modes': self.dir_modes,
+             'ns-policy': self.policy}[self.scenario]()
+            self.check_leftovers(shm_before)
+        finally:
+            for p in self.peers:
+                p.kill_session()
+            shutil.rmtree(self.base, ignore_errors=True)
+
+
+def ns_init(a):
+    """PID 1 of the namespaces: mounts, the peer, every orphan."""
+    subprocess.run(['mount', '-t', 'tmpfs', '-o', 'mode=1777', 'ism-run',
+                    '/run'], check=True)
+    subprocess.run(['mount', '--bind', a.hostdir, a.inner], check=True)
+    env = dict(os.environ, XDG_RUNTIME_DIR='/run')
+    pid = os.fork()
+    if pid == 0:
+        if a.as_ids:
+            uid, gid = [int(x) for x in a.as_ids.split(':')]
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
+        os.execvpe(a.cmd[0], a.cmd, env)
+    status = 1
+    while True:
+        try:
+            p, st = os.wait()
+        except ChildProcessError:
+            break
+        if p == pid:
+            code = os.waitstatus_to_exitcode(st)
+            status = code if code >= 0 else 128 - code
+    return status
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == 'init':
+        ap = argparse.ArgumentParser()
+        ap.add_argument('init')
+        ap.add_argument('hostdir')
+        ap.add_argument('inner')
+        ap.add_argument('--as', dest='as_ids')
+        ap.add_argument('cmd', nargs=argparse.REMAINDER)
+        a = ap.parse_args()
+        if a.cmd[:1] == ['--']:
+            a.cmd = a.cmd[1:]
+        return ns_init(a)
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--peer', required=True, help='dpdk-ism-shm-peer')
+    ap.add_argument('--tag', default='t', help='file-prefix tag')
+    ap.add_argument('scenario', choices=['ns-pair', 'ns-trio', 'ns-kill',
+                                         'ns-kill-all', 'ns-rootless',
+                                         'ns-rogue', 'ns-dir-modes',
+                                         'ns-policy'])
+    args = ap.parse_args()
+    args.peer = os.path.abspath(args.peer)
+    for tool in ('unshare', 'setpriv', 'mount', 'timeout'):
+        if shutil.which(tool) is None:
+            print('SKIP: needs %s' % tool)
+            return 77
+    if os.geteuid() != 0 or subprocess.run(
+            ['unshare', '--pid', '--mount', '--net', '--user', '--fork',
+             'true'], stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL).returncode != 0:
+        print('SKIP: needs root and PID, mount, network and user '
+              'namespaces')
+        return 77
+    t0 = time.monotonic()
+    try:
+        NsTest(args).run()
+    except (Failure, ism_eal.Error) as e:
+        print('FAIL: %s' % e, flush=True)
+        return 1
+    print('PASS: %s in %.1f s' % (args.scenario, time.monotonic() - t0))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
