@@ -65,12 +65,36 @@ shm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	return ret;
 }
 
-static int
-shm_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+/* Fast-path resolution (ism_sw_move_data_fast): shm_lookup without the
+ * errno and the SBA. */
+static __rte_always_inline bool
+shm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
+{
+	const struct shm_view_ent *e;
+	const struct shm_view *v;
+
+	if (unlikely(shm_lookup(ctx, token, &v, &e) != 0))
+		return false;
+	t->addr = e->addr;
+	t->len = e->len;
+	return true;
+}
+
+/* Every case: non-EAL threads, signals, errors, the fence fallback. */
+static __rte_noinline int
+shm_move_data_full(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
 {
 	return ism_sw_move_data(ctx, shm_target, token, idx, sf, offset, data,
 			len);
+}
+
+static int
+shm_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const void *data, uint32_t len)
+{
+	return ism_sw_move_data_fast(ctx, shm_find, shm_move_data_full, token,
+			idx, sf, offset, data, len);
 }
 
 static int
@@ -416,7 +440,9 @@ shm_probe(struct rte_vdev_device *vdev)
 	ism->max_dmb_len = d->max_dmb_len;
 	ism->capa = RTE_ISM_CAPA_NOCOPY | RTE_ISM_CAPA_SIGNAL_EVENT |
 		RTE_ISM_CAPA_CROSS_PROCESS;
-	ism->fp.move_data = shm_move_data;
+	/* The fast path assumes membarrier(2) (ism_sw_move_data_fast). */
+	ism->fp.move_data = rte_ism_pmd_need_fence ? shm_move_data_full :
+		shm_move_data;
 	ism->fp.move_burst = shm_move_burst;
 	ism->fp.signal_poll = shm_signal_poll;
 	ret = ism_pmd_finish(&d->common);
