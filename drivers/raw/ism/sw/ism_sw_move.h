@@ -61,19 +61,22 @@ ism_sw_demote(void *base, uint32_t offset, uint32_t len)
 
 /*
  * The copy of the fast path. Up to ISM_SW_COPY_INLINE bytes inline, as
- * two or four possibly overlapping chunks of 16, 8 or 4 bytes (fixed-size
- * memcpy() calls, which compile to one load and one store each), the way
- * memcpy() itself copies these sizes: its call, size dispatch and the
- * registers saved around the call would cost more than the copy.
- * memcpy() for the rest.
+ * two or four possibly overlapping chunks of 16, 8 or 4 bytes (one
+ * unaligned load and store each), the way memcpy() itself copies these
+ * sizes: its call, size dispatch and the registers saved around the call
+ * would cost more than the copy. memcpy() for the rest. Chunks are
+ * vector and integer types of alignment 1 rather than fixed-size
+ * memcpy() calls, about which GCC warns wrongly (-Wstringop-overflow).
  */
 #define ISM_SW_COPY_INLINE 64
 
-static __rte_always_inline void
-ism_sw_copy_chunk(void *dst, const void *src, uint32_t off, size_t n)
-{
-	memcpy(RTE_PTR_ADD(dst, off), RTE_PTR_ADD(src, off), n);
-}
+typedef uint8_t ism_sw_u128 __attribute__((vector_size(16), aligned(1),
+					   may_alias));
+typedef uint64_t ism_sw_u64 __attribute__((aligned(1), may_alias));
+typedef uint32_t ism_sw_u32 __attribute__((aligned(1), may_alias));
+
+#define ism_sw_copy_chunk(dst, src, off, type) \
+	(*(type *)RTE_PTR_ADD(dst, off) = *(const type *)RTE_PTR_ADD(src, off))
 
 /* The other sizes, and the end of the move's bracket: a tail call, so
  * that the fast path keeps nothing across a call (no register to save). */
@@ -93,19 +96,19 @@ ism_sw_copy_exit(void *dst, const void *src, uint32_t len, uint64_t *seq)
 	/* (32, 64] first: a cache line, the common small message. */
 	if (likely(len - 33 < ISM_SW_COPY_INLINE - 32)) {
 		/* [0, 32) and [len - 32, len) */
-		ism_sw_copy_chunk(dst, src, 0, 16);
-		ism_sw_copy_chunk(dst, src, 16, 16);
-		ism_sw_copy_chunk(dst, src, len - 32, 16);
-		ism_sw_copy_chunk(dst, src, len - 16, 16);
+		ism_sw_copy_chunk(dst, src, 0, ism_sw_u128);
+		ism_sw_copy_chunk(dst, src, 16, ism_sw_u128);
+		ism_sw_copy_chunk(dst, src, len - 32, ism_sw_u128);
+		ism_sw_copy_chunk(dst, src, len - 16, ism_sw_u128);
 	} else if (len - 16 <= 16) {
-		ism_sw_copy_chunk(dst, src, 0, 16);
-		ism_sw_copy_chunk(dst, src, len - 16, 16);
+		ism_sw_copy_chunk(dst, src, 0, ism_sw_u128);
+		ism_sw_copy_chunk(dst, src, len - 16, ism_sw_u128);
 	} else if (len - 8 < 8) {
-		ism_sw_copy_chunk(dst, src, 0, 8);
-		ism_sw_copy_chunk(dst, src, len - 8, 8);
+		ism_sw_copy_chunk(dst, src, 0, ism_sw_u64);
+		ism_sw_copy_chunk(dst, src, len - 8, ism_sw_u64);
 	} else if (len - 4 < 4) {
-		ism_sw_copy_chunk(dst, src, 0, 4);
-		ism_sw_copy_chunk(dst, src, len - 4, 4);
+		ism_sw_copy_chunk(dst, src, 0, ism_sw_u32);
+		ism_sw_copy_chunk(dst, src, len - 4, ism_sw_u32);
 	} else {
 		return ism_sw_copy_call(dst, src, len, seq);
 	}
