@@ -572,7 +572,7 @@ static const struct ism_backend lo_backend = {
 };
 
 static const char *const lo_valid_args[] = {
-	"gid", "chid", "max_dmbs", "max_dmb_len", NULL
+	"gid", "chid", "max_dmbs", "max_dmb_len", "socket", NULL
 };
 
 /* Join the fabric: unique GID, free slot; announce to the others. */
@@ -643,6 +643,8 @@ lo_probe(struct rte_vdev_device *vdev)
 	if (kv == NULL)
 		return -EINVAL;
 	ret = ism_common_args_get(name, kv, &a);
+	if (ret == 0)
+		ret = ism_socket_arg_get(name, kv, &socket);
 	rte_kvargs_free(kv);
 	if (ret < 0)
 		return ret;
@@ -715,4 +717,4 @@ static struct rte_vdev_driver ism_lo_driver = {
 RTE_PMD_REGISTER_VDEV(ism_lo, ism_lo_driver);
 RTE_PMD_REGISTER_PARAM_STRING(ism_lo,
 	"gid=<0x hex|32 hex|uuid> chid=<0..65535> "
-	"max_dmbs=<1..4064> max_dmb_len=<bytes>");
+	"max_dmbs=<1..4064> max_dmb_len=<bytes> socket=<NUMA node>");

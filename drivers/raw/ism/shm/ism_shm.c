@@ -287,7 +287,7 @@ static const struct ism_backend shm_backend = {
 _Static_assert(ISM_SW_MAX_DMB_LEN <= SHM_MAX_DMB_LEN, "max_dmb_len cap");
 
 static const char *const shm_valid_args[] = {
-	"dir", "gid", "chid", "max_dmbs", "max_dmb_len", NULL
+	"dir", "gid", "chid", "max_dmbs", "max_dmb_len", "socket", NULL
 };
 
 /*
@@ -376,6 +376,8 @@ shm_probe(struct rte_vdev_device *vdev)
 	if (kv == NULL)
 		return -EINVAL;
 	ret = ism_common_args_get(name, kv, &a);
+	if (ret == 0)
+		ret = ism_socket_arg_get(name, kv, &socket);
 	v = rte_kvargs_get(kv, "dir");
 	if (ret == 0 && (v == NULL || v[0] == '\0')) {
 		ISM_PMD_LOG(ERR, "%s: devarg dir=<rendezvous directory> is "
@@ -477,4 +479,5 @@ static struct rte_vdev_driver ism_shm_driver = {
 RTE_PMD_REGISTER_VDEV(ism_shm, ism_shm_driver);
 RTE_PMD_REGISTER_PARAM_STRING(ism_shm,
 	"dir=<rendezvous directory> gid=<0x hex|32 hex|uuid> "
-	"chid=<0..65535> max_dmbs=<1..4064> max_dmb_len=<bytes>");
+	"chid=<0..65535> max_dmbs=<1..4064> max_dmb_len=<bytes> "
+	"socket=<NUMA node>");

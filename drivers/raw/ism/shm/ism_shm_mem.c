@@ -12,9 +12,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/mempolicy.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -31,8 +33,43 @@ shm_map_len(size_t len)
 	return RTE_ALIGN_CEIL(len, pg);
 }
 
+/*
+ * Make the pages of a new mapping come from NUMA node socket (nothing for
+ * SOCKET_ID_ANY): MPOL_PREFERRED, so that a full node falls back to
+ * another instead of failing the fault (SIGBUS in whoever touches the
+ * page first). On a memfd the policy belongs to the file (shmem's shared
+ * policy): it also applies to pages that the peer's mapping touches first.
+ * Before the first touch, which is what allocates them.
+ */
+static int
+shm_mem_place(const char *name, void *addr, size_t len, int socket)
+{
+	unsigned long mask[RTE_MAX_NUMA_NODES / (8 * sizeof(long)) + 1];
+
+	if (socket == SOCKET_ID_ANY)
+		return 0;
+	if (socket < 0 || socket >= RTE_MAX_NUMA_NODES)
+		return -EINVAL;
+	memset(mask, 0, sizeof(mask));
+	mask[socket / (8 * sizeof(long))] |= 1UL << (socket % (8 * sizeof(long)));
+	if (syscall(SYS_mbind, addr, len, MPOL_PREFERRED, mask,
+		    (unsigned long)RTE_MAX_NUMA_NODES + 1, 0) < 0) {
+		ISM_PMD_LOG_RL(ERR, "cannot place memfd %s on NUMA node %d: "
+			       "%s", name, socket, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 int
 shm_memfd_new(const char *name, size_t len, int *fdp, void **addrp)
+{
+	return shm_memfd_new_on(name, len, SOCKET_ID_ANY, fdp, addrp);
+}
+
+int
+shm_memfd_new_on(const char *name, size_t len, int socket, int *fdp,
+		void **addrp)
 {
 	size_t map_len = shm_map_len(len);
 	void *addr;
@@ -61,6 +98,12 @@ shm_memfd_new(const char *name, size_t len, int *fdp, void **addrp)
 			       map_len, strerror(errno));
 		close(fd);
 		return -ENOMEM;
+	}
+	ret = shm_mem_place(name, addr, map_len, socket);
+	if (ret < 0) {
+		munmap(addr, map_len);
+		close(fd);
+		return ret;
 	}
 	*fdp = fd;
 	*addrp = addr;
