@@ -370,7 +370,17 @@ class Report:
                "count of n calls) / n. The driver's own move_data runs "
                f"{v('driver_move_data', 'instr', 'instr/call'):.0f} "
                "instructions (memcpy included); __tls_get_addr is "
-               f"{'called' if v('tls_get_addr_calls', 'count', 'yes=1') else 'not called'}.")
+               f"{'called' if v('tls_get_addr_calls', 'count', 'yes=1') else 'not called'}."
+               + (f" Fixed cost over a function that only copies "
+                  f"({v('copy_only', 'instr', 'instr/call'):.0f} "
+                  "instructions): loopback "
+                  f"{v('lo_move_data', 'over_copy', 'instr/call'):+.0f}"
+                  + (", shm "
+                     f"{v('shm_move_data', 'over_copy', 'instr/call'):+.0f}"
+                     if v('shm_move_data', 'over_copy', 'instr/call')
+                     is not None else "") + "."
+                  if v('lo_move_data', 'over_copy', 'instr/call')
+                  is not None else ""))
         self.p()
         self.table(["call", "instr/call", "extra instr", "loads/call",
                     "extra loads"], body)
