@@ -39,26 +39,24 @@ shm_map_len(size_t len)
  * another instead of failing the fault (SIGBUS in whoever touches the
  * page first). On a memfd the policy belongs to the file (shmem's shared
  * policy): it also applies to pages that the peer's mapping touches first.
- * Before the first touch, which is what allocates them.
+ * Before the first touch, which is what allocates them. Where mbind(2) is
+ * refused (a kernel without NUMA, a container without CAP_SYS_NICE) the
+ * memory is only unplaced: a warning, not a failed registration.
  */
-static int
+static void
 shm_mem_place(const char *name, void *addr, size_t len, int socket)
 {
+	const unsigned int bits = 8 * sizeof(unsigned long);
 	unsigned long mask[RTE_MAX_NUMA_NODES / (8 * sizeof(long)) + 1];
 
-	if (socket == SOCKET_ID_ANY)
-		return 0;
 	if (socket < 0 || socket >= RTE_MAX_NUMA_NODES)
-		return -EINVAL;
+		return;		/* SOCKET_ID_ANY: anywhere */
 	memset(mask, 0, sizeof(mask));
-	mask[socket / (8 * sizeof(long))] |= 1UL << (socket % (8 * sizeof(long)));
+	mask[socket / bits] |= 1UL << (socket % bits);
 	if (syscall(SYS_mbind, addr, len, MPOL_PREFERRED, mask,
-		    (unsigned long)RTE_MAX_NUMA_NODES + 1, 0) < 0) {
-		ISM_PMD_LOG_RL(ERR, "cannot place memfd %s on NUMA node %d: "
-			       "%s", name, socket, strerror(errno));
-		return -errno;
-	}
-	return 0;
+		    (unsigned long)RTE_MAX_NUMA_NODES + 1, 0) < 0)
+		ISM_PMD_LOG_RL(WARNING, "cannot place memfd %s on NUMA node "
+			       "%d: %s", name, socket, strerror(errno));
 }
 
 int
@@ -99,12 +97,7 @@ shm_memfd_new_on(const char *name, size_t len, int socket, int *fdp,
 		close(fd);
 		return -ENOMEM;
 	}
-	ret = shm_mem_place(name, addr, map_len, socket);
-	if (ret < 0) {
-		munmap(addr, map_len);
-		close(fd);
-		return ret;
-	}
+	shm_mem_place(name, addr, map_len, socket);
 	*fdp = fd;
 	*addrp = addr;
 	return 0;
