@@ -377,8 +377,8 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 	       "(one signalled): %s.\n"
 	       "  Fixed cost over a function that only copies (memcpy(), "
 	       "%.0f instructions\n  with its call): loopback %+.0f, shm "
-	       "%s instructions per %u B move.\n", n, wr_i - dir_i, wr_d - dir_d,
-	       ch_i - dir_i, ch_d - dir_d, dir_i - nop_i, size,
+	       "%s instructions per %u B move.\n", n, wr_i - dir_i,
+	       wr_d - dir_d, ch_i - dir_i, ch_d - dir_d, dir_i - nop_i, size,
 	       tls ? "CALLED (TLS through the general-dynamic model)" :
 	       "not called", poll_i[0], poll_i[1], poll_i[2],
 	       poll_i[0] == poll_i[1] && poll_i[1] == poll_i[2] ?

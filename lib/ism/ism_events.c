@@ -14,9 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include <rte_spinlock.h>
-
 #include <rte_malloc.h>
+#include <rte_spinlock.h>
 
 #include "ism_private.h"
 
