@@ -65,15 +65,20 @@ ism_sw_demote(void *base, uint32_t offset, uint32_t len)
  * unaligned load and store each), the way memcpy() itself copies these
  * sizes: its call, size dispatch and the registers saved around the call
  * would cost more than the copy. memcpy() for the rest. Chunks are
- * vector and integer types of alignment 1 rather than fixed-size
- * memcpy() calls, about which GCC warns wrongly (-Wstringop-overflow).
+ * packed structures (alignment 1) rather than fixed-size memcpy()
+ * calls, about which GCC warns wrongly (-Wstringop-overflow).
  */
 #define ISM_SW_COPY_INLINE 64
 
-typedef uint8_t ism_sw_u128 __attribute__((vector_size(16), aligned(1),
-					   may_alias));
-typedef uint64_t ism_sw_u64 __attribute__((aligned(1), may_alias));
-typedef uint32_t ism_sw_u32 __attribute__((aligned(1), may_alias));
+typedef struct {
+	uint64_t w[2];
+} __rte_packed __rte_may_alias ism_sw_u128;
+typedef struct {
+	uint64_t w;
+} __rte_packed __rte_may_alias ism_sw_u64;
+typedef struct {
+	uint32_t w;
+} __rte_packed __rte_may_alias ism_sw_u32;
 
 #define ism_sw_copy_chunk(dst, src, off, type) \
 	(*(type *)RTE_PTR_ADD(dst, off) = *(const type *)RTE_PTR_ADD(src, off))
