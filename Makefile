@@ -52,9 +52,10 @@ demo: build
 		--timeout 600 -- ./$(BUILD)/app/test-ism/dpdk-test-ism -l 0 \
 		--no-huge -m 1024 --no-shconf --no-pci -- demo
 
-# The vfio test of the ism bus boots a QEMU guest; its one-time preparation
-# (QEMU from Debian, a kernel image unpacked under /var/tmp) is part of the
-# test set-up. ISM_SKIP_VM=1 skips it (the test then reports SKIP).
+# The VM tests (the ism bus's vfio test, the ivshmem backend's) boot QEMU
+# guests; their one-time preparation (QEMU from Debian, a kernel image
+# unpacked under /var/tmp) is part of the test set-up. ISM_SKIP_VM=1 skips
+# it (the tests then report SKIP).
 vm-setup:
 	@[ -n "$(ISM_SKIP_VM)" ] || tests/bus_ism/vm/prepare.sh
 

@@ -4,7 +4,8 @@
 
 /*
  * Devargs of the fixture's backend: each bad value is refused with a log
- * line naming the key, and leaves no device (no ISM device, no rawdev).
+ * line naming the key, and leaves no device (no ISM device, no rawdev, no
+ * mapping of the ivshmem backend's region file).
  * Only for backends built on the common devargs (gid, chid, max_dmbs,
  * max_dmb_len).
  */
@@ -21,6 +22,30 @@
 
 #include "test_ism.h"
 
+/* Mappings in this process of the file the fixture's devargs name with
+ * path= (the ivshmem backend's region); 0 without one. */
+static int
+path_maps(void)
+{
+	const char *p = strstr(fx.spawn_args, "path=");
+	char path[256], line[512];
+	FILE *m;
+	int n = 0;
+
+	if (p == NULL)
+		return 0;
+	p += strlen("path=");
+	snprintf(path, sizeof(path), " %.*s", (int)strcspn(p, ","), p);
+	m = fopen("/proc/self/maps", "r");
+	if (m == NULL)
+		return -errno;
+	while (fgets(line, sizeof(line), m) != NULL)
+		if (strstr(line, path) != NULL)
+			n++;
+	fclose(m);
+	return n;
+}
+
 /* Create device name with devargs full_prefix + args; expect failure,
  * key in the log and no device left. */
 static int
@@ -31,7 +56,7 @@ expect_refused_with(const char *name, const char *full_prefix,
 	char *log = NULL;
 	size_t len = 0;
 	FILE *f, *old = rte_log_get_stream();
-	int ret;
+	int ret, maps = path_maps();
 
 	snprintf(full, sizeof(full), "%s%s", full_prefix, args);
 	f = open_memstream(&log, &len);
@@ -50,6 +75,8 @@ expect_refused_with(const char *name, const char *full_prefix,
 	TEST_ASSERT_EQUAL(rte_ism_get_dev_id(name), -ENODEV, "get_dev_id");
 	ret = fx_rawdev_id(name);
 	TEST_ASSERT(ret < 0, "rawdev %s left (%d)", name, ret);
+	TEST_ASSERT_EQUAL(path_maps(), maps, "mappings of the region after "
+			  "\"%s\" was refused", args);
 	return TEST_SUCCESS;
 }
 

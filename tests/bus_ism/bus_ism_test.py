@@ -6,9 +6,9 @@
     bus_ism_test.py CASE PROG PROG_PCIFIRST TAG
 
 CASE: scan | allow-block | pci-coexist | pci-first | binding | zpci |
-malformed | hotplug. PROG is ism-bus-test; PROG_PCIFIRST the same program
-with the pci bus registered before the ism bus; TAG keeps the
---file-prefix of the release and ASan builds apart. Each EAL process runs
+malformed | hotplug | ivshmem. PROG is ism-bus-test; PROG_PCIFIRST the
+same program with the pci bus registered before the ism bus; TAG keeps
+the --file-prefix of the release and ASan builds apart. Each EAL process runs
 through tests/lib/ism_eal.py: under a deadline, with its own --file-prefix
 (its runtime directory removed afterwards), without hugepages. Every check
 of a case runs; the output of each run with a failed check is printed at
@@ -199,7 +199,7 @@ def case_scan(t):
                    1)
     t.expect("scan", r"^LIST_END bus=ism,bogus=1 rte_errno=22$")
     # Refused by the bus layer parser (EAL parses the filter first).
-    t.expect("scan", r'the bus layer takes addr= only, not "bogus"')
+    t.expect("scan", r'the bus layer takes addr= and fabric= only, not "bogus"')
     # Not set up through vfio: no BARs, no DMA mapping.
     t.expect("scan", r"^REGION 0000:00:02.0 read=-22 write=-22$")
     t.expect("scan", r"^DMAMAP 0000:00:02.0 rc=-1 rte_errno=ENOTSUP$")
@@ -272,7 +272,7 @@ def case_allow_block(t):
           ["devargs"])
     t.expect_rc("a_layered_args", 1)
     t.expect("a_layered_args",
-             r'the bus layer takes addr= only, not "max_dmbs"')
+             r'the bus layer takes addr= and fabric= only, not "max_dmbs"')
     t.expect("a_layered_args", r"ism:<PCI address>,max_dmbs=\.\.\.")
     t.expect("a_layered_args", r"^EAL_INIT failed")
     t.expect_none("a_layered_args", r"^PROBE ")
@@ -619,6 +619,115 @@ def case_hotplug(t):
     t.expect_count(h, r"^REMOVE ", 4)
 
 
+def case_ivshmem(t):
+    """An ivshmem function (1af4:1110) is used by other software: the bus
+    takes one only when -a (or hotplug) names it for this bus with
+    fabric=ivshmem, and gives it only to a driver of ivshmem functions. A
+    bare address stays the pci bus's."""
+    mk_basic_tree(t.root)       # 0000:00:03.0: ivshmem on vfio-pci
+    mkfn(t.root, "0000:00:06.0", "0x1af4", "0x1110", None, None, "0")
+    e = t.sysfs()
+    isms = "0000:00:02.0 0000:00:02.1 0001:00:05.0"
+
+    t.run("iv_none", e, ["--no-pci"], ["list", "bus=ism"])
+    t.expect_clean_exit("iv_none")
+    t.expect_probed("iv_none", isms)
+    t.expect_none("iv_none", r"0000:00:0[36]\.0")
+
+    t.run("iv_nofabric", e, ["--no-pci", "-a", "ism:0000:00:03.0"],
+          ["devargs", "list", "bus=ism"])
+    t.expect_clean_exit("iv_nofabric")
+    t.expect_probed("iv_nofabric", "")
+    t.expect("iv_nofabric", r"0000:00:03.0: an ivshmem function, not an "
+             r"ISM function; skipped. To hold an ISM fabric in its shared "
+             r"memory: -a ism:0000:00:03.0,fabric=ivshmem$")
+    t.expect_count("iv_nofabric", r"^LIST bus=ism ", 0)
+
+    t.run("iv_named", e, ["--no-pci", "-a",
+                          "ism:0000:00:03.0,fabric=ivshmem,gid=0x5"],
+          ["devargs", "list", "bus=ism"])
+    t.expect_clean_exit("iv_named")
+    t.expect_probed("iv_named", "0000:00:03.0")
+    t.expect("iv_named", r"^PROBE 0000:00:03.0 driver=ism_bus_test_ivshmem "
+             r"numa=0 kdrv=vfio-pci group=987652 vfio=no "
+             r"args=fabric=ivshmem,gid=0x5$")
+    t.expect("iv_named", r"ISM_BUS: 0000:00:03.0: ivshmem function \(named "
+             r"with fabric=ivshmem\), NUMA node 0, kernel driver vfio-pci, "
+             r"IOMMU group 987652")
+    t.expect("iv_named", r"^DEVARGS ism 0000:00:03.0 allowed$")
+    t.expect_count("iv_named", r"^LIST bus=ism ", 1)
+
+    # Each kind goes to its own driver.
+    t.run("iv_mixed", e, ["--no-pci", "-a", "ism:0000:00:03.0,fabric=ivshmem",
+                          "-a", "0000:00:02.0"], ["list", "bus=ism"])
+    t.expect_clean_exit("iv_mixed")
+    t.expect_probed("iv_mixed", "0000:00:02.0 0000:00:03.0")
+    t.expect("iv_mixed", r"^PROBE 0000:00:02.0 driver=ism_bus_test ")
+    t.expect("iv_mixed", r"^PROBE 0000:00:03.0 driver=ism_bus_test_ivshmem ")
+
+    # fabric= is the bus's own key: the layered form takes it.
+    t.run("iv_layered", e, ["--no-pci", "-a",
+                            "bus=ism,addr=0000:00:03.0,fabric=ivshmem"],
+          ["devargs"])
+    t.expect_clean_exit("iv_layered")
+    t.expect_probed("iv_layered", "0000:00:03.0")
+
+    # The bare address is the pci bus's, whichever bus registered first.
+    t.run("iv_bare", e, ["--no-pci", "-a", "0000:00:03.0,fabric=ivshmem"],
+          ["devargs"])
+    t.expect_clean_exit("iv_bare")
+    t.expect("iv_bare", r"^DEVARGS pci 0000:00:03.0 allowed$")
+    t.expect_none("iv_bare", r"^DEVARGS ism ")
+    t.expect_probed("iv_bare", isms)
+    t.run("iv_pcifirst", e, ["--no-pci", "-a", "0000:00:03.0,fabric=ivshmem",
+                             "-a", "ism:0000:00:06.0,fabric=ivshmem"],
+          ["devargs"], prog=t.prog_pcifirst)
+    t.expect_clean_exit("iv_pcifirst")
+    t.expect("iv_pcifirst", r"^DEVARGS pci 0000:00:03.0 allowed$")
+    t.expect("iv_pcifirst", r"^DEVARGS ism 0000:00:06.0 allowed$")
+    t.expect_probed("iv_pcifirst", "0000:00:06.0")
+
+    t.run("iv_blocked", e, ["--no-pci", "-b",
+                            "ism:0000:00:03.0,fabric=ivshmem"],
+          ["list", "bus=ism"])
+    t.expect_clean_exit("iv_blocked")
+    t.expect_probed("iv_blocked", isms)
+
+    t.run("iv_bad", e, ["--no-pci", "-a", "ism:0000:00:03.0,fabric=ism",
+                        "-a", "ism:0000:00:02.0,fabric=ivshmem"],
+          ["list", "bus=ism"])
+    t.expect_clean_exit("iv_bad")
+    t.expect_probed("iv_bad", "")
+    t.expect("iv_bad", r"0000:00:03.0: fabric=ism: unknown \(only "
+             r"fabric=ivshmem\); skipped")
+    t.expect("iv_bad", r"0000:00:02.0: an ISM function named with "
+             r"fabric=ivshmem, which is for ivshmem functions only; skipped")
+
+    # Hotplug: taken only once named with the fabric.
+    t.run("iv_hotplug", e, ["--no-pci", "-a", "ism:0000:00:02.0"],
+          ["probe", "ism:0000:00:03.0",
+           "probe", "ism:0000:00:03.0,fabric=ivshmem",
+           "list", "bus=ism", "remove", "0000:00:03.0"])
+    t.expect_clean_exit("iv_hotplug")
+    t.expect_seq("iv_hotplug", r"^HOTPLUG_PROBE ism:0000:00:03.0 rc=-19$",
+                 r"^PROBE 0000:00:03.0 driver=ism_bus_test_ivshmem ",
+                 r"^HOTPLUG_PROBE ism:0000:00:03.0,fabric=ivshmem rc=0$",
+                 r"^LIST bus=ism ism 0000:00:03.0$", r"^REMOVE 0000:00:03.0$",
+                 r"^HOTPLUG_REMOVE 0000:00:03.0 rc=0$")
+
+    # The binding rules apply: vfio-pci, with the commands that bind it.
+    t.run("iv_vfio", e, ["--no-pci", "-a", "ism:0000:00:03.0,fabric=ivshmem",
+                         "-a", "ism:0000:00:06.0,fabric=ivshmem"], ["--vfio"])
+    t.expect_clean_exit("iv_vfio")
+    t.expect_probed("iv_vfio", "")
+    t.expect("iv_vfio", r"0000:00:03.0: bound to vfio-pci but not "
+             r"VFIO-managed \(no /dev/vfio/987652\); skipped")
+    t.expect("iv_vfio", r"0000:00:06.0: not bound to any kernel driver; "
+             r"skipped. To use it: modprobe vfio-pci; echo vfio-pci > "
+             r"/sys/bus/pci/devices/0000:00:06.0/driver_override; echo "
+             r"0000:00:06.0 > /sys/bus/pci/drivers_probe$")
+
+
 CASES = {
     "scan": case_scan,
     "allow-block": case_allow_block,
@@ -628,6 +737,7 @@ CASES = {
     "zpci": case_zpci,
     "malformed": case_malformed,
     "hotplug": case_hotplug,
+    "ivshmem": case_ivshmem,
 }
 
 

@@ -29,11 +29,12 @@ Harnesses import it (tests and devtools add this directory to sys.path).
 Meson runs single programs through its command line:
 
     ism_eal.py run --tag TAG --name NAME [--timeout S] [--quiet]
-                   -- PROGRAM [EAL options] [-- application options]
+                   [--leaves FILE] -- PROGRAM [EAL options] [-- application options]
 
 runs PROGRAM with "--file-prefix ism-NAME-TAG-PID-N" added first, every
 "@TMPDIR@" in the arguments replaced by a fresh private directory (which
-must be empty when PROGRAM exits), then removes the runtime directories of
+must be empty when PROGRAM exits, but for the files named with --leaves:
+an ivshmem region file outlives its members, as QEMU's does), then removes the runtime directories of
 that prefix (and of PREFIX-*, the prefixes a program derives from its own,
 as dpdk-test-ism-perf does per case). Its exit status is PROGRAM's.
 """
@@ -506,7 +507,7 @@ def _cli_run(a):
         print("FAIL: %s hit its %d s deadline" % (a.name, a.timeout))
         rc = 1
     if tmp is not None:
-        left = os.listdir(tmp)
+        left = [f for f in os.listdir(tmp) if f not in a.leaves]
         if left:
             print("FAIL: left in %s: %s" % (tmp, " ".join(sorted(left))))
             rc = rc or 1
@@ -525,6 +526,8 @@ def main():
                    help="deadline in seconds (SIGTERM, then SIGKILL)")
     r.add_argument("--quiet", action="store_true",
                    help="do not print the command line first")
+    r.add_argument("--leaves", action="append", default=[],
+                   help="a file PROGRAM may leave in @TMPDIR@ (repeat)")
     r.add_argument("command", nargs=argparse.REMAINDER,
                    help="-- PROGRAM ARGS...")
     a = ap.parse_args()
