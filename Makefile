@@ -6,7 +6,12 @@
 #   make test   every test: meson test in the release build (with a short
 #               libFuzzer run, option fuzz; the docs are built there, a
 #               warning fails it; DPDK's forbidden-token lint) and in an
-#               ASan+UBSan build (with RTE_ISM_DEBUG fast-path checks)
+#               ASan+UBSan build (with RTE_ISM_DEBUG fast-path checks);
+#               the suites against DPDK 24.11 and 25.11 (suite versions)
+#               where those are built on the machine, else skipped
+#   make test DPDK=25.11   (or 24.11) builds that DPDK from the tarballs of
+#               ../shared/dpdk-src once per machine (devtools/dpdk-version.sh,
+#               about 3 minutes on 2 cores), then runs the suites against it
 #   make bench  the benchmark suite (devtools/bench.sh): CSV, charts and a
 #               summary of ratios in build/perf-results; then net_ism
 #               against net_memif with testpmd (devtools/bench_testpmd.py)
@@ -47,15 +52,24 @@ demo: build
 		--timeout 600 -- ./$(BUILD)/app/test-ism/dpdk-test-ism -l 0 \
 		--no-huge -m 1024 --no-shconf --no-pci -- demo
 
-# The vfio test of the ism bus boots a QEMU guest; its one-time preparation
-# (QEMU from Debian, a kernel image unpacked under /var/tmp) is part of the
-# test set-up. ISM_SKIP_VM=1 skips it (the test then reports SKIP).
+# The VM tests (the ism bus's vfio test, the ivshmem backend's) boot QEMU
+# guests; their one-time preparation (QEMU from Debian, a kernel image
+# unpacked under /var/tmp) is part of the test set-up. ISM_SKIP_VM=1 skips
+# it (the tests then report SKIP).
 vm-setup:
 	@[ -n "$(ISM_SKIP_VM)" ] || tests/bus_ism/vm/prepare.sh
 
+ifeq ($(DPDK),)
 test: build build-asan vm-setup
 	meson test -C $(BUILD) --print-errorlogs
 	meson test -C $(ASAN_BUILD) --print-errorlogs
+else
+# The release build's test of that version (tests/versions): its own build
+# of the tree against the DPDK built here.
+test: build
+	./devtools/dpdk-version.sh prefix $(DPDK)
+	meson test -C $(BUILD) --print-errorlogs --suite dpdk-$(DPDK)
+endif
 
 bench: build
 	BUILD=$(BUILD) ./devtools/bench.sh

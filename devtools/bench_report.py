@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 
-BACKENDS = {"ism_lo": "loopback", "ism_shm": "shm"}
+BACKENDS = {"ism_lo": "loopback", "ism_shm": "shm", "ism_ivshm": "ivshmem"}
 NOISY_PCT = 97.0
 # A reference whose repetitions spread more than SPREAD_FACTOR times its
 # usual spread (the median over its points in the run), and by more than

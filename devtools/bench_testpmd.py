@@ -40,9 +40,11 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_fwd as bf  # noqa: E402  (noise probe, process pairs, samples)
+import bench_fwd as bf  # noqa: E402  (process pairs, samples)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+import ism_eal  # noqa: E402  (tests/lib: the noise probe)
 NR_HUGE = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
 FREE_HUGE = "/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
 
@@ -132,26 +134,31 @@ def pair_cmds(args, pmd, test, size, mode, mem, tmp, tag):
                    (",zero-copy=yes" if mode == "zc" else "")]
         rx_mem = eal_mem(mem)
         tx_mem = eal_mem(mem, single_file=mode == "zc")
-    rx = [args.testpmd, "-l", "0,1", "--main-lcore", "1"] + rx_mem + [
-        "--file-prefix", "bt-r-%s" % tag] + plug + rx_vdev + ["--"] + \
-        app + ["--forward-mode=" + rx_mode]
-    tx = [args.testpmd, "-l", "0,1", "--main-lcore", "0"] + tx_mem + [
-        "--file-prefix", "bt-t-%s" % tag] + plug + tx_vdev + ["--"] + \
-        app + ["--forward-mode=" + tx_mode]
+    # No --file-prefix: bench_fwd.run_pair adds one (ism_eal).
+    rx = [args.testpmd, "-l", "0,1", "--main-lcore", "1"] + rx_mem + \
+        plug + rx_vdev + ["--"] + app + ["--forward-mode=" + rx_mode]
+    tx = [args.testpmd, "-l", "0,1", "--main-lcore", "0"] + tx_mem + \
+        plug + tx_vdev + ["--"] + app + ["--forward-mode=" + tx_mode]
     return rx, tx
 
 
 def run_one(args, pmd, test, size, mode, mem, tmp, tag):
     rx, tx = pair_cmds(args, pmd, test, size, mode, mem, tmp, tag)
-    out = bf.run_pair(rx, tx, args.dur, os.path.join(tmp, tag))
+    out = bf.run_pair("testpmd-" + tag, rx, tx, args.dur)
     pps = [int(m) for m in re.findall(r"^\s+Rx-pps:\s+(\d+)", out, re.M)]
     return bf.samples([p / 1e6 for p in pps])
 
 
-def quiet(args, tmp):
+def noise_probe(args):
+    """[share of 1 s both vCPUs ran while both were busy (percent)]"""
+    return [ism_eal.noise_probe(args.perf, cpus=(0, 1), ms=1000,
+                                tag="bench-testpmd")]
+
+
+def quiet(args):
     end = time.monotonic() + args.wait
     while True:
-        probe = bf.noise_probe(tmp)
+        probe = noise_probe(args)
         if min(probe) >= args.min_probe or time.monotonic() > end:
             return probe
         time.sleep(5)
@@ -164,11 +171,11 @@ def run_case(args, case, rep, tmp):
     for attempt in range(args.retries + 1):
         res = []
         for pmd in order:
-            before = quiet(args, tmp)
+            before = quiet(args)
             tag = "%s-%s-%d-%d-%d" % (pmd, "-".join(map(str, case)), rep,
                                       attempt, os.getpid())
             s = run_one(args, pmd, *case, tmp, tag)
-            res.append((pmd, s, before + bf.noise_probe(tmp)))
+            res.append((pmd, s, before + noise_probe(args)))
         if all(min(p) >= args.min_probe for _, _, p in res):
             break
         print("rep %d %s: host busy during the runs, again"
@@ -180,6 +187,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--testpmd", default="/usr/bin/dpdk-testpmd")
+    ap.add_argument("--perf", help="dpdk-test-ism-perf, for the noise "
+                    "probe (default: the one of --build)")
     ap.add_argument("--tests", default="txrx,iofwd")
     ap.add_argument("--sizes", default="64,1500")
     ap.add_argument("--modes", default="copy,zc")
@@ -195,6 +204,9 @@ def main():
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
+    if args.perf is None:
+        args.perf = os.path.join(args.build, "app", "test-ism",
+                                 "dpdk-test-ism-perf")
     # SIGTERM unwinds like Ctrl-C: the hugepage count is put back.
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     out_dir = args.out or os.path.join(args.build, "perf-results")

@@ -30,12 +30,13 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+import ism_eal  # noqa: E402  (tests/lib)
 
 
 def parse_callgrind(path):
@@ -86,8 +87,8 @@ def parse_callgrind(path):
 def run_case(args, pmd, mode, size, tmp):
     tag = "%s-%s-%d" % (pmd, mode, size)
     out = os.path.join(tmp, "cg-%s.out" % tag)
-    eal = ["-l", "0,1", "--no-huge", "-m", "512", "--no-pci",
-           "--no-shconf", "--file-prefix", "cg-%s-%d" % (tag, os.getpid())]
+    prefix = ism_eal.file_prefix("cg", tag)
+    eal = ism_eal.eal_args("0,1", prefix)
     if pmd == "ism":
         zc = ",zero-copy=yes" if mode == "zc" else ""
         b = args.build
@@ -110,40 +111,33 @@ def run_case(args, pmd, mode, size, tmp):
            "--", "--forward-mode=io", "--tx-first", "--stats-period", "5",
            "--total-num-mbufs=16384", "--txpkts=%d" % size]
     print("+ " + " ".join(cmd), flush=True)
-    log = open(os.path.join(tmp, "cg-%s.log" % tag), "w+")
-    # No `timeout` wrapper: the SIGINT below would arm its kill-after timer
-    # and cut valgrind's exit (and its output) short. Deadlines are ours.
-    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
-                         stderr=subprocess.STDOUT, start_new_session=True)
+    # SIGINT goes to valgrind itself (Process.signal), not to timeout(1),
+    # which would arm its kill-after timer and cut valgrind's exit (and
+    # its output) short.
+    p = ism_eal.Process(cmd, tag, 120 + args.secs + 600, prefix=prefix)
     # Forwarding starts once both links are up; then count for secs.
-    end = time.monotonic() + 120
-    while time.monotonic() < end and p.poll() is None:
-        log.seek(0)
-        if re.search(r"packet forwarding.* - ports=", log.read()):
-            break
-        time.sleep(1)
-    time.sleep(args.secs)
     try:
-        os.killpg(p.pid, signal.SIGINT)
-    except ProcessLookupError:
+        p.wait_for(r"packet forwarding.* - ports=", 120)
+    except ism_eal.Error:
         pass
+    time.sleep(args.secs)
+    p.signal(signal.SIGINT)
     t0 = time.monotonic()
     try:
         p.wait(600)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.wait()
+    except ism_eal.Error:
+        pass
+    p.cleanup()
     print("   (%s: exit took %.0f s under valgrind)" % (tag, time.monotonic() - t0),
           flush=True)
-    shutil.rmtree("/var/run/dpdk/cg-%s-%d" % (tag, os.getpid()),
-                  ignore_errors=True)
-    log.seek(0)
-    text = log.read()
-    log.close()
+    text = "\n".join(p.lines)
+    log = os.path.join(tmp, "cg-%s.log" % tag)
+    with open(log, "w") as f:
+        f.write(text + "\n")
     m = re.findall(r"Accumulated forward statistics.*?\n\s*RX-packets:\s+(\d+)",
                    text, re.S)
     if not m:
-        print("%s: no forward statistics; see %s" % (tag, log.name))
+        print("%s: no forward statistics; see %s" % (tag, log))
         return None
     pkts = int(m[-1])
     # The forwarding lcore: the thread with the most instructions besides

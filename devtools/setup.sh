@@ -7,14 +7,17 @@
 #  2. provides what Debian's DPDK packages do not ship, taken from the
 #     source package of exactly the installed DPDK version: the driver-SDK
 #     headers (dev_driver.h, bus_driver.h, bus_vdev_driver.h,
-#     bus_pci_driver.h,
-#     ethdev_driver.h, ethdev_vdev.h), rte_test.h (the assertions of the tests) and
-#     devtools/check-forbidden-tokens.awk (DPDK's lint, run by make test).
+#     bus_pci_driver.h, ethdev_driver.h, ethdev_vdev.h), rte_test.h (the assertions of the tests),
+#     devtools/check-forbidden-tokens.awk (DPDK's lint, run by make test)
+#     and buildtools/pmdinfogen.py (the PMD info of the drivers, which
+#     dpdk-pmdinfo.py prints).
+# Other DPDK versions (24.11, 25.11) are built from source by
+# devtools/dpdk-version.sh, on demand.
 # Nothing from DPDK is committed: the files land in $SDK_DIR (default
-# .deps/dpdk-sdk, ignored by git; include/ and devtools/). Files are only
-# ever added there (the directory may be shared by several work trees); the
-# source is fetched again when the version differs or a file is missing. A
-# second run finds nothing to do.
+# .deps/dpdk-sdk, ignored by git; include/, devtools/, buildtools/). Files
+# are only ever added there (the directory may be shared by several work
+# trees); the source is fetched again when the version differs or a file is
+# missing. A second run finds nothing to do.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +26,9 @@ SDK_DIR=${SDK_DIR:-$top/.deps/dpdk-sdk}
 PKGS="meson ninja-build pkg-config gcc make libc6-dev libdpdk-dev dpdk-dev
 libbsd-dev libnuma-dev libpcap-dev python3-pyelftools dpkg-dev xz-utils
 valgrind gnuplot-nox clang libclang-rt-14-dev gawk python3-sphinx doxygen
-dpdk-doc"
+dpdk-doc dpdk libsystemd-dev"
+# dpdk: dpdk-pmdinfo.py and dpdk-test (tests); libsystemd-dev: a static link
+# of Debian's DPDK (pkg-config --static libdpdk names -lsystemd).
 
 # What is copied from the DPDK source package: path in the source, then
 # the directory under $SDK_DIR.
@@ -34,7 +39,9 @@ drivers/bus/pci/bus_pci_driver.h:include
 lib/ethdev/ethdev_driver.h:include
 lib/ethdev/ethdev_vdev.h:include
 lib/eal/include/rte_test.h:include
-devtools/check-forbidden-tokens.awk:devtools"
+devtools/check-forbidden-tokens.awk:devtools
+buildtools/pmdinfogen.py:buildtools
+buildtools/coff.py:buildtools"
 
 log() { echo "setup: $*"; }
 
@@ -73,8 +80,18 @@ if sdk_complete; then
 	exit 0
 fi
 
+# Whether apt already knows the source package of this version (from any
+# deb-src entry, ours or the machine's). apt-cache showsrc takes a package
+# name, not "name=version": look for the version among its records.
+src_known() {
+	apt-cache showsrc dpdk 2>/dev/null | awk -v want="$debver" '
+		/^Version:/ { v = $2 }
+		/^Files:/ && v == want { found = 1 }
+		END { exit !found }'
+}
+
 need_root "fetching the DPDK $debver source package"
-if ! apt-cache showsrc "dpdk=$debver" 2>/dev/null | grep -q '^Files:'; then
+if ! src_known; then
 	# No deb-src entry for this version yet: add one mirroring the
 	# machine's binary sources (deb822 format, Debian 12 default).
 	src=/etc/apt/sources.list.d/dpdk-ism-deb-src.sources
@@ -108,4 +125,4 @@ for f in $SDK_FILES; do
 	cp "$work/src/${f%:*}" "$SDK_DIR/${f#*:}/"
 done
 echo "$debver" > "$SDK_DIR/VERSION"
-log "files of DPDK $debver in $SDK_DIR (include/, devtools/)"
+log "files of DPDK $debver in $SDK_DIR (include/, devtools/, buildtools/)"

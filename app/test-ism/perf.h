@@ -32,7 +32,7 @@
 struct perf_case {
 	char name[PERF_NAME_LEN];	/* section name */
 	const struct perf_type *type;
-	char backend[32];		/* vdev driver: ism_lo or ism_shm */
+	char backend[32];	/* vdev driver: ism_lo, ism_shm, ism_ivshm */
 	uint64_t points[PERF_MAX_POINTS]; /* values of the swept parameter */
 	unsigned int nb_points;
 	unsigned int reps;		/* every figure: median over reps */
@@ -223,7 +223,8 @@ struct perf_lat_setup {
 int perf_latency_run(const struct perf_case *c,
 		const struct perf_lat_setup *s, const struct perf_lat_ops *ops);
 
-/* perf_xproc.c: the cross-process cases (shm backend, a peer process). */
+/* perf_xproc.c: the cross-process cases (shm or ivshmem backend, a peer
+ * process). */
 int perf_xproc_pre_eal(const struct perf_case *c);	/* forks the peer */
 int perf_copy_shm(const struct perf_case *c);
 int perf_latency_shm(const struct perf_case *c);

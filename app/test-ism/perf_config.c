@@ -185,9 +185,10 @@ parse_case(struct rte_cfgfile *cfg, const char *sect, struct perf_case *c)
 			continue;
 		if (strcmp(k, "backend") == 0) {
 			if (strcmp(v, "ism_lo") != 0 &&
-			    strcmp(v, "ism_shm") != 0) {
-				printf("[%s] backend: \"%s\" is not ism_lo or "
-				       "ism_shm\n", sect, v);
+			    strcmp(v, "ism_shm") != 0 &&
+			    strcmp(v, "ism_ivshm") != 0) {
+				printf("[%s] backend: \"%s\" is not ism_lo, "
+				       "ism_shm or ism_ivshm\n", sect, v);
 				return -EINVAL;
 			}
 			strcpy(c->backend, v);

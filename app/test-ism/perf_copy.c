@@ -172,7 +172,8 @@ copy_run(const struct perf_case *c)
 	unsigned int p;
 	int ret = PERF_FAIL;
 
-	if (strcmp(c->backend, "ism_shm") == 0)
+	if (strcmp(c->backend, "ism_shm") == 0 ||
+	    strcmp(c->backend, "ism_ivshm") == 0)
 		return perf_copy_shm(c);
 	for (p = 0; p < c->nb_points; p++)
 		max = RTE_MAX(max, c->points[p]);

@@ -285,7 +285,8 @@ latency_run(const struct perf_case *c)
 	uint16_t a, b;
 	int ret = PERF_FAIL;
 
-	if (strcmp(c->backend, "ism_shm") == 0)
+	if (strcmp(c->backend, "ism_shm") == 0 ||
+	    strcmp(c->backend, "ism_ivshm") == 0)
 		return perf_latency_shm(c);
 	x.lcore = rte_get_next_lcore(-1, 1, 0);
 	s.lines = rte_zmalloc(NULL, sizeof(*s.lines), RTE_CACHE_LINE_SIZE);

@@ -163,7 +163,7 @@ run_case(const struct perf_case *c, FILE *csv, char **lcores,
 	char line[1024], case_prefix[sizeof(perf_env.prefix)];
 	unsigned int rows = 0;
 	int fds[2], status, ret;
-	uint64_t t0 = fx_now_ns();
+	uint64_t t0 = rte_ism_time_ns();
 	FILE *in;
 	pid_t pid;
 
@@ -210,7 +210,7 @@ run_case(const struct perf_case *c, FILE *csv, char **lcores,
 	}
 	printf("-- %s: %s, %u figures, %.1f s\n", c->name,
 	       ret == PERF_OK ? "done" : ret == PERF_SKIP ? "SKIPPED" :
-	       "FAILED", rows, (fx_now_ns() - t0) / 1e9);
+	       "FAILED", rows, (rte_ism_time_ns() - t0) / 1e9);
 	return ret;
 }
 

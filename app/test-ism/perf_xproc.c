@@ -4,16 +4,19 @@
 
 /*
  * Cross-process cases on the shm backend (vdev ism_shm, devargs dir= and
- * gid=): copy throughput into a DMB of another process, and the round
- * trip between two processes. Skipped, with the reason, when the ism_shm
- * driver is not in this build.
+ * gid=) or the ivshmem backend (vdev ism_ivshm, a region file path= in
+ * that directory, as host processes join a fabric of QEMU guests): copy
+ * throughput into a DMB of another process, and the round trip between
+ * two processes. Skipped, with the reason, when the driver is not in this
+ * build.
  *
  * The peer is a second process forked by the case process before either
  * initialises EAL (a fork after rte_eal_init() is not supported), with a
  * private rendezvous directory, a memfd for the raw reference and two
  * pipes made before the fork. It waits for its parameters, then
  * initialises its own EAL (--file-prefix CASEPREFIX-peer) on the CPU of
- * the case's second lcore. Both join the rendezvous directory, the case
+ * the case's second lcore. Both join the rendezvous directory (or the
+ * region file in it), the case
  * as GID 0x1, the peer as GID 0x2, and each registers a DMB for the other.
  * One line per message over the pipes:
  *   case -> peer  "start CPU LEN TOKEN"  initialise EAL on CPU, register
@@ -58,6 +61,8 @@
 #define SHM_COPY_MIN	(1u << 20)
 #define SHM_CTL_TIMEOUT_S	30
 #define SHM_DEADLINE_S	60
+/* The ivshmem region: 16 members of 4 MiB, room for 1 MiB DMBs. */
+#define XPROC_REGION	(64u << 20)
 
 /* Read one line from fd, waiting at most timeout_s for each byte (forever
  * if 0); 0 or -1 (timeout, end of file). */
@@ -103,8 +108,22 @@ map_lines(int fd)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/* The devargs of a device of backend in the private directory dir. */
+static void
+fabric_args(char *buf, size_t size, const char *backend, const char *dir,
+		const char *gid, uint32_t max_len)
+{
+	if (strcmp(backend, "ism_ivshm") == 0)
+		snprintf(buf, size, "path=%s/region,size=%u,gid=%s,"
+			 "max_dmb_len=%u", dir, XPROC_REGION, gid, max_len);
+	else
+		snprintf(buf, size, "dir=%s,gid=%s,max_dmb_len=%u", dir, gid,
+			 max_len);
+}
+
 /* The case process's side. */
 struct shm_case {
+	const char *backend;		/* ism_shm or ism_ivshm */
 	char dir[64];			/* rendezvous directory */
 	uint16_t dev;
 	struct rte_ism_dev_info info;
@@ -120,7 +139,8 @@ struct shm_case {
 static struct shm_case forked = { .pp_fd = -1, .pid = -1, .to_peer = -1,
 	.from_peer = -1 };
 
-static int peer_process(const char *dir, int pp_fd, int in, int out);
+static int peer_process(const char *backend, const char *dir, int pp_fd,
+		int in, int out);
 
 int
 perf_xproc_pre_eal(const struct perf_case *c)
@@ -129,8 +149,10 @@ perf_xproc_pre_eal(const struct perf_case *c)
 	int to[2] = { -1, -1 }, from[2] = { -1, -1 };
 	unsigned int i;
 
-	if (strcmp(c->backend, "ism_shm") != 0)
+	if (strcmp(c->backend, "ism_shm") != 0 &&
+	    strcmp(c->backend, "ism_ivshm") != 0)
 		return 0;
+	x->backend = c->backend;
 	snprintf(x->dir, sizeof(x->dir), "%s/ism-perf-XXXXXX",
 		 getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
 	if (mkdtemp(x->dir) == NULL) {
@@ -159,7 +181,8 @@ perf_xproc_pre_eal(const struct perf_case *c)
 		close(perf_env.results_fd);
 		close(to[1]);
 		close(from[0]);
-		exit(peer_process(x->dir, x->pp_fd, to[0], from[1]));
+		exit(peer_process(x->backend, x->dir, x->pp_fd, to[0],
+				  from[1]));
 	}
 	close(to[0]);
 	close(from[1]);
@@ -227,6 +250,8 @@ stop_peer(struct shm_case *x)
 static void
 shm_teardown(struct shm_case *x)
 {
+	char region[80];
+
 	if (x->pid > 0)
 		stop_peer(x);
 	if (x->lines != NULL)
@@ -237,18 +262,24 @@ shm_teardown(struct shm_case *x)
 		rte_ism_dmb_unregister(x->dev, x->dmb.token);
 	if (x->info.name[0] != '\0')
 		perf_vdev_remove(x->info.name);
+	/* The ivshmem region outlives its members (QEMU keeps its file). */
+	if (x->backend != NULL && strcmp(x->backend, "ism_ivshm") == 0 &&
+	    x->dir[0] != '\0') {
+		snprintf(region, sizeof(region), "%s/region", x->dir);
+		unlink(region);
+	}
 	/* The backend removes what it put there; say so if it did not. */
 	if (x->dir[0] != '\0' && rmdir(x->dir) < 0)
 		printf("  rendezvous directory %s not empty or not removed: "
 		       "%s\n", x->dir, strerror(errno));
 }
 
-/* PERF_OK, PERF_SKIP (no shm driver) or PERF_FAIL. */
+/* PERF_OK, PERF_SKIP (no such driver) or PERF_FAIL. */
 static int
 shm_setup(struct shm_case *x, uint32_t my_len, uint32_t peer_len)
 {
 	struct rte_ism_gid peer_gid;
-	char args[128], line[64];
+	char args[160], line[64];
 	int ret;
 
 	/* Take over what perf_xproc_pre_eal() made. */
@@ -260,11 +291,13 @@ shm_setup(struct shm_case *x, uint32_t my_len, uint32_t peer_len)
 		shm_teardown(x);
 		return PERF_FAIL;
 	}
-	snprintf(args, sizeof(args), "dir=%s,gid=" SHM_GID_CASE
-		 ",max_dmb_len=%u", x->dir, RTE_MAX(my_len, peer_len));
-	ret = perf_vdev_create("ism_shm_perf", args, &x->dev, &x->info);
+	fabric_args(args, sizeof(args), x->backend, x->dir, SHM_GID_CASE,
+		    RTE_MAX(my_len, peer_len));
+	snprintf(line, sizeof(line), "%s_perf", x->backend);
+	ret = perf_vdev_create(line, args, &x->dev, &x->info);
 	if (ret == -ENOTSUP) {
-		printf("  SKIP: the ism_shm driver is not in this build\n");
+		printf("  SKIP: the %s driver is not in this build\n",
+		       x->backend);
 		shm_teardown(x);
 		return PERF_SKIP;
 	}
@@ -507,7 +540,8 @@ peer_serve(const struct peer_args *a, uint16_t dev,
 }
 
 static int
-peer_process(const char *dir, int pp_fd, int in, int out)
+peer_process(const char *backend, const char *dir, int pp_fd, int in,
+		int out)
 {
 	struct rte_ism_dev_info info;
 	struct rte_ism_gid case_gid;
@@ -515,7 +549,7 @@ peer_process(const char *dir, int pp_fd, int in, int out)
 	struct perf_pp_lines *lines;
 	struct peer_args a = { .dir = dir, .pp_fd = pp_fd, .in = in,
 		.out = out };
-	char args[PATH_MAX], line[64];
+	char args[PATH_MAX], line[64], name[48];
 	unsigned int cpu;
 	uint16_t dev;
 	int ret = 1;
@@ -533,10 +567,11 @@ peer_process(const char *dir, int pp_fd, int in, int out)
 	lines = map_lines(a.pp_fd);
 	if (lines == NULL)
 		goto out_eal;
-	snprintf(args, sizeof(args), "dir=%s,gid=" SHM_GID_PEER
-		 ",max_dmb_len=%u", a.dir, RTE_MAX(a.dmb_len, 4096u));
-	if (perf_vdev_create("ism_shm_peer", args, &dev, &info) < 0) {
-		printf("  peer: cannot create its ism_shm device\n");
+	fabric_args(args, sizeof(args), backend, a.dir, SHM_GID_PEER,
+		    RTE_MAX(a.dmb_len, 4096u));
+	snprintf(name, sizeof(name), "%s_peer", backend);
+	if (perf_vdev_create(name, args, &dev, &info) < 0) {
+		printf("  peer: cannot create its %s device\n", backend);
 		goto out_unmap;
 	}
 	rte_ism_gid_parse(SHM_GID_CASE, &case_gid);
@@ -550,7 +585,7 @@ peer_process(const char *dir, int pp_fd, int in, int out)
 out:
 	if (dmb.token != 0)
 		rte_ism_dmb_unregister(dev, dmb.token);
-	perf_vdev_remove("ism_shm_peer");
+	perf_vdev_remove(name);
 out_unmap:
 	munmap(lines, sizeof(*lines));
 out_eal:

@@ -4,12 +4,16 @@
 
 /*
  * Devargs of the fixture's backend: each bad value is refused with a log
- * line naming the key, and leaves no device (no ISM device, no rawdev).
+ * line naming the key, and leaves no device (no ISM device, no rawdev, no
+ * mapping of the ivshmem backend's region file).
  * Only for backends built on the common devargs (gid, chid, max_dmbs,
  * max_dmb_len).
  */
 
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_log.h>
@@ -18,19 +22,43 @@
 
 #include "test_ism.h"
 
-/* Create a device with args; expect failure and key in the log. */
+/* Mappings in this process of the file the fixture's devargs name with
+ * path= (the ivshmem backend's region); 0 without one. */
 static int
-expect_refused(const char *args, const char *key)
+path_maps(void)
 {
-	char name[RTE_ISM_NAME_LEN], full[512];
+	const char *p = strstr(fx.spawn_args, "path=");
+	char path[256], line[512];
+	FILE *m;
+	int n = 0;
+
+	if (p == NULL)
+		return 0;
+	p += strlen("path=");
+	snprintf(path, sizeof(path), " %.*s", (int)strcspn(p, ","), p);
+	m = fopen("/proc/self/maps", "r");
+	if (m == NULL)
+		return -errno;
+	while (fgets(line, sizeof(line), m) != NULL)
+		if (strstr(line, path) != NULL)
+			n++;
+	fclose(m);
+	return n;
+}
+
+/* Create device name with devargs full_prefix + args; expect failure,
+ * key in the log and no device left. */
+static int
+expect_refused_with(const char *name, const char *full_prefix,
+		const char *args, const char *key)
+{
+	char full[512];
 	char *log = NULL;
 	size_t len = 0;
 	FILE *f, *old = rte_log_get_stream();
-	int ret;
+	int ret, maps = path_maps();
 
-	snprintf(name, sizeof(name), "%.50s_bad", fx.spawn_drv);
-	snprintf(full, sizeof(full), "%s%s%s", fx.spawn_args,
-		 fx.spawn_args[0] ? "," : "", args);
+	snprintf(full, sizeof(full), "%s%s", full_prefix, args);
 	f = open_memstream(&log, &len);
 	TEST_ASSERT(f != NULL, "open_memstream");
 	rte_openlog_stream(f);
@@ -47,7 +75,21 @@ expect_refused(const char *args, const char *key)
 	TEST_ASSERT_EQUAL(rte_ism_get_dev_id(name), -ENODEV, "get_dev_id");
 	ret = fx_rawdev_id(name);
 	TEST_ASSERT(ret < 0, "rawdev %s left (%d)", name, ret);
+	TEST_ASSERT_EQUAL(path_maps(), maps, "mappings of the region after "
+			  "\"%s\" was refused", args);
 	return TEST_SUCCESS;
+}
+
+/* The fixture's backend and devargs, plus args: refused, naming key. */
+static int
+expect_refused(const char *args, const char *key)
+{
+	char name[RTE_ISM_NAME_LEN], prefix[sizeof(fx.spawn_args) + 1];
+
+	snprintf(name, sizeof(name), "%.50s_bad", fx.spawn_drv);
+	snprintf(prefix, sizeof(prefix), "%s%s", fx.spawn_args,
+		 fx.spawn_args[0] ? "," : "");
+	return expect_refused_with(name, prefix, args, key);
 }
 
 static int
@@ -105,6 +147,34 @@ test_good_devargs(void)
 		    info.max_dmbs == 100 && info.max_dmb_len == 65536 &&
 		    info.chid == 0xffff, "devargs not applied");
 	TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove a spawned device");
+	return TEST_SUCCESS;
+}
+
+/*
+ * ism_shm only: a dir= that is refused (too long for the sockets' paths)
+ * is not left behind when the driver created it.
+ */
+static int
+test_shm_dir_refused(void)
+{
+	char base[] = "/tmp/ism-test-dir.XXXXXX";
+	char dir[256];
+	struct stat st;
+	int ret, gone;
+
+	if (strcmp(fx.spawn_drv, "ism_shm") != 0)
+		return TEST_SKIPPED;
+	TEST_ASSERT_NOT_NULL(mkdtemp(base), "mkdtemp: %s", strerror(errno));
+	/* Too long for a socket path (sun_path: 108 bytes), not for a
+	 * directory. */
+	snprintf(dir, sizeof(dir), "%s/%0120d", base, 0);
+	ret = expect_refused_with("ism_shm_longdir", "dir=", dir, "dir=");
+	gone = stat(dir, &st) < 0 && errno == ENOENT;
+	rmdir(dir);
+	rmdir(base);
+	TEST_ASSERT_SUCCESS(ret, "a dir= of %zu characters refused",
+			    strlen(dir));
+	TEST_ASSERT(gone, "refused dir=%s left behind", dir);
 	return TEST_SUCCESS;
 }
 
@@ -192,6 +262,7 @@ static const struct test_case devargs_cases[] = {
 	{ "bad_devargs", test_bad_devargs },
 	{ "duplicate_gid", test_duplicate_gid },
 	{ "good_devargs", test_good_devargs },
+	{ "shm_dir_refused", test_shm_dir_refused },
 	{ "slots_full", test_slots_full },
 	{ NULL, NULL },
 };

@@ -4,6 +4,14 @@
 
 /* Events: software events, buffer and device events, queue overflow. */
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_log.h>
+
 #include "test_ism.h"
 
 /* Poll dev until an event of this type/code shows up (or none is left). */
@@ -26,6 +34,7 @@ test_sw_event(void)
 {
 	struct rte_ism_event ev[4];
 	struct rte_ism_gid stranger = { 0x5eed, 0x1 };
+	uint64_t before, after;
 
 	if (!(fx.ia.capa & RTE_ISM_CAPA_SIGNAL_EVENT)) {
 		TEST_ASSERT_EQUAL(rte_ism_signal_event(fx.a, &fx.ib.gid, 1,
@@ -33,11 +42,17 @@ test_sw_event(void)
 				  "signal_event");
 		return TEST_SUCCESS;
 	}
+	before = rte_ism_time_ns();
 	TEST_ASSERT_SUCCESS(rte_ism_signal_event(fx.a, &fx.ib.gid, 1, 0x83,
 						 0x1122334455667788ULL),
 			    "signal_event");
 	TEST_ASSERT_SUCCESS(rte_ism_event_poll(fx.a, ev, 4), "event_poll");
 	TEST_ASSERT_EQUAL(rte_ism_event_poll(fx.b, ev, 4), 1, "event_poll");
+	after = rte_ism_time_ns();
+	/* The event's time is on the clock of rte_ism_time_ns(). */
+	TEST_ASSERT(before <= ev[0].time && ev[0].time <= after,
+		    "queued at %" PRIu64 ", not in [%" PRIu64 ", %" PRIu64 "]",
+		    ev[0].time, before, after);
 	TEST_ASSERT(ev[0].type == RTE_ISM_EVENT_SW && ev[0].code == 0x83 &&
 		    ev[0].info == 0x1122334455667788ULL &&
 		    rte_ism_gid_equal(&ev[0].gid, &fx.ia.gid) && ev[0].time,
@@ -167,8 +182,87 @@ test_queue_overflow(void)
 	return TEST_SUCCESS;
 }
 
+/* Lines of log holding needle. */
+static unsigned int
+count_lines(const char *log, const char *needle)
+{
+	unsigned int n = 0;
+	const char *p = log;
+
+	while (p != NULL && (p = strstr(p, needle)) != NULL) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
+/*
+ * A caller retrying signal_event to a GID that is not there (a HELLO to a
+ * peer not up yet) gets -ENETUNREACH each time, but the log gets a line
+ * only at first and then at most one per second: the bound comes from the
+ * time the calls took, not from a guess of it.
+ */
+static int
+test_sw_event_log_limited(void)
+{
+	struct rte_ism_gid stranger = { 0x5eed, 0x2 };
+	FILE *f, *old = rte_log_get_stream();
+	uint64_t t0, secs;
+	unsigned int i, lines, fails = 0;
+	char *log = NULL;
+	size_t len = 0;
+
+	if (!(fx.ia.capa & RTE_ISM_CAPA_SIGNAL_EVENT))
+		return TEST_SKIPPED;
+	f = open_memstream(&log, &len);
+	TEST_ASSERT_NOT_NULL(f, "open_memstream");
+	rte_openlog_stream(f);
+	t0 = rte_get_timer_cycles();
+	for (i = 0; i < 1000; i++)
+		fails += rte_ism_signal_event(fx.a, &stranger, 0, 1, i) ==
+			-ENETUNREACH;
+	secs = (rte_get_timer_cycles() - t0) / rte_get_timer_hz();
+	rte_openlog_stream(old);
+	fclose(f);
+	lines = count_lines(log, "cannot signal event");
+	free(log);
+	TEST_ASSERT_EQUAL(fails, 1000u, "calls that failed with -ENETUNREACH");
+	/* The earlier tests' failures may have taken this second's line. */
+	TEST_ASSERT(lines <= 2 + secs,
+		    "%u log lines for 1000 failures in %" PRIu64 " s", lines,
+		    secs);
+	return TEST_SUCCESS;
+}
+
+static uint64_t
+monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The events' clock is CLOCK_MONOTONIC, which other processes (and the
+ * test harnesses) read too. */
+static int
+test_clock(void)
+{
+	uint64_t before, now, after;
+
+	before = monotonic_ns();
+	now = rte_ism_time_ns();
+	after = monotonic_ns();
+	TEST_ASSERT(before <= now && now <= after,
+		    "rte_ism_time_ns() %" PRIu64 " not in [%" PRIu64 ", %"
+		    PRIu64 "] of CLOCK_MONOTONIC", now, before, after);
+	return TEST_SUCCESS;
+}
+
 static const struct test_case events_cases[] = {
+	{ "clock", test_clock },
 	{ "sw_event", test_sw_event },
+	{ "sw_event_log_limited", test_sw_event_log_limited },
 	{ "buf_unregistered", test_buf_unregistered },
 	{ "dev_events", test_dev_events },
 	{ "queue_overflow", test_queue_overflow },

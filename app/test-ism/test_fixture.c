@@ -10,10 +10,10 @@
  */
 
 #include <stdlib.h>
-#include <time.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_hash_crc.h>
+#include <rte_kvargs.h>
 #include <rte_rawdev.h>
 
 #include "test_ism.h"
@@ -56,6 +56,41 @@ fx_unspawn(const char *name)
 	return ret;
 }
 
+/*
+ * Devargs the suites set themselves, per device: every device of the run
+ * gets the backend's devargs, so a GID there would be the same on both
+ * devices (refused as a duplicate), and the devargs suite gives chid=,
+ * max_dmbs= of its own (refused as given twice); a small max_dmbs= fails
+ * the suites that register many DMBs.
+ */
+static const char *const fx_suite_keys[] = {
+	"gid", "chid", "max_dmbs", "max_dmb_len", NULL,
+};
+
+static int
+fx_check_backend_args(const char *args)
+{
+	struct rte_kvargs *kv = rte_kvargs_parse(args, NULL);
+	unsigned int i, k;
+	int ret = 0;
+
+	if (kv == NULL) {
+		printf("--backend: cannot parse devargs \"%s\"\n", args);
+		return -EINVAL;
+	}
+	for (i = 0; i < kv->count; i++)
+		for (k = 0; fx_suite_keys[k] != NULL; k++)
+			if (strcmp(kv->pairs[i].key, fx_suite_keys[k]) == 0) {
+				printf("--backend: %s= is set by the suites per "
+				       "device; give only what the backend needs "
+				       "(dir= of ism_shm, maxstbl= and quirks= of "
+				       "ism_pcimodel)\n", fx_suite_keys[k]);
+				ret = -EINVAL;
+			}
+	rte_kvargs_free(kv);
+	return ret;
+}
+
 int
 fx_setup(const char *backend)
 {
@@ -67,6 +102,8 @@ fx_setup(const char *backend)
 		 comma ? (int)(comma - backend) : (int)strlen(backend), backend);
 	snprintf(fx.spawn_args, sizeof(fx.spawn_args), "%s",
 		 comma ? comma + 1 : "");
+	if (fx_check_backend_args(fx.spawn_args) < 0)
+		return -1;
 	a = fx_spawn(NULL, name, sizeof(name));
 	b = a < 0 ? a : fx_spawn(NULL, name, sizeof(name));
 	if (a < 0 || b < 0) {
@@ -164,15 +201,6 @@ fx_fill(void *p, size_t len, uint64_t *state)
 			r = fx_rand(state);
 		b[i] = r >> (8 * (i % 8));
 	}
-}
-
-uint64_t
-fx_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 bool

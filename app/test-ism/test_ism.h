@@ -68,8 +68,6 @@ uint32_t fx_crc(const void *p, size_t len);
 /* Deterministic pseudo-random bytes. */
 void fx_fill(void *p, size_t len, uint64_t *state);
 uint64_t fx_rand(uint64_t *state);
-/* CLOCK_MONOTONIC in ns (what the test harnesses' now_ns() reads). */
-uint64_t fx_now_ns(void);
 
 /* Suites. */
 extern const struct test_suite suite_api;

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -407,7 +406,6 @@ static void
 on_link(void *arg, const struct rte_ism_ring_link_report *rep)
 {
 	const struct rte_ism_ring *ring = arg;
-	struct timespec ts;
 	uint64_t now;
 
 	if (rep->what == RTE_ISM_RING_LINK_UP) {
@@ -417,8 +415,8 @@ on_link(void *arg, const struct rte_ism_ring_link_report *rep)
 		fflush(stdout);
 		return;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	/* The clock of the event, and of the harness's line times. */
+	now = rte_ism_time_ns();
 	printf("ism_fwd: peer %s: %s; reported at mono_ns=%" PRIu64,
 	       rep->what == RTE_ISM_RING_LINK_BYE ? "left" : "lost", rep->why,
 	       now);

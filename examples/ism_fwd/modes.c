@@ -35,14 +35,15 @@ struct pkt_hdr {
 	struct rte_udp_hdr udp;
 };
 
-/* loopback-check payload, right after the headers. */
-struct chk_hdr {
-	uint64_t seq;
-	uint32_t csum;		/* CRC32C of the packet without this field */
-} __rte_packed;
-
+/*
+ * loopback-check payload, right after the headers, unaligned: the sequence
+ * number (8 bytes), then the CRC32C of the packet without this field (4
+ * bytes). Copied field by field: no packed struct, whose macro differs
+ * between DPDK versions.
+ */
 #define CHK_OFF		sizeof(struct pkt_hdr)
-#define CHK_MIN		(CHK_OFF + sizeof(struct chk_hdr))
+#define CHK_CSUM_OFF	(CHK_OFF + sizeof(uint64_t))
+#define CHK_MIN		(CHK_CSUM_OFF + sizeof(uint32_t))
 #define MAX_REPORTS	10	/* anomalies printed one by one */
 
 static void
@@ -120,7 +121,7 @@ chk_csum(const uint8_t *pkt, uint32_t size)
 {
 	uint32_t crc;
 
-	crc = crc_add(pkt, CHK_OFF + sizeof(uint64_t), 0xffffffff);
+	crc = crc_add(pkt, CHK_CSUM_OFF, 0xffffffff);
 	return crc_add(pkt + CHK_MIN, size - CHK_MIN, crc);
 }
 
@@ -129,9 +130,8 @@ chk_csum(const uint8_t *pkt, uint32_t size)
 static void
 chk_fill(uint8_t *pkt, uint32_t size, uint64_t seq)
 {
-	struct chk_hdr h = { .seq = seq };
 	uint64_t x = seq * 0x9e3779b97f4a7c15ull + 1;
-	uint32_t off;
+	uint32_t off, csum;
 
 	for (off = CHK_MIN; off < size; off += sizeof(x)) {
 		x ^= x << 13;
@@ -139,9 +139,9 @@ chk_fill(uint8_t *pkt, uint32_t size, uint64_t seq)
 		x ^= x << 17;
 		memcpy(pkt + off, &x, RTE_MIN(sizeof(x), size - off));
 	}
-	memcpy(pkt + CHK_OFF, &h, sizeof(h));
-	h.csum = chk_csum(pkt, size);
-	memcpy(pkt + CHK_OFF, &h, sizeof(h));
+	memcpy(pkt + CHK_OFF, &seq, sizeof(seq));
+	csum = chk_csum(pkt, size);
+	memcpy(pkt + CHK_CSUM_OFF, &csum, sizeof(csum));
 }
 
 /* Make m a packet of size bytes, chaining mbufs as needed (data not
@@ -232,8 +232,9 @@ chk_verify(struct fwd_ctx *c, const struct rte_mbuf *m)
 {
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	uint8_t buf[FWD_MAX_PKT];
-	struct chk_hdr h;
 	const uint8_t *p;
+	uint32_t csum;
+	uint64_t seq;
 
 	if (len < CHK_MIN || len > FWD_MAX_PKT) {
 		c->st.chk_corrupt++;
@@ -241,26 +242,27 @@ chk_verify(struct fwd_ctx *c, const struct rte_mbuf *m)
 		return;
 	}
 	p = rte_pktmbuf_read(m, 0, len, buf);
-	memcpy(&h, p + CHK_OFF, sizeof(h));
-	if (chk_csum(p, len) != h.csum || len != pkt_size(c, h.seq)) {
+	memcpy(&seq, p + CHK_OFF, sizeof(seq));
+	memcpy(&csum, p + CHK_CSUM_OFF, sizeof(csum));
+	if (chk_csum(p, len) != csum || len != pkt_size(c, seq)) {
 		c->st.chk_corrupt++;
 		chk_report(c, "corrupt packet: length (expected seq)", len,
 			   c->chk_next);
 		return;
 	}
-	if (h.seq < c->chk_next) {
+	if (seq < c->chk_next) {
 		c->st.chk_reordered++;
-		chk_report(c, "late or duplicate: seq (expected)", h.seq,
+		chk_report(c, "late or duplicate: seq (expected)", seq,
 			   c->chk_next);
 		return;
 	}
-	if (h.seq > c->chk_next) {
-		c->st.chk_lost += h.seq - c->chk_next;
+	if (seq > c->chk_next) {
+		c->st.chk_lost += seq - c->chk_next;
 		chk_report(c, "lost packets: count (before seq)",
-			   h.seq - c->chk_next, h.seq);
+			   seq - c->chk_next, seq);
 	}
 	c->st.chk_ok++;
-	c->chk_next = h.seq + 1;
+	c->chk_next = seq + 1;
 }
 
 /* Offer the queued packets to the ring. */

@@ -10,9 +10,47 @@
  */
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
+
 #include "ism_private.h"
+
+/*
+ * signal_event fails each time its target is gone (-ENETUNREACH), which a
+ * peer causes and a caller may repeat (a HELLO every 100 ms while it waits
+ * for the peer): the first failure of a device is logged, then at most one
+ * line per period with the count of those not logged. Racing callers may
+ * both log or both skip: only the log is approximate.
+ */
+#define SIGNAL_EVENT_LOG_PERIOD_S	1
+
+static struct {
+	uint64_t next;		/* timer cycles: nothing logged before */
+	uint64_t quiet;		/* failures not logged since the last line */
+} signal_event_log[RTE_ISM_MAX_DEVS];
+
+/* Whether to log this failure; *quiet: those not logged before it. */
+static bool
+signal_event_log_ok(uint16_t dev_id, uint64_t *quiet)
+{
+	uint64_t now = rte_get_timer_cycles();
+	uint64_t next = __atomic_load_n(&signal_event_log[dev_id].next,
+			__ATOMIC_RELAXED);
+
+	if (now < next) {
+		__atomic_fetch_add(&signal_event_log[dev_id].quiet, 1,
+				__ATOMIC_RELAXED);
+		return false;
+	}
+	__atomic_store_n(&signal_event_log[dev_id].next,
+			now + rte_get_timer_hz() * SIGNAL_EVENT_LOG_PERIOD_S,
+			__ATOMIC_RELAXED);
+	*quiet = __atomic_exchange_n(&signal_event_log[dev_id].quiet, 0,
+			__ATOMIC_RELAXED);
+	return true;
+}
 
 int
 rte_ism_dmb_register(uint16_t dev_id, struct rte_ism_dmb *dmb)
@@ -154,6 +192,8 @@ rte_ism_signal_event(uint16_t dev_id, const struct rte_ism_gid *rgid,
 		uint32_t trigger_irq, uint32_t code, uint64_t info)
 {
 	struct rte_ism_dev *dev;
+	char more[64] = "";
+	uint64_t quiet;
 	int ret;
 
 	ISM_DEV_OR_RET(dev, dev_id);
@@ -167,10 +207,14 @@ rte_ism_signal_event(uint16_t dev_id, const struct rte_ism_gid *rgid,
 		return -EINVAL;
 	}
 	ret = dev->dev_ops->signal_event(dev, rgid, trigger_irq, code, info);
-	if (ret < 0)
+	if (ret < 0 && signal_event_log_ok(dev_id, &quiet)) {
+		if (quiet > 0)
+			snprintf(more, sizeof(more), " (and %" PRIu64
+				 " failures not logged)", quiet);
 		ISM_LOG(ERR, "%s: cannot signal event 0x%x to %016" PRIx64
-			"%016" PRIx64 ": %s", dev->name, code, rgid->gid,
-			rgid->gid_ext, strerror(-ret));
+			"%016" PRIx64 ": %s%s", dev->name, code, rgid->gid,
+			rgid->gid_ext, strerror(-ret), more);
+	}
 	return ret;
 }
 

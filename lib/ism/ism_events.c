@@ -49,8 +49,8 @@ ism_evq_free(struct ism_event_queue *q)
 	rte_free(q);
 }
 
-static uint64_t
-now_ns(void)
+uint64_t
+rte_ism_time_ns(void)
 {
 	struct timespec ts;
 
@@ -71,7 +71,7 @@ ism_evq_post(struct ism_event_queue *q, const struct rte_ism_event *ev)
 	} else {
 		slot = &q->ev[(q->head + q->count) % RTE_ISM_EVENT_QUEUE_SIZE];
 		*slot = *ev;
-		slot->time = now_ns();
+		slot->time = rte_ism_time_ns();
 		q->count++;
 		q->posted++;
 	}

@@ -9,6 +9,8 @@
 
 #include <rte_telemetry.h>
 
+#include <ism_compat.h>
+
 #include "ism_private.h"
 
 static int
@@ -60,9 +62,9 @@ ism_tel_info(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_string(d, "gid", gid);
 	rte_tel_data_add_dict_int(d, "chid", info.chid);
 	rte_tel_data_add_dict_int(d, "socket_id", info.socket_id);
-	rte_tel_data_add_dict_u64(d, "max_dmbs", info.max_dmbs);
-	rte_tel_data_add_dict_u64(d, "max_dmb_len", info.max_dmb_len);
-	rte_tel_data_add_dict_u64(d, "capa", info.capa);
+	rte_tel_data_add_dict_uint(d, "max_dmbs", info.max_dmbs);
+	rte_tel_data_add_dict_uint(d, "max_dmb_len", info.max_dmb_len);
+	rte_tel_data_add_dict_uint(d, "capa", info.capa);
 	rte_tel_data_add_dict_int(d, "started", info.started);
 	return 0;
 }
@@ -77,21 +79,21 @@ ism_tel_stats(const char *cmd __rte_unused, const char *params,
 	if (id < 0 || rte_ism_stats_get(id, &st) < 0)
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "moves", st.moves);
-	rte_tel_data_add_dict_u64(d, "bytes", st.bytes);
-	rte_tel_data_add_dict_u64(d, "signals", st.signals);
-	rte_tel_data_add_dict_u64(d, "errors", st.errors);
-	rte_tel_data_add_dict_u64(d, "events", st.events);
-	rte_tel_data_add_dict_u64(d, "events_dropped", st.events_dropped);
-	rte_tel_data_add_dict_u64(d, "errors_unknown_token",
+	rte_tel_data_add_dict_uint(d, "moves", st.moves);
+	rte_tel_data_add_dict_uint(d, "bytes", st.bytes);
+	rte_tel_data_add_dict_uint(d, "signals", st.signals);
+	rte_tel_data_add_dict_uint(d, "errors", st.errors);
+	rte_tel_data_add_dict_uint(d, "events", st.events);
+	rte_tel_data_add_dict_uint(d, "events_dropped", st.events_dropped);
+	rte_tel_data_add_dict_uint(d, "errors_unknown_token",
 			st.errors_unknown_token);
-	rte_tel_data_add_dict_u64(d, "errors_not_writer", st.errors_not_writer);
-	rte_tel_data_add_dict_u64(d, "errors_out_of_range",
+	rte_tel_data_add_dict_uint(d, "errors_not_writer", st.errors_not_writer);
+	rte_tel_data_add_dict_uint(d, "errors_out_of_range",
 			st.errors_out_of_range);
-	rte_tel_data_add_dict_u64(d, "errors_bad_argument",
+	rte_tel_data_add_dict_uint(d, "errors_bad_argument",
 			st.errors_bad_argument);
-	rte_tel_data_add_dict_u64(d, "errors_device", st.errors_device);
-	rte_tel_data_add_dict_u64(d, "errors_no_device", st.errors_no_device);
+	rte_tel_data_add_dict_uint(d, "errors_device", st.errors_device);
+	rte_tel_data_add_dict_uint(d, "errors_no_device", st.errors_no_device);
 	return 0;
 }
 
@@ -119,7 +121,7 @@ ism_tel_xstats(const char *cmd __rte_unused, const char *params,
 		goto out;
 	rte_tel_data_start_dict(d);
 	for (i = 0; i < (unsigned int)n; i++)
-		rte_tel_data_add_dict_u64(d, names[i].name, values[i]);
+		rte_tel_data_add_dict_uint(d, names[i].name, values[i]);
 	ret = 0;
 out:
 	free(names);

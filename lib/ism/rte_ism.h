@@ -218,7 +218,7 @@ struct rte_ism_event {
 	uint32_t code;		/**< type-specific code, SW: sender's code */
 	struct rte_ism_gid gid;	/**< peer GID, or zero */
 	uint64_t token;		/**< DMB token for BUF events, else 0 */
-	uint64_t time;		/**< CLOCK_MONOTONIC ns when queued */
+	uint64_t time;		/**< when queued: rte_ism_time_ns() */
 	uint64_t info;		/**< SW: sender's info; else type-specific */
 };
 
@@ -541,6 +541,18 @@ int rte_ism_signal_event(uint16_t dev_id, const struct rte_ism_gid *rgid,
  */
 __rte_experimental
 int rte_ism_event_poll(uint16_t dev_id, struct rte_ism_event *ev, uint16_t nb);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * The clock of rte_ism_event.time: CLOCK_MONOTONIC in nanoseconds, the
+ * same in every process of the machine. rte_ism_time_ns() - ev.time is how
+ * long ago the event was queued.
+ * @return the current time.
+ */
+__rte_experimental
+uint64_t rte_ism_time_ns(void);
 
 /**
  * @warning

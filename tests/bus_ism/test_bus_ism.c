@@ -5,7 +5,7 @@
 /*
  * ism-bus-test: EAL with the ism bus and a test driver on it that records
  * probe and remove calls on stdout, then runs commands (hotplug, removal,
- * iteration, DMA map, region access) and rte_eal_cleanup. bus_ism_test.sh
+ * iteration, DMA map, region access) and rte_eal_cleanup. bus_ism_test.py
  * builds fake sysfs trees, runs this program and checks what it printed.
  *
  *   ism-bus-test [EAL options] -- [--vfio] [--fail BDF] [--decline BDF]
@@ -13,8 +13,9 @@
  *                 buses | dmamap BDF | region BDF | vfio BDF | intr BDF |
  *                 api | shell CMD]...
  *
- * --vfio registers the test driver with ISM_BUS_DRV_NEED_VFIO, as a real
- * driver does; without it the bus hands the driver every ISM function.
+ * --vfio registers the test drivers with ISM_BUS_DRV_NEED_VFIO, as a real
+ * driver does; without it the bus hands the driver every ISM function (and
+ * the second test driver every ivshmem function it takes).
  * --fail makes the first probe of BDF fail, --decline every probe of it.
  */
 
@@ -85,6 +86,20 @@ static struct rte_ism_bus_driver test_drv = {
 };
 
 RTE_PMD_REGISTER_ISM(ism_bus_test, test_drv);
+
+/* A driver of ivshmem functions, which the bus takes only when named. */
+static const struct rte_ism_bus_id test_ivshmem_ids[] = {
+	{ ISM_BUS_PCI_VENDOR_REDHAT, ISM_BUS_PCI_DEVICE_IVSHMEM },
+	{ 0, 0 },
+};
+
+static struct rte_ism_bus_driver test_ivshmem_drv = {
+	.probe = test_probe,
+	.remove = test_remove,
+	.id_table = test_ivshmem_ids,
+};
+
+RTE_PMD_REGISTER_ISM(ism_bus_test_ivshmem, test_ivshmem_drv);
 
 /* A vdev whose name starts with "ism": it must still reach the vdev bus. */
 static int
@@ -463,9 +478,10 @@ main(int argc, char **argv)
 			break;
 	/* Options that shape the driver come before the EAL probes it. */
 	for (i = sep + 1; i < argc; i++) {
-		if (strcmp(argv[i], "--vfio") == 0)
+		if (strcmp(argv[i], "--vfio") == 0) {
 			test_drv.drv_flags |= ISM_BUS_DRV_NEED_VFIO;
-		else if (strcmp(argv[i], "--fail") == 0 && i + 1 < argc)
+			test_ivshmem_drv.drv_flags |= ISM_BUS_DRV_NEED_VFIO;
+		} else if (strcmp(argv[i], "--fail") == 0 && i + 1 < argc)
 			fail_bdf = argv[++i];
 		else if (strcmp(argv[i], "--decline") == 0 && i + 1 < argc)
 			decline_bdf = argv[++i];

@@ -18,17 +18,7 @@
 #include <linux/vfio_zdev.h>
 
 #include "ism_zpci.h"
-
-static int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		printf("FAIL %s:%d: ", __func__, __LINE__); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-		failures++; \
-	} \
-} while (0)
+#include "test_assert.h"
 
 struct answer {
 	uint8_t buf[1024];
@@ -105,21 +95,22 @@ add_util(struct answer *a)
 	memset(u->util_str, 0xc9, 64);	/* EBCDIC */
 }
 
-static void
+static int
 test_no_caps(void)
 {
 	struct rte_ism_bus_zpci z;
 	struct answer a;
 
 	answer_init(&a, false);
-	CHECK(ism_zpci_caps_parse(a.buf, a.len, &z) == 0 && !z.base &&
-	      !z.group && z.maxstbl == 0, "no capabilities");
-	CHECK(ism_zpci_caps_parse(a.buf, 8, &z) == -EINVAL,
-	      "answer shorter than vfio_device_info");
-	CHECK(ism_zpci_caps_parse(NULL, 0, &z) == -EINVAL, "NULL answer");
+	TEST_ASSERT(ism_zpci_caps_parse(a.buf, a.len, &z) == 0 && !z.base &&
+		    !z.group && z.maxstbl == 0, "no capabilities");
+	TEST_ASSERT(ism_zpci_caps_parse(a.buf, 8, &z) == -EINVAL,
+		    "answer shorter than vfio_device_info");
+	TEST_ASSERT(ism_zpci_caps_parse(NULL, 0, &z) == -EINVAL, "NULL answer");
+	return TEST_SUCCESS;
 }
 
-static void
+static int
 test_base_and_groups(void)
 {
 	struct rte_ism_bus_zpci z;
@@ -131,34 +122,37 @@ test_base_and_groups(void)
 	add_group(&a, 2, 4096);
 	add_util(&a);
 	answer_add(&a, VFIO_DEVICE_INFO_CAP_ZPCI_PFIP, 1, 16);
-	CHECK(ism_zpci_caps_parse(a.buf, a.len, &z) == 0, "parse");
-	CHECK(z.base && z.group && z.pft == 0x05 && z.pchid == 0x1234 &&
-	      z.start_dma == 0x100000000ULL && z.end_dma == 0x1ffffffffffULL,
-	      "base: pft 0x%x pchid 0x%x window 0x%" PRIx64 "-0x%" PRIx64,
-	      z.pft, z.pchid, z.start_dma, z.end_dma);
-	CHECK(z.maxstbl == 4096, "v2: imaxstbl, got %u", z.maxstbl);
+	TEST_ASSERT(ism_zpci_caps_parse(a.buf, a.len, &z) == 0, "parse");
+	TEST_ASSERT(z.base && z.group && z.pft == 0x05 && z.pchid == 0x1234 &&
+		    z.start_dma == 0x100000000ULL &&
+		    z.end_dma == 0x1ffffffffffULL,
+		    "base: pft 0x%x pchid 0x%x window 0x%" PRIx64 "-0x%" PRIx64,
+		    z.pft, z.pchid, z.start_dma, z.end_dma);
+	TEST_ASSERT(z.maxstbl == 4096, "v2: imaxstbl, got %u", z.maxstbl);
 
 	/* Version 1 of the group: only the kernel's maxstbl. */
 	answer_init(&a, true);
 	add_group(&a, 1, 0);
 	add_base(&a);
-	CHECK(ism_zpci_caps_parse(a.buf, a.len, &z) == 0 && z.base &&
-	      z.group && z.maxstbl == 128, "v1: maxstbl %u", z.maxstbl);
+	TEST_ASSERT(ism_zpci_caps_parse(a.buf, a.len, &z) == 0 && z.base &&
+		    z.group && z.maxstbl == 128, "v1: maxstbl %u", z.maxstbl);
 
 	/* Version 2 with imaxstbl 0: maxstbl. */
 	answer_init(&a, true);
 	add_group(&a, 2, 0);
-	CHECK(ism_zpci_caps_parse(a.buf, a.len, &z) == 0 && !z.base &&
-	      z.group && z.maxstbl == 128, "v2, imaxstbl 0: %u", z.maxstbl);
+	TEST_ASSERT(ism_zpci_caps_parse(a.buf, a.len, &z) == 0 && !z.base &&
+		    z.group && z.maxstbl == 128, "v2, imaxstbl 0: %u",
+		    z.maxstbl);
 
 	/* Version 2 announced, answer cut after version 1's end. */
 	answer_init(&a, true);
 	add_group(&a, 2, 2048);
-	CHECK(ism_zpci_caps_parse(a.buf, a.len - 8, &z) == 0 &&
-	      z.maxstbl == 128, "v2 cut short: %u", z.maxstbl);
+	TEST_ASSERT(ism_zpci_caps_parse(a.buf, a.len - 8, &z) == 0 &&
+		    z.maxstbl == 128, "v2 cut short: %u", z.maxstbl);
+	return TEST_SUCCESS;
 }
 
-static void
+static int
 test_malformed(void)
 {
 	struct vfio_device_info *di;
@@ -170,49 +164,60 @@ test_malformed(void)
 	answer_init(&a, true);
 	di = (struct vfio_device_info *)a.buf;
 	di->cap_offset = 2000;
-	CHECK(ism_zpci_caps_parse(a.buf, a.len, &z) == -EINVAL && !z.base,
-	      "offset beyond the answer");
+	TEST_ASSERT(ism_zpci_caps_parse(a.buf, a.len, &z) == -EINVAL && !z.base,
+		    "offset beyond the answer");
 	/* Inside vfio_device_info itself. */
 	di->cap_offset = 8;
-	CHECK(ism_zpci_caps_parse(a.buf, a.len, &z) == -EINVAL,
-	      "offset inside the fixed part");
+	TEST_ASSERT(ism_zpci_caps_parse(a.buf, a.len, &z) == -EINVAL,
+		    "offset inside the fixed part");
 	/* Misaligned. */
 	answer_init(&a, true);
 	add_base(&a);
 	di = (struct vfio_device_info *)a.buf;
 	di->cap_offset += 2;
-	CHECK(ism_zpci_caps_parse(a.buf, sizeof(a.buf), &z) == -EINVAL,
-	      "misaligned offset");
+	TEST_ASSERT(ism_zpci_caps_parse(a.buf, sizeof(a.buf), &z) == -EINVAL,
+		    "misaligned offset");
 	/* A loop: the capability points at itself. */
 	answer_init(&a, true);
 	add_base(&a);
 	h = (void *)(a.buf + sizeof(*di));
 	h->next = sizeof(*di);
-	CHECK(ism_zpci_caps_parse(a.buf, a.len, &z) == -EINVAL && !z.base,
-	      "loop");
+	TEST_ASSERT(ism_zpci_caps_parse(a.buf, a.len, &z) == -EINVAL && !z.base,
+		    "loop");
 	/* The base capability cut short: nothing kept. */
 	answer_init(&a, true);
 	add_group(&a, 2, 4096);
 	add_base(&a);
-	CHECK(ism_zpci_caps_parse(a.buf, a.len - 24, &z) == -EINVAL &&
-	      !z.group && z.maxstbl == 0, "base cut short");
+	TEST_ASSERT(ism_zpci_caps_parse(a.buf, a.len - 24, &z) == -EINVAL &&
+		    !z.group && z.maxstbl == 0, "base cut short");
 	/* A header cut short. */
 	answer_init(&a, true);
 	add_base(&a);
-	CHECK(ism_zpci_caps_parse(a.buf, sizeof(*di) + 4, &z) == -EINVAL,
-	      "header cut short");
+	TEST_ASSERT(ism_zpci_caps_parse(a.buf, sizeof(*di) + 4, &z) == -EINVAL,
+		    "header cut short");
+	return TEST_SUCCESS;
 }
 
 int
 main(void)
 {
-	test_no_caps();
-	test_base_and_groups();
-	test_malformed();
-	if (failures != 0) {
-		printf("%d check(s) failed\n", failures);
-		return 1;
+	static const struct {
+		const char *name;
+		int (*fn)(void);
+	} tests[] = {
+		{ "no_caps", test_no_caps },
+		{ "base_and_groups", test_base_and_groups },
+		{ "malformed", test_malformed },
+	};
+	unsigned int i, failed = 0;
+	int ret;
+
+	for (i = 0; i < RTE_DIM(tests); i++) {
+		ret = tests[i].fn();
+		printf("%s %s\n", ret == TEST_SUCCESS ? "PASS" : "FAIL",
+		       tests[i].name);
+		failed += ret != TEST_SUCCESS;
 	}
-	printf("all checks passed\n");
-	return 0;
+	printf("%u of %zu tests failed\n", failed, RTE_DIM(tests));
+	return failed == 0 ? 0 : 1;
 }

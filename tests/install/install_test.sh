@@ -30,16 +30,38 @@ if safe_dir "$build"; then
 else
 	dest=$(mktemp -d /var/lib/dpdk-ism-install-test.XXXXXX)
 fi
-trap 'rm -rf "$dest"' EXIT
 chmod 755 "$dest"
+# meson install rewrites the build's install-log.txt, which `ninja
+# uninstall` reads: put back the log of the user's own install (or none).
+install_log=$build/meson-logs/install-log.txt
+kept_log=
+if [ -f "$install_log" ]; then
+	kept_log=$(mktemp "$build/meson-logs/install-log.kept.XXXXXX")
+	cp -p "$install_log" "$kept_log"
+fi
+restore_install_log() {
+	if [ -n "$kept_log" ]; then
+		mv -f "$kept_log" "$install_log"
+	else
+		rm -f "$install_log"
+	fi
+}
+trap 'rm -rf "$dest"; restore_install_log' EXIT
 
 DESTDIR=$dest meson install -C "$build" --no-rebuild --quiet >/dev/null
 pc=$(find "$dest" -name libdpdk-ism.pc)
 [ -n "$pc" ] || { echo "FAIL: libdpdk-ism.pc not installed"; exit 1; }
-export PKG_CONFIG_PATH=$(dirname "$pc")
+# libdpdk-ism.pc, then the DPDK the build used (PKG_CONFIG_PATH of meson
+# test).
+export PKG_CONFIG_PATH=$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 libdir=$(pkg-config --variable=libdir libdpdk-ism)
 incdir=$(pkg-config --variable=includedir libdpdk-ism)
 pmd_dir=$(pkg-config --variable=pmd_dir libdpdk-ism)
+# An absolute pmd_dir outside the prefix is not relocated with the .pc file.
+case "$pmd_dir" in
+"$dest"/*) ;;
+*) pmd_dir=$dest$pmd_dir ;;
+esac
 for f in "$incdir/dpdk-ism/rte_ism.h" "$incdir/dpdk-ism/rte_ism_core.h" \
 	"$libdir/librte_ism.a" "$libdir/librte_ism.so" \
 	"$pmd_dir/librte_raw_ism.so"; do

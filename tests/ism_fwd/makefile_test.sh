@@ -8,9 +8,25 @@
 set -eu
 build=$(cd "$1" && pwd)
 src=$2
+eal_py=$(cd "$(dirname "$0")/../lib" && pwd)/ism_eal.py
 
 dest=$(mktemp -d "$build/ism-fwd-make.XXXXXX")
-trap 'rm -rf "$dest"' EXIT
+# meson install rewrites the build's install-log.txt, which `ninja
+# uninstall` reads: put back the log of the user's own install (or none).
+install_log=$build/meson-logs/install-log.txt
+kept_log=
+if [ -f "$install_log" ]; then
+	kept_log=$(mktemp "$build/meson-logs/install-log.kept.XXXXXX")
+	cp -p "$install_log" "$kept_log"
+fi
+restore_install_log() {
+	if [ -n "$kept_log" ]; then
+		mv -f "$kept_log" "$install_log"
+	else
+		rm -f "$install_log"
+	fi
+}
+trap 'rm -rf "$dest"; restore_install_log' EXIT
 DESTDIR=$dest meson install -C "$build" --no-rebuild --quiet >/dev/null
 pc=$(find "$dest" -name libdpdk-ism.pc)
 [ -n "$pc" ] || { echo "FAIL: libdpdk-ism.pc not installed"; exit 1; }
@@ -19,10 +35,19 @@ rm -rf "$dest/ism_fwd/build"
 PKG_CONFIG_PATH=$(dirname "$pc") make -s -C "$dest/ism_fwd"
 
 # The binary finds the PMD through its rpath, librte_ism through this.
-LD_LIBRARY_PATH=$(dirname "$(dirname "$pc")") timeout 60 \
+# tests/lib/ism_eal.py adds a --file-prefix of its own, bounds the run and
+# removes the runtime directory.
+LD_LIBRARY_PATH=$(dirname "$(dirname "$pc")") python3 "$eal_py" run \
+	--quiet --tag rel --name fwd-make --timeout 60 -- \
 	"$dest/ism_fwd/build/dpdk-ism_fwd" -l 0 --no-huge -m 256 --no-shconf \
-	--no-pci --file-prefix ism-fwd-make-$$ --vdev ism_lo0,gid=0x1 -- \
+	--no-pci --vdev ism_lo0,gid=0x1 -- \
 	--peer-gid 0x1 --fwd-mode loopback-check --nb-pkts 10000 \
-	--stats-period 0 | grep -q 'loopback-check ok 10000 lost 0 corrupt 0' ||
-	{ echo "FAIL: the Makefile-built binary did not pass loopback-check"; exit 1; }
+	--stats-period 0 > "$dest/run.log" 2>&1 && rc=0 || rc=$?
+[ "$rc" = 0 ] &&
+grep -q 'loopback-check ok 10000 lost 0 corrupt 0' "$dest/run.log" || {
+	cat "$dest/run.log"
+	echo "FAIL: the Makefile-built binary did not pass loopback-check" \
+		"(exit status $rc)"
+	exit 1
+}
 echo "PASS"

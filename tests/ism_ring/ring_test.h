@@ -16,24 +16,7 @@
 #include <rte_ism.h>
 #include <rte_ism_ring.h>
 
-/* Debian ships no rte_test.h: the few assertions used here. */
-#define TEST_ASSERT(cond, fmt, ...) do { \
-	if (!(cond)) { \
-		printf("    FAIL %s:%d: " fmt "\n", __func__, __LINE__, \
-		       ##__VA_ARGS__); \
-		return -1; \
-	} \
-} while (0)
-#define TEST_ASSERT_EQUAL(a, b, fmt, ...) \
-	TEST_ASSERT((a) == (b), fmt, ##__VA_ARGS__)
-#define TEST_ASSERT_SUCCESS(expr, fmt, ...) do { \
-	int r_ = (expr); \
-	TEST_ASSERT(r_ == 0, fmt " (%d)", ##__VA_ARGS__, r_); \
-} while (0)
-#define TEST_ASSERT_FAIL(expr, fmt, ...) \
-	TEST_ASSERT((expr) != 0, fmt, ##__VA_ARGS__)
-#define TEST_ASSERT_NOT_NULL(p, fmt, ...) \
-	TEST_ASSERT((p) != NULL, fmt, ##__VA_ARGS__)
+#include "test_assert.h"
 
 extern struct rte_mempool *pool;
 extern uint16_t dev_a, dev_b;

@@ -11,10 +11,8 @@
  * Exit status 0 if all pass.
  */
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -70,7 +68,7 @@ pair_connect(void)
 	TEST_ASSERT_SUCCESS(rte_ism_ring_announce(&rb), "b: announce");
 	TEST_ASSERT_SUCCESS(rte_ism_ring_tx_start(&ra, true), "a: tx_start");
 	TEST_ASSERT_SUCCESS(rte_ism_ring_tx_start(&rb, true), "b: tx_start");
-	return 0;
+	return TEST_SUCCESS;
 }
 
 static int
@@ -149,7 +147,7 @@ pkt_verify(const struct rte_mbuf *m, uint32_t len, uint32_t seed)
 	TEST_ASSERT_EQUAL(off, len, "segments hold %u bytes", off);
 	TEST_ASSERT_EQUAL(segs, m->nb_segs, "nb_segs %u, chain %u",
 			  m->nb_segs, segs);
-	return 0;
+	return TEST_SUCCESS;
 }
 
 static int
@@ -170,7 +168,7 @@ test_geometry(void)
 	TEST_ASSERT_FAIL(rte_ism_ring_geom_check(&g), "slot too small");
 	g.slot_size = 65536;
 	TEST_ASSERT_FAIL(rte_ism_ring_geom_check(&g), "slot too large");
-	return 0;
+	return TEST_SUCCESS;
 }
 
 static int
@@ -188,7 +186,7 @@ test_not_connected(void)
 			 "tx_start without peer");
 	rte_pktmbuf_free(m);
 	rte_ism_ring_fini(&ra);
-	return 0;
+	return TEST_SUCCESS;
 }
 
 /* Random sizes and segmentations, partial receives, many wraps. */
@@ -219,7 +217,7 @@ stream(uint32_t nb, uint32_t max_len, uint16_t burst)
 		got = rte_ism_ring_recv(&rb, rx, 1 + rte_rand_max(burst));
 		for (k = 0; k < got; k++) {
 			if (pkt_verify(rx[k], len_of[rcvd % 4096], rcvd) < 0)
-				return -1;
+				return TEST_FAILED;
 			rcvd++;
 		}
 		rte_pktmbuf_free_bulk(rx, got);
@@ -234,7 +232,7 @@ stream(uint32_t nb, uint32_t max_len, uint16_t burst)
 	for (i = 0; i < 4 && rte_ism_ring_rx_held(&rb) != 0; i++)
 		rte_ism_ring_recv(&rb, rx, 1);	/* zero copy: reclaim */
 	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 0, "slots still held");
-	return 0;
+	return TEST_SUCCESS;
 }
 
 static int
@@ -244,7 +242,7 @@ test_stream_copy(void)
 	int ret;
 
 	if (pair_init(&g, &g, false, false) < 0)
-		return -1;
+		return TEST_FAILED;
 	ret = stream(20000, 3000, 32);
 	if (ret == 0)
 		ret = stream(500, 8000, 4);	/* a packet nearly the ring */
@@ -260,7 +258,7 @@ test_stream_zero_copy(void)
 
 	/* Zero-copy sender and receiver, then mixed modes. */
 	if (pair_init(&g, &g, true, true) < 0)
-		return -1;
+		return TEST_FAILED;
 	ret = stream(20000, 3000, 32);
 	pair_fini();
 	/* A failed set-up is a failure, not a reason to skip the stream;
@@ -290,7 +288,7 @@ test_ring_full(void)
 	uint16_t i, n;
 
 	if (pair_init(&g, &g, false, false) < 0)
-		return -1;
+		return TEST_FAILED;
 	for (i = 0; i < 20; i++) {
 		m[i] = pkt_make(100, 2048, i);	/* two slots each */
 		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
@@ -314,7 +312,7 @@ test_ring_full(void)
 	rte_pktmbuf_free_bulk(rx, n);
 	rte_pktmbuf_free_bulk(m + 11, 9);
 	pair_fini();
-	return 0;
+	return TEST_SUCCESS;
 }
 
 /* Credits go back every sixteenth of the ring, or at once when the
@@ -327,7 +325,7 @@ test_credit_batching(void)
 	uint16_t i;
 
 	if (pair_init(&g, &g, false, false) < 0)
-		return -1;
+		return TEST_FAILED;
 	for (i = 0; i < 20; i++) {
 		m[i] = pkt_make(64, 2048, i);
 		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
@@ -347,7 +345,7 @@ test_credit_batching(void)
 	TEST_ASSERT_EQUAL(rb.credit_sent, 21, "given back when idle");
 	rte_pktmbuf_free(rx[0]);
 	pair_fini();
-	return 0;
+	return TEST_SUCCESS;
 }
 
 static int
@@ -357,7 +355,7 @@ test_drops(void)
 	struct rte_mbuf *m[3], *rx[3];
 
 	if (pair_init(&g, &g, false, false) < 0)
-		return -1;
+		return TEST_FAILED;
 	m[0] = pkt_make(2000, 2048, 0);		/* 32 slots > 16 */
 	m[1] = rte_pktmbuf_alloc(pool);		/* empty */
 	m[2] = pkt_make(60, 2048, 2);
@@ -370,7 +368,7 @@ test_drops(void)
 	TEST_ASSERT_SUCCESS(pkt_verify(rx[0], 60, 2), "data");
 	rte_pktmbuf_free(rx[0]);
 	pair_fini();
-	return 0;
+	return TEST_SUCCESS;
 }
 
 /* Zero copy: packets above ISM_RING_ZC_COPY_MAX (256 B) are attached,
@@ -386,7 +384,7 @@ test_zero_copy_free_order(void)
 	uint16_t i;
 
 	if (pair_init(&g, &g, false, true) < 0)
-		return -1;
+		return TEST_FAILED;
 	for (i = 0; i < 4; i++) {
 		m[i] = pkt_make(len[i], 2048, i);	/* 2, 5, 4, 5 slots */
 		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
@@ -414,7 +412,7 @@ test_zero_copy_free_order(void)
 	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 0, "all given back");
 	TEST_ASSERT_EQUAL(rb.credit_sent, 16, "credits %u", rb.credit_sent);
 	pair_fini();
-	return 0;
+	return TEST_SUCCESS;
 }
 
 /* A peer that writes nonsense makes us drop, never misbehave. */
@@ -427,7 +425,7 @@ test_bad_peer(void)
 	uint32_t prod;
 
 	if (pair_init(&g, &g, false, false) < 0)
-		return -1;
+		return TEST_FAILED;
 	/* Producer beyond the credits we gave. */
 	prod = 17;
 	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb.dmb.token, 0, 1,
@@ -463,7 +461,7 @@ test_bad_peer(void)
 	/* The ring still works: the receiver resynchronised at 3. */
 	TEST_ASSERT_EQUAL(rb.rx_next, 3, "receiver position");
 	pair_fini();
-	return 0;
+	return TEST_SUCCESS;
 }
 
 /* The receiver's peer restarts while zero-copy mbufs (attached: 300 B,
@@ -476,7 +474,7 @@ test_reconnect_zero_copy(void)
 	struct rte_mbuf *m[2], *rx[2];
 
 	if (pair_init(&g, &g, false, true) < 0)
-		return -1;
+		return TEST_FAILED;
 	m[0] = pkt_make(300, 2048, 0);
 	m[1] = pkt_make(300, 2048, 1);
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 2), 2, "sent");
@@ -486,7 +484,7 @@ test_reconnect_zero_copy(void)
 	rte_ism_ring_peer_clear(&rb);
 	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &g, false, false), "a");
 	if (pair_connect() < 0)
-		return -1;
+		return TEST_FAILED;
 	TEST_ASSERT_EQUAL(ra.tx_prod, 10, "new sender starts after held");
 	TEST_ASSERT_EQUAL(ra.tx_cons, 0, "held slots are not credits");
 	rte_pktmbuf_free_bulk(rx, 2);
@@ -498,7 +496,7 @@ test_reconnect_zero_copy(void)
 	rte_ism_ring_recv(&rb, rx, 1);
 	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 0, "all given back");
 	pair_fini();
-	return 0;
+	return TEST_SUCCESS;
 }
 
 /* The peer's DMB disappears: the send fails, nothing is lost. */
@@ -508,14 +506,14 @@ test_peer_gone(void)
 	struct rte_mbuf *m;
 
 	if (pair_init(&geom_default, &geom_default, false, false) < 0)
-		return -1;
+		return TEST_FAILED;
 	rte_ism_ring_fini(&rb);
 	m = pkt_make(64, 2048, 0);
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, &m, 1), 0, "sent");
 	TEST_ASSERT_EQUAL(ra.tx_error, -ENOENT, "error %d", ra.tx_error);
 	rte_pktmbuf_free(m);
 	rte_ism_ring_fini(&ra);
-	return 0;
+	return TEST_SUCCESS;
 }
 
 /* The length limit: a longer packet is dropped and counted, one at the
@@ -526,7 +524,7 @@ test_max_len(void)
 	struct rte_mbuf *m[2], *rx[2];
 
 	if (pair_init(&geom_default, &geom_default, false, false) < 0)
-		return -1;
+		return TEST_FAILED;
 	rte_ism_ring_set_max_len(&ra, 100);
 	m[0] = pkt_make(101, 2048, 0);
 	m[1] = pkt_make(100, 2048, 1);
@@ -543,7 +541,7 @@ test_max_len(void)
 	TEST_ASSERT_EQUAL(ra.tx_max_len, geom_default.nb_slots *
 			  geom_default.slot_size, "limit %u", ra.tx_max_len);
 	pair_fini();
-	return 0;
+	return TEST_SUCCESS;
 }
 
 /* Zero copy: fini refuses while an mbuf points into the DMB, and keeps
@@ -554,7 +552,7 @@ test_fini_busy(void)
 	struct rte_mbuf *m, *rx;
 
 	if (pair_init(&geom_default, &geom_default, false, true) < 0)
-		return -1;
+		return TEST_FAILED;
 	m = pkt_make(300, 2048, 0);
 	TEST_ASSERT_NOT_NULL(m, "mbuf");
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, &m, 1), 1, "sent");
@@ -566,7 +564,7 @@ test_fini_busy(void)
 	TEST_ASSERT_SUCCESS(rte_ism_ring_fini(&rb), "fini once freed");
 	TEST_ASSERT_EQUAL(rb.dmb.token, 0, "still registered");
 	rte_ism_ring_fini(&ra);
-	return 0;
+	return TEST_SUCCESS;
 }
 
 /* A receiver that reads its producer cursor (poll_cursor) gets packets
@@ -602,16 +600,7 @@ test_poll_cursor(void)
 		TEST_ASSERT_SUCCESS(pkt_verify(rx[i], 200, i), "data");
 	rte_pktmbuf_free_bulk(rx, 4);
 	pair_fini();
-	return 0;
-}
-
-static char rundir[PATH_MAX];
-
-/* EAL leaves its (empty, with --no-shconf) runtime directory. */
-RTE_FINI(remove_runtime_dir)
-{
-	if (rundir[0] != '\0')
-		rmdir(rundir);
+	return TEST_SUCCESS;
 }
 
 static const struct {
@@ -654,8 +643,6 @@ main(int argc, char **argv)
 	if (rte_ism_get_dev_id("ism_lo0") < 0 ||
 	    rte_ism_get_dev_id("ism_lo1") < 0) {
 		printf("SKIP: needs --vdev ism_lo0 --vdev ism_lo1\n");
-		snprintf(rundir, sizeof(rundir), "%s",
-			 rte_eal_get_runtime_dir());
 		rte_eal_cleanup();
 		return 77;
 	}
@@ -685,7 +672,6 @@ main(int argc, char **argv)
 	}
 	rte_mempool_free(pool);
 out:
-	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
 	printf("%u of %zu tests failed\n", failed, RTE_DIM(tests));
 	return failed == 0 ? 0 : 1;

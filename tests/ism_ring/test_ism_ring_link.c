@@ -87,7 +87,7 @@ one_packet(struct rte_ism_ring *from, struct rte_ism_ring *to, uint32_t len,
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(to, &rx, 1), 1, "received");
 	TEST_ASSERT_SUCCESS(pkt_verify(rx, len, seed), "data");
 	rte_pktmbuf_free(rx);
-	return 0;
+	return TEST_SUCCESS;
 }
 
 int
@@ -110,7 +110,7 @@ test_handshake(void)
 	TEST_ASSERT(rep_a.nb_up == 1 && rep_b.nb_up == 1, "up reports %u %u",
 		    rep_a.nb_up, rep_b.nb_up);
 	if (one_packet(&ra, &rb, 100, 1) < 0 || one_packet(&rb, &ra, 90, 2) < 0)
-		return -1;
+		return TEST_FAILED;
 
 	/* b restarts: a sees the loss, then both come up again. */
 	rte_ism_ring_fini(&rb);
@@ -125,7 +125,7 @@ test_handshake(void)
 	TEST_ASSERT_EQUAL(la.peer_token[0], rb.dmb.token,
 			  "a has b's new token");
 	if (one_packet(&ra, &rb, 300, 5) < 0)
-		return -1;
+		return TEST_FAILED;
 
 	/* b leaves cleanly: a must take it as a goodbye, not a loss. */
 	rte_ism_ring_link_bye(&lb);
@@ -143,7 +143,7 @@ test_handshake(void)
 	TEST_ASSERT(!rte_ism_ring_tx_ready(&ra), "a still sends");
 	rte_ism_ring_fini(&ra);
 	rte_ism_ring_fini(&rb);
-	return 0;
+	return TEST_SUCCESS;
 }
 
 /* A HELLO as rte_ism_ring.h lays it out (version 2). */
@@ -194,7 +194,7 @@ test_bad_hello(void)
 	TEST_ASSERT_EQUAL(la.peer_token[0], rb.dmb.token, "a has b's token");
 	rte_ism_ring_fini(&ra);
 	rte_ism_ring_fini(&rb);
-	return 0;
+	return TEST_SUCCESS;
 }
 
 /* Two rings each side (as a port with two queue pairs): up once both

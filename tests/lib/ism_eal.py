@@ -17,18 +17,24 @@ and cleans up after it:
   arrived, and a harness waits for a line (wait_for) under a deadline that
   only stops a hang;
 - a process can be stopped (SIGSTOP), continued or killed (SIGKILL) by the
-  pid of the EAL process itself, not of its wrapper;
+  pid of the EAL process itself, not of its wrapper, and driven through
+  its stdin (send(): testpmd's interactive mode);
+- run_all(): a test body over a set of processes, every one of them
+  reaped whatever happens, the output of all printed on failure;
+- asan_preload(): what an uninstrumented program (Debian's dpdk-testpmd)
+  needs to load plugins built with ASan/UBSan;
 - noise_probe(): how much of the time busy CPUs really ran (benchmarks).
 
 Harnesses import it (tests and devtools add this directory to sys.path).
 Meson runs single programs through its command line:
 
     ism_eal.py run --tag TAG --name NAME [--timeout S] [--quiet]
-                   -- PROGRAM [EAL options] [-- application options]
+                   [--leaves FILE] -- PROGRAM [EAL options] [-- application options]
 
 runs PROGRAM with "--file-prefix ism-NAME-TAG-PID-N" added first, every
 "@TMPDIR@" in the arguments replaced by a fresh private directory (which
-must be empty when PROGRAM exits), then removes the runtime directories of
+must be empty when PROGRAM exits, but for the files named with --leaves:
+an ivshmem region file outlives its members, as QEMU's does), then removes the runtime directories of
 that prefix (and of PREFIX-*, the prefixes a program derives from its own,
 as dpdk-test-ism-perf does per case). Its exit status is PROGRAM's.
 """
@@ -55,7 +61,14 @@ _counter = itertools.count()
 
 
 class Error(Exception):
-    """A process did not do what the harness waited for."""
+    """A process did not do what the harness waited for, or a check of a
+    harness failed."""
+
+
+def check(cond, msg):
+    """Raise Error(msg) unless cond."""
+    if not cond:
+        raise Error(msg)
 
 
 def now_ns():
@@ -168,14 +181,16 @@ class Process:
     the harness's own environment has). With stdin=True the process reads
     a pipe the harness closes with close_stdin() (a peer that holds until
     released). echo prints every line as "[name] line" when it arrives
-    ("plain": as it is).
+    ("plain": as it is). line_buffered runs the command under stdbuf -oL:
+    for programs that print to a pipe through stdio without flushing
+    (dpdk-testpmd, dpdk-l2fwd), whose lines a harness waits for.
 
     lines[i] arrived at times[i] (now_ns()); eof is set once the output
     ended."""
 
     def __init__(self, cmd, name, deadline, prefix=None, env=None, unset=(),
                  stdin=False, echo=False, deadline_signal=signal.SIGKILL,
-                 cwd=None):
+                 cwd=None, line_buffered=False):
         self.name = name
         self.prefix = prefix
         self.echo = echo
@@ -191,7 +206,8 @@ class Process:
         penv.update(env or {})
         wrapped = ["timeout", "-k", str(KILL_AFTER_S), "-s",
                    signal.Signals(deadline_signal).name[3:],
-                   str(deadline)] + [str(c) for c in cmd]
+                   str(deadline)] + (["stdbuf", "-oL"] if line_buffered
+                                     else []) + [str(c) for c in cmd]
         self.cmd = wrapped
         self.proc = subprocess.Popen(
             wrapped, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
@@ -235,13 +251,20 @@ class Process:
                     i += 1
                 left = deadline - time.monotonic()
                 if self.eof or left <= 0:
-                    raise Error("%s: no line matching %r" %
-                                (self.name, pattern))
+                    raise Error("%s: no line matching %r (%s)" %
+                                (self.name, pattern, "its output ended, "
+                                 "exit status %s" % self.proc.poll()
+                                 if self.eof else "still running"))
                 self._cv.wait(left)
 
     def line(self, i):
         with self._cv:
             return self.lines[i]
+
+    def stamp(self, i):
+        """now_ns() when line i arrived."""
+        with self._cv:
+            return self.times[i]
 
     def count(self):
         with self._cv:
@@ -311,11 +334,22 @@ class Process:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
+    def send(self, line):
+        """write_stdin(line); returns the line count before it, the start
+        from which to wait_for() the answer."""
+        mark = self.count()
+        self.write_stdin(line)
+        return mark
+
     def close_stdin(self):
         if self.proc.stdin is not None and not self.proc.stdin.closed:
             self.proc.stdin.close()
 
     # Ends.
+
+    def alive(self):
+        """Whether the wrapper (and so the command) still runs."""
+        return self.proc.poll() is None
 
     def wait(self, timeout):
         """Exit status (timeout(1)'s: 124 when the deadline hit). If it
@@ -365,6 +399,45 @@ def run(cmd, name, deadline, **kw):
     finally:
         p.cleanup()
     return p
+
+
+def run_all(procs, body, interrupt=False, grace=15):
+    """Run body(); whatever happens, then end every process of procs (a
+    list body may append to): with interrupt, SIGINT first and up to
+    grace s to exit (an application that writes its files on exit), then
+    SIGKILL what is left, reap, remove the runtime directories. If body
+    raised, print every process' output before the exception goes on."""
+    failed = True
+    try:
+        body()
+        failed = False
+    finally:
+        if interrupt:
+            for p in procs:
+                p.interrupt()
+            for p in procs:
+                try:
+                    p.wait(grace)
+                except Error:
+                    pass
+        for p in procs:
+            p.cleanup()
+        if failed:
+            for p in procs:
+                p.dump()
+
+
+def asan_preload():
+    """LD_PRELOAD value for an uninstrumented program (Debian's
+    dpdk-testpmd) that loads plugins built with ASan/UBSan: the sanitizer
+    runtimes must be loaded first."""
+    libs = []
+    for name in ("libasan.so", "libubsan.so"):
+        path = subprocess.run(["cc", "-print-file-name=" + name],
+                              stdout=subprocess.PIPE, text=True,
+                              check=True).stdout
+        libs.append(os.path.realpath(path.strip()))
+    return " ".join(libs)
 
 
 # ------------------------------------------------------------------ noise
@@ -434,7 +507,7 @@ def _cli_run(a):
         print("FAIL: %s hit its %d s deadline" % (a.name, a.timeout))
         rc = 1
     if tmp is not None:
-        left = os.listdir(tmp)
+        left = [f for f in os.listdir(tmp) if f not in a.leaves]
         if left:
             print("FAIL: left in %s: %s" % (tmp, " ".join(sorted(left))))
             rc = rc or 1
@@ -453,6 +526,8 @@ def main():
                    help="deadline in seconds (SIGTERM, then SIGKILL)")
     r.add_argument("--quiet", action="store_true",
                    help="do not print the command line first")
+    r.add_argument("--leaves", action="append", default=[],
+                   help="a file PROGRAM may leave in @TMPDIR@ (repeat)")
     r.add_argument("command", nargs=argparse.REMAINDER,
                    help="-- PROGRAM ARGS...")
     a = ap.parse_args()

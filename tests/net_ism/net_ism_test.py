@@ -28,14 +28,19 @@ stop a hang. Exit status 0 pass, 1 fail, 77 skipped (l2fwd not built).
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dpdk_proc import (Fail, Proc, Testpmd, asan_preload, check,  # noqa
-                       compare, mixed_packets, pcap_read, pcap_write,
-                       run_all)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+import ism_eal  # noqa: E402  (tests/lib)
+from ism_eal import check, run_all  # noqa: E402
+from ism_pcap import (compare, mixed_packets, pcap_read,  # noqa: E402
+                      pcap_write)
+import testpmd  # noqa: E402
+from testpmd import Testpmd  # noqa: E402
 
 GID_A, GID_B, GID_L = "0xa1", "0xb2", "0xc3"
 
@@ -57,7 +62,7 @@ class Env:
                                    "librte_net_ism.so")]
 
     def preload_env(self):
-        return {"LD_PRELOAD": asan_preload()} if self.asan else {}
+        return {"LD_PRELOAD": ism_eal.asan_preload()} if self.asan else {}
 
     def fabric(self):
         """A fresh ism_shm rendezvous directory."""
@@ -88,16 +93,16 @@ def txrx(env, mode):
     def body():
         a.wait_link(0, "up")
         b.wait_link(0, "up")
-        b.start()
-        a.start()
+        b.fwd_start()
+        a.fwd_start()
         b.wait_counter(0, "RX-packets", lambda v: v >= 200000,
                        ">= 200000")
-        a.stop()
+        a.fwd_stop()
         sent = a.port_stats(0)
         # Everything A's ring took arrives; wait for the last of it.
         b.wait_counter(0, "RX-packets", lambda v: v >= sent["TX-packets"],
                        ">= %d" % sent["TX-packets"])
-        b.stop()
+        b.fwd_stop()
         got = b.port_stats(0)
         print("A sent %d packets %d bytes, B received %d packets %d bytes"
               % (sent["TX-packets"], sent["TX-bytes"], got["RX-packets"],
@@ -133,7 +138,7 @@ def pcap_vdev(rx, tx):
 
 def retry(p):
     """io forwarding that waits for the ring instead of dropping."""
-    p.cmd("set fwd io retry", r"Set io packet forwarding mode with retry")
+    p.ask("set fwd io retry", r"Set io packet forwarding mode with retry")
     p.send("set burst tx delay 10 retry 2000000")
 
 
@@ -162,12 +167,12 @@ def pcap(env, mode, nb_q):
         a.wait_link(1, "up")
         b.wait_link(0, "up")
         retry(a)
-        b.start()
-        a.start()
+        b.fwd_start()
+        a.fwd_start()
         b.wait_counter(1, "TX-packets", lambda v: v >= total,
                        "%d" % total)
-        a.stop()
-        b.stop()
+        a.fwd_stop()
+        b.fwd_stop()
         st = b.port_stats(0)
         check(st["RX-errors"] == 0, "B: rx errors %s" % st)
         a.quit()
@@ -202,10 +207,11 @@ def kill(env):
                       and p.alive())
         mark = other.count()
         killed = time.monotonic_ns()
-        victim.kill9()
-        i = other.wait_for(r"Port 0: link state change event", mark)
+        victim.cleanup()
+        i = other.wait_for(r"Port 0: link state change event", start=mark)
         other.wait_link(0, "down")
-        why = other.line(other.wait_for(r"NET_ISM: .*link down", mark))
+        why = other.line(other.wait_for(r"NET_ISM: .*link down",
+                                        start=mark))
         print("%s: LSC event read %.3f ms after the kill (informational; "
               "%s)" % (other.name, (other.stamp(i) - killed) / 1e6,
                        why.split("link down: ")[-1]))
@@ -214,10 +220,10 @@ def kill(env):
         again = start(victim_name + "2", victim_main, victim_mode,
                       victim_gid, peer)
         procs.append(again)
-        other.wait_for(r"Port 0: link state change event", mark)
+        other.wait_for(r"Port 0: link state change event", start=mark)
         other.wait_link(0, "up")
         again.wait_link(0, "up")
-        again.start()
+        again.fwd_start()
         return again
 
     def body():
@@ -227,8 +233,8 @@ def kill(env):
         procs.append(b)
         a.wait_link(0, "up")
         b.wait_link(0, "up")
-        b.start()
-        a.start()
+        b.fwd_start()
+        a.fwd_start()
         flowing(b, 0)
         # The receiver dies: the sender goes down, then up again.
         b = survive("B", "rxonly", 1, GID_B, a)
@@ -238,7 +244,7 @@ def kill(env):
         a = survive("A", "txonly", 0, GID_A, b)
         flowing(b, before)
         for p in (a, b):
-            p.stop()
+            p.fwd_stop()
             p.quit()
     run_all(procs, body)
     print("PASS kill -9 of the receiver, then of the sender: link down, "
@@ -266,33 +272,35 @@ def l2fwd(env):
                                      ism(GID_L)], [])
     b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_L, big),
                                      pcap_vdev([empty], [out])], [])
-    prefix = "net-ism-%s-L-%d" % (env.tag, os.getpid())
-    argv = [env.l2fwd, "-l", "1", "--no-huge", "-m", "512", "--no-pci",
-            "--no-shconf", "--file-prefix", prefix] + env.plugin_args() + [
-            "--vdev", shm(fab, GID_L),
-            "--vdev", "net_ism0,ism=ism_shm0,peer=%s" % GID_A,
-            "--vdev", "net_ism1,ism=ism_shm0,peer=%s" % GID_B,
-            "--", "-p", "0x3", "-q", "2", "--no-mac-updating", "-T", "0"]
+    prefix = ism_eal.file_prefix(env.tag, "net-ism", "L")
+    argv = [env.l2fwd] + ism_eal.eal_args(
+        1, prefix, vdevs=[shm(fab, GID_L),
+                          "net_ism0,ism=ism_shm0,peer=%s" % GID_A,
+                          "net_ism1,ism=ism_shm0,peer=%s" % GID_B],
+        extra=env.plugin_args()) + [
+        "--", "-p", "0x3", "-q", "2", "--no-mac-updating", "-T", "0"]
     procs = [a, b]
 
     def body():
         a.link(1)                   # A answers: it is set up
         # (ASan: its runtime before stdbuf's preload library.)
-        ell = Proc("L", argv, prefix, env=env.preload_env())
+        print("+ [L] %s" % " ".join(argv), flush=True)
+        ell = ism_eal.Process(argv, "L", testpmd.DEADLINE, prefix=prefix,
+                              env=env.preload_env(), line_buffered=True)
         procs.append(ell)
         ell.wait_for(r"Port 0 Link up")
         ell.wait_for(r"Port 1 Link up")
         a.wait_link(1, "up")
         b.wait_link(0, "up")
         retry(a)
-        b.start()
-        a.start()
+        b.fwd_start()
+        a.fwd_start()
         b.wait_counter(1, "TX-packets", lambda v: v >= len(packets[0]),
                        "%d" % len(packets[0]))
-        a.stop()
-        b.stop()
-        ell.signal(2)
-        check(ell.wait() == 0, "l2fwd: exit status %s"
+        a.fwd_stop()
+        b.fwd_stop()
+        ell.signal(signal.SIGINT)
+        check(ell.wait(testpmd.WAIT) == 0, "l2fwd: exit status %s"
               % ell.proc.returncode)
         ell.wait_for(r"Bye")
         a.quit()
@@ -321,7 +329,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="net-ism-test.") as tmp:
         try:
             ret = SCENARIOS[args.scenario](Env(args, tmp), *args.args)
-        except Fail as e:
+        except ism_eal.Error as e:
             print("FAIL %s: %s" % (args.scenario, e))
             return 1
     return ret or 0

@@ -293,6 +293,11 @@ class Test:
         socks = os.listdir(self.dir)
         if len(socks) != 3:
             raise Failure('expected 3 sockets before the kill: %s' % socks)
+        # All stopped first, then all killed: a node still running while
+        # another dies would see the loss and exit on its own (a test of
+        # how fast the kills follow each other, not of the reapers).
+        for n in nodes:
+            n.stop()
         for n in nodes:
             n.kill9()
         for n in nodes:

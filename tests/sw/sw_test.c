@@ -26,7 +26,8 @@
  *       RTE_ISM_BUF_UNREGISTERED to the owner (rte_ism.h), attached or not.
  *
  * The shm devices use a fresh rendezvous directory (mkdtemp), which must
- * be empty at the end. Prints PASS or FAIL lines; exit status 0 on pass.
+ * be empty at the end. Failed assertions are logged (test_assert.h);
+ * prints PASS or FAIL at the end; exit status 0 on pass.
  */
 
 #include <dirent.h>
@@ -44,13 +45,11 @@
 #include <rte_random.h>
 
 #include "ism_sw_token.h"
+#include "test_assert.h"
 
 #define IDX		501	/* the index of the reproducer */
 #define DMB_LEN		64
 #define STALE_MARK	UINT64_C(0x5a5a5a5a5a5a5a5a)
-
-#define fail(...) do { printf("FAIL: "); printf(__VA_ARGS__); \
-	printf("\n"); fflush(stdout); } while (0)
 
 struct devs {
 	bool shm;
@@ -64,6 +63,7 @@ static const char *const dev_names[2][2] = {
 	{ "ism_lo0", "ism_lo1" }, { "ism_shm0", "ism_shm1" },
 };
 
+/* What devs_close() undoes, however far this got. */
 static int
 devs_open(struct devs *d, const char *kind)
 {
@@ -75,31 +75,23 @@ devs_open(struct devs *d, const char *kind)
 	d->owner = d->writer = -1;
 	d->self = strcmp(kind, "shm-self") == 0;
 	d->shm = d->self || strcmp(kind, "shm") == 0;
-	if (!d->shm && strcmp(kind, "lo") != 0) {
-		fail("unknown backend %s (lo, shm, shm-self)", kind);
-		return -1;
-	}
+	TEST_ASSERT(d->shm || strcmp(kind, "lo") == 0,
+		    "unknown backend %s (lo, shm, shm-self)", kind);
 	if (d->shm) {
 		snprintf(d->dir, sizeof(d->dir), "/tmp/ism-sw-test-XXXXXX");
-		if (mkdtemp(d->dir) == NULL) {
-			fail("mkdtemp: %s", strerror(errno));
+		if (mkdtemp(d->dir) == NULL)
 			d->dir[0] = '\0';
-			return -1;
-		}
+		TEST_ASSERT(d->dir[0] != '\0', "mkdtemp: %s", strerror(errno));
 	}
 	for (i = 0; i < 2 - d->self; i++) {
 		snprintf(args, sizeof(args), "%s%s%sgid=0x5a%d",
 			 d->shm ? "dir=" : "", d->shm ? d->dir : "",
 			 d->shm ? "," : "", i + 1);
-		if (rte_vdev_init(dev_names[d->shm][i], args) < 0) {
-			fail("cannot create %s", dev_names[d->shm][i]);
-			return -1;
-		}
+		TEST_ASSERT_SUCCESS(rte_vdev_init(dev_names[d->shm][i], args),
+				    "cannot create %s", dev_names[d->shm][i]);
 		id[i] = rte_ism_get_dev_id(dev_names[d->shm][i]);
-		if (id[i] < 0 || rte_ism_info_get(id[i], &info) < 0) {
-			fail("no ISM device %s", dev_names[d->shm][i]);
-			return -1;
-		}
+		TEST_ASSERT(id[i] >= 0 && rte_ism_info_get(id[i], &info) == 0,
+			    "no ISM device %s", dev_names[d->shm][i]);
 		if (i == 0)
 			d->og = info.gid;
 		else
@@ -109,7 +101,7 @@ devs_open(struct devs *d, const char *kind)
 	d->writer = d->self ? id[0] : id[1];
 	if (d->self)
 		d->wg = d->og;
-	return 0;
+	return TEST_SUCCESS;
 }
 
 /* Remove the devices; the rendezvous directory must be left empty. */
@@ -123,20 +115,19 @@ devs_close(struct devs *d)
 	for (i = 0; i < 2 - d->self; i++)
 		rte_vdev_uninit(dev_names[d->shm][i]);
 	if (d->dir[0] == '\0')
-		return 0;
+		return TEST_SUCCESS;
 	dp = opendir(d->dir);
 	while (dp != NULL && (de = readdir(dp)) != NULL)
 		if (de->d_name[0] != '.') {
-			fail("left in %s: %s", d->dir, de->d_name);
+			printf("left in %s: %s\n", d->dir, de->d_name);
 			left++;
 		}
 	if (dp != NULL)
 		closedir(dp);
-	if (rmdir(d->dir) < 0 && left == 0) {
-		fail("rmdir %s: %s", d->dir, strerror(errno));
-		left++;
-	}
-	return left == 0 ? 0 : -1;
+	TEST_ASSERT_EQUAL(left, 0, "files left in %s", d->dir);
+	TEST_ASSERT_SUCCESS(rmdir(d->dir), "rmdir %s: %s", d->dir,
+			    strerror(errno));
+	return TEST_SUCCESS;
 }
 
 /* The codec. */
@@ -151,31 +142,25 @@ codec_one(const struct ism_sw_tok_key *key, unsigned int slot,
 	memset(seen, 0, ISM_SW_TOK_HORIZON / 8);
 	for (ctr = 0; ctr < ISM_SW_TOK_HORIZON; ctr++) {
 		gen = ism_sw_tok_gen(key, idx, ctr);
-		if (gen >= ISM_SW_TOK_HORIZON ||
-		    (seen[gen / 8] >> (gen % 8)) & 1) {
-			fail("index %u: generation %u of registration %u is "
-			     "out of range or repeats", idx, gen, ctr);
-			return -1;
-		}
+		TEST_ASSERT(gen < ISM_SW_TOK_HORIZON &&
+			    !((seen[gen / 8] >> (gen % 8)) & 1),
+			    "index %u: generation %u of registration %u is "
+			    "out of range or repeats", idx, gen, ctr);
 		seen[gen / 8] |= 1 << (gen % 8);
 		tok = ism_sw_tok_make(slot, idx, gen);
 		/* Bits 0-19 and 23-27: token | idx << 24 | sf << 23 |
 		 * offset (< 1 MiB) must not collide. */
-		if ((tok & UINT64_C(0x0f8fffff)) != 0 ||
-		    ism_sw_tok_slot(tok) != slot ||
-		    ism_sw_tok_idx(tok) != idx) {
-			fail("token 0x%016" PRIx64 " of slot %u index %u",
-			     tok, slot, idx);
-			return -1;
-		}
+		TEST_ASSERT((tok & UINT64_C(0x0f8fffff)) == 0 &&
+			    ism_sw_tok_slot(tok) == slot &&
+			    ism_sw_tok_idx(tok) == idx,
+			    "token 0x%016" PRIx64 " of slot %u index %u",
+			    tok, slot, idx);
 	}
 	/* The horizon is where it starts over. */
-	if (ism_sw_tok_gen(key, idx, ISM_SW_TOK_HORIZON) !=
-	    ism_sw_tok_gen(key, idx, 0)) {
-		fail("no wrap at the horizon");
-		return -1;
-	}
-	return 0;
+	TEST_ASSERT_EQUAL(ism_sw_tok_gen(key, idx, ISM_SW_TOK_HORIZON),
+			  ism_sw_tok_gen(key, idx, 0),
+			  "no wrap at the horizon");
+	return TEST_SUCCESS;
 }
 
 static int
@@ -185,27 +170,25 @@ test_codec(void)
 	struct ism_sw_tok_key key[2];
 	uint8_t *seen = malloc(ISM_SW_TOK_HORIZON / 8);
 	unsigned int i, k, j, same = 0;
-	int ret = 0;
+	int ret = TEST_SUCCESS;
 
-	if (seen == NULL)
-		return -1;
+	TEST_ASSERT_NOT_NULL(seen, "no memory");
 	for (k = 0; k < RTE_DIM(key); k++)
 		for (j = 0; j < RTE_DIM(key[k].k); j++)
 			key[k].k[j] = rte_rand();
-	for (k = 0; k < RTE_DIM(key) && ret == 0; k++)
-		for (i = 0; i < RTE_DIM(idx) && ret == 0; i++)
+	for (k = 0; k < RTE_DIM(key) && ret == TEST_SUCCESS; k++)
+		for (i = 0; i < RTE_DIM(idx) && ret == TEST_SUCCESS; i++)
 			ret = codec_one(&key[k], k == 0 ? 0 : 63, idx[i], seen);
+	free(seen);
+	TEST_ASSERT_SUCCESS(ret, "codec");
 	/* Another key, another sequence: the first 64 generations agree
 	 * only by chance (2^-21 each). */
 	for (i = 0; i < 64; i++)
 		same += ism_sw_tok_gen(&key[0], IDX, i) ==
 			ism_sw_tok_gen(&key[1], IDX, i);
-	if (ret == 0 && same > 2) {
-		fail("%u of 64 generations equal under two keys", same);
-		ret = -1;
-	}
-	free(seen);
-	return ret;
+	TEST_ASSERT(same <= 2, "%u of 64 generations equal under two keys",
+		    same);
+	return TEST_SUCCESS;
 }
 
 /* Tokens of one index, registered again and again. */
@@ -242,83 +225,89 @@ stale_write(struct devs *d, const struct rte_ism_dmb *dmb, uint64_t t,
 
 	ret = rte_ism_move_data(d->writer, t, 0, 0, 0, &mark, sizeof(mark));
 	memcpy(&got, dmb->addr, sizeof(got));
-	if (ret != -ENOENT || got == STALE_MARK) {
-		fail("round %u: stale token 0x%016" PRIx64 " (current 0x%016"
-		     PRIx64 "): move returned %d%s", round, t, dmb->token, ret,
-		     got == STALE_MARK ? " and wrote into the new DMB" : "");
-		return -1;
+	TEST_ASSERT(ret == -ENOENT && got != STALE_MARK,
+		    "round %u: stale token 0x%016" PRIx64 " (current 0x%016"
+		    PRIx64 "): move returned %d%s", round, t, dmb->token, ret,
+		    got == STALE_MARK ? " and wrote into the new DMB" : "");
+	return TEST_SUCCESS;
+}
+
+/* rounds registrations of the index; all[] receives their tokens. */
+static int
+tokens_rounds(struct devs *d, const char *kind, struct tokset *set,
+		uint64_t *all, uint32_t rounds)
+{
+	struct rte_ism_dmb dmb;
+	uint32_t r;
+	uint64_t v;
+	bool fresh;
+
+	for (r = 0; r < rounds; r++) {
+		memset(&dmb, 0, sizeof(dmb));
+		dmb.len = DMB_LEN;
+		dmb.idx = IDX;
+		dmb.rgid = d->wg;
+		TEST_ASSERT_SUCCESS(rte_ism_dmb_register(d->owner, &dmb),
+				    "round %u: register", r);
+		all[r] = dmb.token;
+		fresh = tokset_add(set, dmb.token);
+		for (v = 0; !fresh && all[v] != dmb.token; v++)
+			;
+		/* What a writer still holding a repeated token would do. */
+		if (!fresh)
+			stale_write(d, &dmb, dmb.token, r);
+		TEST_ASSERT(fresh, "round %u: token 0x%016" PRIx64 " issued "
+			    "before, in round %" PRIu64, r, dmb.token, v);
+		if (r > 0) {
+			TEST_ASSERT_SUCCESS(stale_write(d, &dmb, all[r - 1], r),
+					    "the previous token");
+			TEST_ASSERT_SUCCESS(stale_write(d, &dmb,
+					all[rte_rand_max(r)], r),
+					"an earlier token");
+		}
+		v = r + 1;
+		TEST_ASSERT(rte_ism_move_data(d->writer, dmb.token, 0, 0, 0,
+					      &v, sizeof(v)) == 0 &&
+			    memcmp(dmb.addr, &v, sizeof(v)) == 0,
+			    "round %u: the current token does not write", r);
+		TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(d->owner, dmb.token),
+				    "round %u: unregister", r);
+		if ((r + 1) % 100000 == 0) {
+			printf("%s: %u rounds\n", kind, r + 1);
+			fflush(stdout);
+		}
 	}
-	return 0;
+	return TEST_SUCCESS;
 }
 
 static int
 test_tokens(const char *kind, uint32_t rounds)
 {
 	struct tokset set = { .mask = 1 };
-	uint64_t *all = calloc(rounds, sizeof(*all)), v;
-	struct rte_ism_dmb dmb;
+	uint64_t *all = calloc(rounds, sizeof(*all));
 	struct devs d = { .dir = "" };
-	uint32_t r;
-	int ret = -1;
+	int ret = TEST_FAILED;
 
 	while (set.mask < 2ULL * rounds)
 		set.mask = set.mask * 2 + 1;
 	set.slot = calloc(set.mask + 1, sizeof(*set.slot));
-	if (all == NULL || set.slot == NULL || devs_open(&d, kind) < 0)
-		goto out;
-	for (r = 0; r < rounds; r++) {
-		memset(&dmb, 0, sizeof(dmb));
-		dmb.len = DMB_LEN;
-		dmb.idx = IDX;
-		dmb.rgid = d.wg;
-		if (rte_ism_dmb_register(d.owner, &dmb) != 0) {
-			fail("round %u: register", r);
-			goto out;
-		}
-		all[r] = dmb.token;
-		if (!tokset_add(&set, dmb.token)) {
-			for (v = 0; all[v] != dmb.token; v++)
-				;
-			fail("round %u: token 0x%016" PRIx64 " issued before, "
-			     "in round %" PRIu64, r, dmb.token, v);
-			/* What a writer still holding it would do. */
-			stale_write(&d, &dmb, dmb.token, r);
-			goto out;
-		}
-		if (r > 0 && (stale_write(&d, &dmb, all[r - 1], r) < 0 ||
-			      stale_write(&d, &dmb, all[rte_rand_max(r)],
-					  r) < 0))
-			goto out;
-		v = r + 1;
-		if (rte_ism_move_data(d.writer, dmb.token, 0, 0, 0, &v,
-				      sizeof(v)) != 0 ||
-		    memcmp(dmb.addr, &v, sizeof(v)) != 0) {
-			fail("round %u: the current token does not write", r);
-			goto out;
-		}
-		if (rte_ism_dmb_unregister(d.owner, dmb.token) != 0) {
-			fail("round %u: unregister", r);
-			goto out;
-		}
-		if ((r + 1) % 100000 == 0) {
-			printf("%s: %u rounds\n", kind, r + 1);
-			fflush(stdout);
-		}
-	}
-	printf("%s: %u registrations of index %u: no token twice, no stale "
-	       "write\n", kind, rounds, IDX);
-	ret = 0;
-out:
-	if (devs_close(&d) < 0)
-		ret = -1;
+	if (all != NULL && set.slot != NULL &&
+	    devs_open(&d, kind) == TEST_SUCCESS)
+		ret = tokens_rounds(&d, kind, &set, all, rounds);
+	if (devs_close(&d) != TEST_SUCCESS)
+		ret = TEST_FAILED;
 	free(set.slot);
 	free(all);
-	return ret;
+	TEST_ASSERT_SUCCESS(ret, "%s: %u registrations of index %u", kind,
+			    rounds, IDX);
+	printf("%s: %u registrations of index %u: no token twice, no stale "
+	       "write\n", kind, rounds, IDX);
+	return TEST_SUCCESS;
 }
 
 /* rgid = the owner itself. */
 
-/* The next event of the owner; -1 if none. */
+/* The next BUF_UNREGISTERED event of the owner is the one of token. */
 static int
 expect_unregistered(struct devs *d, uint64_t token, const char *when)
 {
@@ -327,59 +316,66 @@ expect_unregistered(struct devs *d, uint64_t token, const char *when)
 	while (rte_ism_event_poll(d->owner, &ev, 1) == 1)
 		if (ev.type == RTE_ISM_EVENT_BUF &&
 		    ev.code == RTE_ISM_BUF_UNREGISTERED) {
-			if (ev.token != token ||
-			    !rte_ism_gid_equal(&ev.gid, &d->og)) {
-				fail("%s: BUF_UNREGISTERED of token 0x%016"
-				     PRIx64 " from another GID", when,
-				     ev.token);
-				return -1;
-			}
-			return 0;
+			TEST_ASSERT(ev.token == token &&
+				    rte_ism_gid_equal(&ev.gid, &d->og),
+				    "%s: BUF_UNREGISTERED of token 0x%016"
+				    PRIx64 " from another GID", when,
+				    ev.token);
+			return TEST_SUCCESS;
 		}
-	fail("%s: no RTE_ISM_BUF_UNREGISTERED for the owner's own DMB", when);
-	return -1;
+	TEST_ASSERT(false, "%s: no RTE_ISM_BUF_UNREGISTERED for the owner's "
+		    "own DMB", when);
+	return TEST_FAILED;
+}
+
+static int
+self_event(struct devs *d)
+{
+	struct rte_ism_dmb dmb, map;
+	struct rte_ism_event ev;
+
+	while (rte_ism_event_poll(d->owner, &ev, 1) == 1)
+		;
+	memset(&dmb, 0, sizeof(dmb));
+	dmb.len = DMB_LEN;
+	dmb.rgid = d->og;
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_register(d->owner, &dmb), "register");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(d->owner, dmb.token),
+			    "unregister");
+	TEST_ASSERT_SUCCESS(expect_unregistered(d, dmb.token, "not attached"),
+			    "event, not attached");
+	/* Attached (nocopy): the event comes at unregister, the mapping
+	 * lasts until detach. */
+	memset(&dmb, 0, sizeof(dmb));
+	dmb.len = DMB_LEN;
+	dmb.rgid = d->og;
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_register(d->owner, &dmb), "register");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_attach(d->owner, dmb.token, &map),
+			    "attach");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(d->owner, dmb.token),
+			    "unregister while attached");
+	TEST_ASSERT_SUCCESS(expect_unregistered(d, dmb.token, "attached"),
+			    "event, attached");
+	memset(map.addr, 1, map.len);
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_detach(d->owner, dmb.token),
+			    "detach");
+	return TEST_SUCCESS;
 }
 
 static int
 test_self_event(const char *kind)
 {
-	struct rte_ism_dmb dmb, map;
-	struct rte_ism_event ev;
 	struct devs d;
-	int ret = -1;
+	int ret;
 
-	if (devs_open(&d, kind) < 0)
-		goto out;
-	while (rte_ism_event_poll(d.owner, &ev, 1) == 1)
-		;
-	memset(&dmb, 0, sizeof(dmb));
-	dmb.len = DMB_LEN;
-	dmb.rgid = d.og;
-	if (rte_ism_dmb_register(d.owner, &dmb) != 0 ||
-	    rte_ism_dmb_unregister(d.owner, dmb.token) != 0 ||
-	    expect_unregistered(&d, dmb.token, "not attached") < 0)
-		goto out;
-	/* Attached (nocopy): the event comes at unregister, the mapping
-	 * lasts until detach. */
-	memset(&dmb, 0, sizeof(dmb));
-	dmb.len = DMB_LEN;
-	dmb.rgid = d.og;
-	if (rte_ism_dmb_register(d.owner, &dmb) != 0 ||
-	    rte_ism_dmb_attach(d.owner, dmb.token, &map) != 0 ||
-	    rte_ism_dmb_unregister(d.owner, dmb.token) != 0 ||
-	    expect_unregistered(&d, dmb.token, "attached") < 0)
-		goto out;
-	memset(map.addr, 1, map.len);
-	if (rte_ism_dmb_detach(d.owner, dmb.token) != 0) {
-		fail("detach");
-		goto out;
-	}
+	ret = devs_open(&d, kind);
+	if (ret == TEST_SUCCESS)
+		ret = self_event(&d);
+	if (devs_close(&d) != TEST_SUCCESS)
+		ret = TEST_FAILED;
+	TEST_ASSERT_SUCCESS(ret, "%s: own DMB unregistered", kind);
 	printf("%s: own DMB unregistered: event posted\n", kind);
-	ret = 0;
-out:
-	if (devs_close(&d) < 0)
-		ret = -1;
-	return ret;
+	return TEST_SUCCESS;
 }
 
 int
@@ -389,7 +385,7 @@ main(int argc, char **argv)
 
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
-		fail("EAL init");
+		printf("FAIL: EAL init\n");
 		return 1;
 	}
 	argc -= ret;
@@ -401,11 +397,11 @@ main(int argc, char **argv)
 	else if (argc == 3 && strcmp(argv[1], "self-event") == 0)
 		ret = test_self_event(argv[2]);
 	else {
-		fail("usage: %s [EAL] -- codec | tokens lo|shm ROUNDS | "
-		     "self-event lo|shm", argv[0]);
-		ret = -1;
+		printf("usage: %s [EAL] -- codec | tokens lo|shm ROUNDS | "
+		       "self-event lo|shm\n", argv[0]);
+		ret = TEST_FAILED;
 	}
 	rte_eal_cleanup();
-	printf("%s\n", ret == 0 ? "PASS" : "FAIL");
-	return ret == 0 ? 0 : 1;
+	printf("%s\n", ret == TEST_SUCCESS ? "PASS" : "FAIL");
+	return ret == TEST_SUCCESS ? 0 : 1;
 }

@@ -11,9 +11,10 @@
  * ISM bus: driver interface (for PMDs only, not for applications).
  *
  * The ism bus finds IBM ISM PCI functions (vendor 0x1014, device 0x04ed) in
- * the PCI sysfs tree, honours EAL -a/-b for them, sets them up through
- * vfio (the kernel's ism_vfio_pci driver on IBM Z, plain vfio-pci
- * elsewhere) and hands each to the matching driver registered with
+ * the PCI sysfs tree, and ivshmem functions the user named with
+ * -a ism:<address>,fabric=ivshmem; it honours EAL -a/-b for them, sets
+ * them up through vfio (the kernel's ism_vfio_pci driver on IBM Z, plain
+ * vfio-pci elsewhere) and hands each to the matching driver registered with
  * RTE_PMD_REGISTER_ISM(). The bus owns the vfio device: drivers reach the
  * BARs with rte_ism_bus_region_read()/_write() and the interrupt through
  * intr_handle with the rte_intr_*() calls, never through the vfio fd.
@@ -28,6 +29,8 @@
 #include <rte_pci.h>
 #include <dev_driver.h>
 
+#include <ism_compat.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,6 +38,17 @@ extern "C" {
 /** PCI ids of the IBM ISM function (defined here only). */
 #define ISM_BUS_PCI_VENDOR_IBM	0x1014
 #define ISM_BUS_PCI_DEVICE_ISM	0x04ed
+
+/**
+ * PCI ids of QEMU's ivshmem function (ivshmem-plain and -doorbell). The
+ * bus takes one only when the user names it: -a ism:<address>,fabric=ivshmem
+ * (its shared memory then holds an ISM fabric, see the ivshmem backend).
+ */
+#define ISM_BUS_PCI_VENDOR_REDHAT	0x1af4
+#define ISM_BUS_PCI_DEVICE_IVSHMEM	0x1110
+/** The devargs key and value that name an ivshmem function. */
+#define ISM_BUS_FABRIC_KEY		"fabric"
+#define ISM_BUS_FABRIC_IVSHMEM		"ivshmem"
 
 /** zPCI function type of an ISM function (Linux PCI_FUNC_TYPE_ISM). */
 #define ISM_BUS_ZPCI_PFT_ISM	0x05
@@ -105,6 +119,12 @@ typedef int (rte_ism_bus_probe_t)(struct rte_ism_bus_driver *drv,
 /** Remove a device the driver probed. */
 typedef int (rte_ism_bus_remove_t)(struct rte_ism_bus_device *dev);
 
+/** A PCI function a driver takes. */
+struct rte_ism_bus_id {
+	uint16_t vendor_id;	/**< PCI vendor id */
+	uint16_t device_id;	/**< PCI device id */
+};
+
 /** A driver on the ism bus. */
 struct rte_ism_bus_driver {
 	RTE_TAILQ_ENTRY(rte_ism_bus_driver) next; /**< bus driver list */
@@ -112,6 +132,12 @@ struct rte_ism_bus_driver {
 	rte_ism_bus_probe_t *probe;	/**< device probe */
 	rte_ism_bus_remove_t *remove;	/**< device remove */
 	uint32_t drv_flags;		/**< ISM_BUS_DRV_* */
+	/**
+	 * The functions it takes, ended by an entry of zeros; NULL: the ISM
+	 * function (ISM_BUS_PCI_VENDOR_IBM, ISM_BUS_PCI_DEVICE_ISM) only.
+	 * Checked before any vfio set-up.
+	 */
+	const struct rte_ism_bus_id *id_table;
 };
 
 /** The driver needs the vfio set-up (all real drivers). */
@@ -152,7 +178,7 @@ RTE_INIT(ism_bus_initfn_ ## nm) \
 	(ism_drv).driver.name = RTE_STR(nm); \
 	rte_ism_bus_register(&(ism_drv)); \
 } \
-RTE_PMD_EXPORT_NAME(nm, __COUNTER__)
+ISM_PMD_EXPORT_NAME(nm)
 
 #ifdef __cplusplus
 }

@@ -59,13 +59,20 @@ ism_bus_parse(const char *name, void *addr)
 	return 0;
 }
 
-/* The layered form: -a bus=ism,addr=<PCI address>. */
+/*
+ * The layered form: -a bus=ism,addr=<PCI address>[,fabric=ivshmem]. The
+ * bus layer takes no other key: fabric= is the bus's own choice (which
+ * functions it takes), but EAL gives the driver only the driver layer
+ * (after "/driver="), so a device argument here would be dropped without
+ * a word. It is refused instead, with the form that passes it.
+ */
 static int
 ism_bus_devargs_parse(struct rte_devargs *da)
 {
 	struct rte_pci_addr pa;
 	struct rte_kvargs *kv;
 	const char *s;
+	unsigned int i;
 	int ret = 0;
 
 	if (da == NULL || da->bus_str == NULL)
@@ -73,6 +80,19 @@ ism_bus_devargs_parse(struct rte_devargs *da)
 	kv = rte_kvargs_parse(da->bus_str, NULL);
 	if (kv == NULL) {
 		ISM_BUS_LOG(ERR, "cannot parse \"%s\"", da->bus_str);
+		return -EINVAL;
+	}
+	for (i = 0; i < kv->count; i++) {
+		if (strcmp(kv->pairs[i].key, "bus") == 0 ||
+		    strcmp(kv->pairs[i].key, "addr") == 0 ||
+		    strcmp(kv->pairs[i].key, ISM_BUS_FABRIC_KEY) == 0)
+			continue;
+		ISM_BUS_LOG(ERR, "\"%s\": the bus layer takes addr= and "
+			    ISM_BUS_FABRIC_KEY "= only, not "
+			    "\"%s\"; give device arguments as "
+			    "ism:<PCI address>,%s=...", da->bus_str,
+			    kv->pairs[i].key, kv->pairs[i].key);
+		rte_kvargs_free(kv);
 		return -EINVAL;
 	}
 	/* No addr: "bus=ism" alone, as in an iterator filter. */
@@ -112,6 +132,52 @@ ism_bus_ignored(const struct rte_pci_addr *addr)
 	if (ism_bus.bus.conf.scan_mode == RTE_BUS_SCAN_ALLOWLIST)
 		return da == NULL || da->policy != RTE_DEV_ALLOWED;
 	return da != NULL && da->policy == RTE_DEV_BLOCKED;
+}
+
+/*
+ * The value of key "fabric" in the devargs of a function (the legacy form
+ * ism:<address>,fabric=..., or the layered bus=ism,addr=...,fabric=...)
+ * into val; false if there is none.
+ */
+bool
+ism_bus_devargs_fabric(const struct rte_devargs *da, char *val, size_t size)
+{
+	const char *strs[2] = { da->bus_str != NULL ? NULL : da->args,
+		da->bus_str };
+	struct rte_kvargs *kv;
+	const char *v;
+	unsigned int i;
+	bool found = false;
+
+	for (i = 0; i < RTE_DIM(strs) && !found; i++) {
+		if (strs[i] == NULL)
+			continue;
+		kv = rte_kvargs_parse(strs[i], NULL);
+		v = kv != NULL ? rte_kvargs_get(kv, ISM_BUS_FABRIC_KEY) : NULL;
+		if (v != NULL) {
+			snprintf(val, size, "%s", v);
+			found = true;
+		}
+		rte_kvargs_free(kv);
+	}
+	return found;
+}
+
+/* Whether drv takes dev (its id table; by default ISM functions only). */
+static bool
+ism_bus_drv_match(const struct rte_ism_bus_driver *drv,
+		const struct rte_ism_bus_device *dev)
+{
+	const struct rte_ism_bus_id *id = drv->id_table;
+
+	if (id == NULL)
+		return dev->vendor_id == ISM_BUS_PCI_VENDOR_IBM &&
+			dev->device_id == ISM_BUS_PCI_DEVICE_ISM;
+	for (; id->vendor_id != 0; id++)
+		if (id->vendor_id == dev->vendor_id &&
+		    id->device_id == dev->device_id)
+			return true;
+	return false;
 }
 
 /* Whether a registered driver needs the vfio set-up. */
@@ -193,6 +259,8 @@ ism_bus_probe_one(struct rte_ism_bus_driver *drv,
 	bool vfio = (drv->drv_flags & ISM_BUS_DRV_NEED_VFIO) != 0;
 	int ret;
 
+	if (!ism_bus_drv_match(drv, dev))
+		return 1;
 	if (vfio) {
 		ret = ism_bus_check_binding(dev);
 		if (ret == 0)

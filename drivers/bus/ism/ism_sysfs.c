@@ -314,6 +314,39 @@ ism_insert_sorted(struct rte_ism_bus_device *dev)
 }
 
 /*
+ * An ivshmem function is used by other software (QEMU's shared memory for
+ * anything): the bus takes one only when -a (or a hotplug request) names
+ * it for this bus with fabric=ivshmem. An ISM function named with a fabric
+ * is refused: the key is for ivshmem functions only.
+ */
+static bool
+ism_fabric_wanted(const struct rte_pci_addr *addr, const char *name,
+		bool ivshmem)
+{
+	struct rte_devargs *da = ism_bus_devargs_lookup(addr);
+	char fabric[32];
+
+	if (da == NULL || da->policy != RTE_DEV_ALLOWED ||
+	    !ism_bus_devargs_fabric(da, fabric, sizeof(fabric))) {
+		if (ivshmem && da != NULL && da->policy == RTE_DEV_ALLOWED)
+			ISM_BUS_LOG(NOTICE, "%s: an ivshmem function, not an ISM function; skipped. To hold an ISM fabric in its shared memory: -a " ISM_BUS_NAME_PREFIX "%s," ISM_BUS_FABRIC_KEY "=" ISM_BUS_FABRIC_IVSHMEM,
+				name, name);
+		return !ivshmem;
+	}
+	if (!ivshmem) {
+		ISM_BUS_LOG(ERR, "%s: an ISM function named with " ISM_BUS_FABRIC_KEY "=%s, which is for ivshmem functions only; skipped",
+			name, fabric);
+		return false;
+	}
+	if (strcmp(fabric, ISM_BUS_FABRIC_IVSHMEM) != 0) {
+		ISM_BUS_LOG(ERR, "%s: " ISM_BUS_FABRIC_KEY "=%s: unknown (only " ISM_BUS_FABRIC_KEY "=" ISM_BUS_FABRIC_IVSHMEM "); skipped",
+			name, fabric);
+		return false;
+	}
+	return true;
+}
+
+/*
  * Look at one entry of the tree. 0 if handled (kept, skipped or
  * malformed), -ENOMEM if the scan must stop.
  */
@@ -324,6 +357,7 @@ ism_scan_one(const char *root, const char *entry,
 	char dir[PATH_MAX], name[PCI_PRI_STR_SIZE], text[SYSFS_ATTR_MAX];
 	struct rte_ism_bus_device *dev;
 	long long vendor, device;
+	bool ivshmem;
 	int ret;
 
 	rte_pci_device_name(addr, name, sizeof(name));
@@ -344,7 +378,12 @@ ism_scan_one(const char *root, const char *entry,
 			"skipped");
 		return 0;
 	}
-	if (vendor != ISM_BUS_PCI_VENDOR_IBM || device != ISM_BUS_PCI_DEVICE_ISM)
+	ivshmem = vendor == ISM_BUS_PCI_VENDOR_REDHAT &&
+		device == ISM_BUS_PCI_DEVICE_IVSHMEM;
+	if (!ivshmem && (vendor != ISM_BUS_PCI_VENDOR_IBM ||
+			device != ISM_BUS_PCI_DEVICE_ISM))
+		return 0;
+	if (!ism_fabric_wanted(addr, name, ivshmem))
 		return 0;
 
 	dev = ism_find_by_addr(addr);
@@ -379,8 +418,9 @@ ism_scan_one(const char *root, const char *entry,
 	ism_read_placement(dev, dir);
 	dev->device.devargs = ism_bus_devargs_lookup(addr);
 	ism_insert_sorted(dev);
-	ISM_BUS_LOG(INFO, "%s: ISM function%s, NUMA node %d, kernel driver %s, IOMMU group %d",
-		dev->name, dev->zpci ? " (IBM Z)" : "",
+	ISM_BUS_LOG(INFO, "%s: %s%s, NUMA node %d, kernel driver %s, IOMMU group %d",
+		dev->name, ivshmem ? "ivshmem function (named with " ISM_BUS_FABRIC_KEY "=" ISM_BUS_FABRIC_IVSHMEM ")" : "ISM function",
+		dev->zpci ? " (IBM Z)" : "",
 		dev->device.numa_node,
 		dev->kdriver[0] != '\0' ? dev->kdriver : "none",
 		dev->iommu_group);

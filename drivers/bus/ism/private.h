@@ -72,7 +72,8 @@ extern struct ism_bus ism_bus;
 /* The sysfs directory holding one entry per PCI function. */
 const char *ism_sysfs_root(void);
 
-/* Whether <root>/<addr> has the ISM vendor and device ids (quietly). */
+/* Whether <root>/<addr> has the ISM vendor and device ids (quietly);
+ * an ivshmem function is not one (it is taken only when named). */
 bool ism_sysfs_is_ism(const struct rte_pci_addr *addr);
 
 /* Scan the sysfs tree (again): add new ISM functions, refresh devargs. */
@@ -91,6 +92,10 @@ struct rte_devargs *ism_bus_devargs_lookup(const struct rte_pci_addr *addr);
 
 /* Whether -a/-b exclude the function at addr. */
 bool ism_bus_ignored(const struct rte_pci_addr *addr);
+
+/* The value of devargs key "fabric" into val; false if absent. */
+bool ism_bus_devargs_fabric(const struct rte_devargs *da, char *val,
+		size_t size);
 
 /* Whether dev is bound to one of the vfio drivers above. */
 bool ism_bus_kdrv_is_vfio(const struct rte_ism_bus_device *dev);

@@ -18,7 +18,6 @@
 
 #include <inttypes.h>
 #include <pthread.h>
-#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
@@ -36,15 +35,6 @@ static bool ctl_running;
 /* The running thread's generation; a thread whose generation is no longer
  * current exits. */
 static uint32_t ctl_gen;
-
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* From the link functions, under ctl_lock. */
 static void
@@ -65,7 +55,7 @@ on_link(void *arg, const struct rte_ism_ring_link_report *rep)
 			    "after the event)", p->dev->data->name, gid,
 			    rep->what == RTE_ISM_RING_LINK_BYE ? "left" :
 			    "lost", rep->why,
-			    (double)(mono_ns() - rep->ev->time) / 1e6);
+			    (double)(rte_ism_time_ns() - rep->ev->time) / 1e6);
 	else
 		ISM_ETH_LOG(NOTICE, "%s: link down: peer %s lost: %s",
 			    p->dev->data->name, gid, rep->why);
@@ -193,13 +183,12 @@ ism_ctl_port_add(struct ism_eth_port *p)
 	pthread_mutex_lock(&ctl_lock);
 	if (!ctl_running) {
 		gen = __atomic_add_fetch(&ctl_gen, 1, __ATOMIC_RELEASE);
-		ret = rte_ctrl_thread_create(&ctl_tid, "ism-eth-ctl", NULL,
+		ret = ism_ctrl_thread_create(&ctl_tid, "ism-eth-ctl",
 				ctl_main, (void *)(uintptr_t)gen);
 		if (ret != 0) {
 			ISM_ETH_LOG(ERR, "%s: cannot start the control "
 				    "thread: %s", p->dev->data->name,
-				    strerror(ret));
-			ret = -ret;
+				    strerror(-ret));
 			goto out;
 		}
 		ctl_running = true;

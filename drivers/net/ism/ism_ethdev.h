@@ -26,6 +26,8 @@
 #include <rte_ism.h>
 #include <rte_ism_ring.h>
 
+#include <ism_compat.h>
+
 extern int ism_eth_logtype;
 #define ISM_ETH_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, ism_eth_logtype, "NET_ISM: " fmt "\n", \
@@ -104,7 +106,8 @@ void ism_ctl_port_stop(struct ism_eth_port *p);
 const char *ism_ctl_peer_taken(const struct ism_eth_args *a);
 
 /* ism_stats.c */
-int ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
+int ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st
+		ISM_ETH_QSTATS_PARAM);
 int ism_eth_stats_reset(struct rte_eth_dev *dev);
 int ism_eth_xstats_get_names(struct rte_eth_dev *dev,
 		struct rte_eth_xstat_name *names, unsigned int size);

@@ -70,9 +70,11 @@ nb_txq(const struct rte_eth_dev *dev)
 }
 
 int
-ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st
+		ISM_ETH_QSTATS_PARAM)
 {
 	struct ism_eth_port *p = dev->data->dev_private;
+	ISM_ETH_QSTATS_T *qs = ISM_ETH_QSTATS(st);
 	const struct ism_eth_queue *q;
 	uint64_t pkts, bytes;
 	uint16_t i;
@@ -86,9 +88,9 @@ ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 		st->ierrors += q->ring.rx_stats.bad - q->rx_base.bad;
 		st->rx_nombuf += q->ring.rx_stats.no_mbuf -
 			q->rx_base.no_mbuf;
-		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			st->q_ipackets[i] = pkts;
-			st->q_ibytes[i] = bytes;
+		if (qs != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			qs->q_ipackets[i] = pkts;
+			qs->q_ibytes[i] = bytes;
 		}
 	}
 	for (i = 0; i < nb_txq(dev); i++) {
@@ -100,9 +102,9 @@ ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 		st->oerrors += q->ring.tx_stats.too_big - q->tx_base.too_big +
 			q->ring.tx_stats.empty - q->tx_base.empty +
 			q->ring.tx_stats.move_errors - q->tx_base.move_errors;
-		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			st->q_opackets[i] = pkts;
-			st->q_obytes[i] = bytes;
+		if (qs != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			qs->q_opackets[i] = pkts;
+			qs->q_obytes[i] = bytes;
 		}
 	}
 	return 0;

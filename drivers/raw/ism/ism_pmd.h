@@ -33,14 +33,12 @@ extern int ism_pmd_logtype;
 	rte_log(RTE_LOG_ ## level, ism_pmd_logtype, "ISM_PMD: %s(): " fmt "\n", \
 		__func__, ##__VA_ARGS__)
 
-/* CLOCK_MONOTONIC in ns: deadlines and timers of every backend. */
+/* CLOCK_MONOTONIC in ns (the clock of the events): deadlines and timers
+ * of every backend. */
 static inline uint64_t
 ism_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	return rte_ism_time_ns();
 }
 
 /* Why a move failed; one field of rte_ism_stats per reason. */

@@ -3,7 +3,7 @@
 # Copyright(c) 2026 The dpdk-ism authors
 #
 # One-time preparation of the QEMU guest used by the ism bus vfio test
-# (tests/bus_ism/vm/vm_test.sh): installs QEMU and busybox, and unpacks
+# (tests/bus_ism/vm/vm_test.py): installs QEMU and busybox, and unpacks
 # (does not install) Debian's kernel image into $ISM_VM_DIR (default
 # /var/tmp/dpdk-ism-vm). Needs root and Debian's apt. A second run finds
 # nothing to do. Undo: rm -rf "$ISM_VM_DIR".

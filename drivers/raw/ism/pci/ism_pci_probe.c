@@ -192,7 +192,23 @@ static struct rte_ism_bus_driver ism_pci_driver = {
 	.drv_flags = ISM_BUS_DRV_NEED_VFIO,
 };
 
+/*
+ * The functions the ism bus gives this driver (it matches them itself), as
+ * a PCI id table for pmdinfogen: dpdk-pmdinfo.py lists 1014:04ed.
+ */
+static const struct rte_pci_id ism_pci_id_map[] __rte_used = {
+	{
+		.class_id = RTE_CLASS_ANY_ID,
+		.vendor_id = ISM_BUS_PCI_VENDOR_IBM,
+		.device_id = ISM_BUS_PCI_DEVICE_ISM,
+		.subsystem_vendor_id = RTE_PCI_ANY_ID,
+		.subsystem_device_id = RTE_PCI_ANY_ID,
+	},
+	{ .vendor_id = 0 },
+};
+
 RTE_PMD_REGISTER_ISM(ism_pci, ism_pci_driver);
+RTE_PMD_REGISTER_PCI_TABLE(ism_pci, ism_pci_id_map);
 RTE_PMD_REGISTER_KMOD_DEP(ism_pci, "ism_vfio_pci | vfio-pci");
 RTE_PMD_REGISTER_PARAM_STRING(ism_pci,
 	"max_dmbs=<1..1888> max_dmb_len=<1..1048576>");

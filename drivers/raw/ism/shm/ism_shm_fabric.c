@@ -161,8 +161,11 @@ shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
 	struct stat st;
 	size_t max = sizeof(((struct sockaddr_un *)0)->sun_path) - 2 -
 		SOCK_NAME_LEN;
+	bool created;
+	int ret;
 
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+	created = mkdir(dir, 0700) == 0;
+	if (!created && errno != EEXIST) {
 		ISM_PMD_LOG(ERR, "%s: cannot create the rendezvous directory "
 			    "dir=%s: %s", d->name, dir, strerror(errno));
 		return -errno;
@@ -172,13 +175,15 @@ shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
 	    realpath(dir, real) == NULL) {
 		ISM_PMD_LOG(ERR, "%s: dir=%s is not a usable directory: %s",
 			    d->name, dir, strerror(errno));
-		return -ENOTDIR;
+		ret = -ENOTDIR;
+		goto refused;
 	}
 	if (st.st_uid != geteuid()) {
 		ISM_PMD_LOG(ERR, "%s: dir=%s belongs to uid %u, not to us (uid "
 			    "%u)", d->name, real, (unsigned int)st.st_uid,
 			    (unsigned int)geteuid());
-		return -EPERM;
+		ret = -EPERM;
+		goto refused;
 	}
 	if (st.st_mode & 077)
 		ISM_PMD_LOG(WARNING, "%s: dir=%s is open to group or others "
@@ -188,7 +193,8 @@ shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
 		ISM_PMD_LOG(ERR, "%s: dir=%s is longer than %zu characters: "
 			    "socket paths would not fit in sun_path", d->name,
 			    real, max);
-		return -ENAMETOOLONG;
+		ret = -ENAMETOOLONG;
+		goto refused;
 	}
 	snprintf(d->dir, sizeof(d->dir), "%s", real);
 	/* Default CHID: the same for everyone in this directory, and in
@@ -197,6 +203,13 @@ shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
 		d->chid = 0xff00 + (uint16_t)(((uint64_t)st.st_ino * 0x9e3779b1u
 				^ (uint64_t)st.st_dev) % 0xff);
 	return 0;
+refused:
+	/* A directory refused is not left behind if it was ours to make
+	 * (it is still empty: nothing was created in it). */
+	if (created && rmdir(dir) < 0)
+		ISM_PMD_LOG(WARNING, "%s: cannot remove dir=%s: %s", d->name,
+			    dir, strerror(errno));
+	return ret;
 }
 
 /*

@@ -45,6 +45,8 @@
 
 #include <rte_lcore.h>
 
+#include <ism_compat.h>
+
 #include "ism_shm.h"
 
 /* Yields to application threads waiting for the lock, per turn. */
@@ -363,8 +365,8 @@ ctl_start(void)
 	evfd = -1;
 	loop.stop = false;
 	loop.sleep_until = 0;
-	ret = -rte_ctrl_thread_create(&loop.thread, "ism-shm-ctl", NULL,
-			ctl_main, NULL);
+	ret = ism_ctrl_thread_create(&loop.thread, "ism-shm-ctl", ctl_main,
+			NULL);
 	if (ret == 0)
 		return 0;
 	ISM_PMD_LOG(ERR, "cannot start the shm control thread: %s",

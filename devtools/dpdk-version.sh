@@ -1,0 +1,159 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ism authors
+#
+# A DPDK version other than the installed one (22.11, Debian's), built
+# once per machine from a release tarball into a cache outside the tree,
+# for building and testing dpdk-ism against it.
+#
+#   dpdk-version.sh list           the versions with a tarball in $DPDK_SRC
+#   dpdk-version.sh prefix <ver>   build <ver> if needed (24.11, 25.11 or a
+#                                  full 25.11.2), print its install prefix
+#   dpdk-version.sh find <ver>     the install prefix of <ver> if it is
+#                                  built already (else status 1): no build
+#   dpdk-version.sh env <ver>      the same as prefix, then shell assignments:
+#                                  DPDK_PREFIX, DPDK_PKG_CONFIG_PATH,
+#                                  DPDK_LIBDIR, DPDK_SOURCE (the source
+#                                  tree: -Ddpdk_sdk, for pmdinfogen)
+#
+# DPDK_SRC    tarballs dpdk-<full version>.tar.xz (default ../shared/dpdk-src
+#             next to this tree, or to the main tree of a git worktree)
+# DPDK_CACHE  the cache (default /var/cache/dpdk-ism for root, else
+#             ~/.cache/dpdk-ism). Not under a world-writable directory such
+#             as /tmp or /var/tmp: EAL refuses to load the plugins of its
+#             own plugin directory there ("world-writable and insecure").
+#
+# The build is DPDK's README recipe (doc/guides/linux_gsg/build.rst): the
+# drivers and the testpmd the tests use, the driver SDK installed. About 3
+# minutes on 2 idle cores; a lock keeps two runs from building the same
+# version at once, and a finished build is reused while its recipe is the
+# same.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+# ../shared/dpdk-src next to the tree, or next to the main work tree of a
+# git worktree.
+if [ -z "${DPDK_SRC:-}" ]; then
+	DPDK_SRC=$top/../shared/dpdk-src
+	common=$(git -C "$top" rev-parse --path-format=absolute \
+		--git-common-dir 2>/dev/null || true)
+	if [ ! -d "$DPDK_SRC" ] && [ -n "$common" ]; then
+		DPDK_SRC=$(dirname "$common")/../shared/dpdk-src
+	fi
+fi
+if [ "$(id -u)" = 0 ]; then
+	DPDK_CACHE=${DPDK_CACHE:-/var/cache/dpdk-ism}
+else
+	DPDK_CACHE=${DPDK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dpdk-ism}
+fi
+
+# The recipe; a change rebuilds.
+RECIPE="-Dplatform=generic -Denable_driver_sdk=true
+-Denable_drivers=bus/pci,bus/vdev,net/null,net/ring,net/memif,net/pcap,mempool/ring,raw/skeleton
+-Denable_apps=test-pmd -Dtests=false -Denable_docs=false -Dexamples= -Dbuildtype=release"
+
+die() {
+	echo "dpdk-version: $*" >&2
+	exit 1
+}
+
+# The tarball of a version: exact (25.11.2) or the newest of a series.
+tarball() {
+	ls "$DPDK_SRC"/dpdk-"$1".tar.xz "$DPDK_SRC"/dpdk-"$1".[0-9]*.tar.xz \
+		2>/dev/null | sort -V | tail -n 1
+}
+
+world_writable_ancestor() {
+	d=$1
+	while [ "$d" != / ]; do
+		if [ -e "$d" ] &&
+		   [ -n "$(find "$d" -maxdepth 0 -perm -0002 2>/dev/null)" ]; then
+			echo "$d"
+			return 0
+		fi
+		d=$(dirname "$d")
+	done
+	return 1
+}
+
+build() {
+	full=$1
+	tar=$2
+	src=$DPDK_CACHE/dpdk-$full
+	inst=$DPDK_CACHE/install-$full
+	stamp=$inst/.dpdk-ism-recipe
+	if [ "$(cat "$stamp" 2>/dev/null)" = "$RECIPE" ]; then
+		return 0
+	fi
+	echo "dpdk-version: building DPDK $full into $inst (once per" \
+		"machine; log in $DPDK_CACHE/build-$full.log)" >&2
+	rm -rf "$src" "$inst"
+	tar -C "$DPDK_CACHE" -xf "$tar"
+	[ -f "$src/VERSION" ] || die "$tar does not unpack to dpdk-$full/"
+	# Debian's python3 (with pyelftools) ahead of any other on PATH.
+	# shellcheck disable=SC2086
+	if ! (cd "$src" && PATH=/usr/bin:$PATH &&
+	      meson setup build --prefix="$inst" $RECIPE &&
+	      ninja -C build install) >"$DPDK_CACHE/build-$full.log" 2>&1; then
+		tail -n 30 "$DPDK_CACHE/build-$full.log" >&2
+		die "building DPDK $full failed (log: $DPDK_CACHE/build-$full.log)"
+	fi
+	# The source stays (pmdinfogen, driver-SDK headers); the objects go.
+	rm -rf "$src/build"
+	echo "$RECIPE" > "$stamp"
+}
+
+prefix() {
+	tar=$(tarball "$1")
+	[ -n "$tar" ] || die "no tarball of DPDK $1 in $DPDK_SRC"
+	full=$(basename "$tar" .tar.xz)
+	full=${full#dpdk-}
+	if w=$(world_writable_ancestor "$DPDK_CACHE"); then
+		die "DPDK_CACHE $DPDK_CACHE is below the world-writable $w," \
+			"where EAL refuses to load its plugins"
+	fi
+	mkdir -p "$DPDK_CACHE"
+	# One build of a version at a time; the others wait, then reuse it.
+	exec 9>"$DPDK_CACHE/.lock-$full"
+	flock 9
+	build "$full" "$tar"
+	exec 9>&-
+	echo "$DPDK_CACHE/install-$full"
+}
+
+case "${1:-}" in
+list)
+	for t in "$DPDK_SRC"/dpdk-*.tar.xz; do
+		[ -f "$t" ] || continue
+		t=$(basename "$t" .tar.xz)
+		echo "${t#dpdk-}"
+	done
+	;;
+prefix)
+	[ $# = 2 ] || die "usage: $0 prefix <version>"
+	prefix "$2"
+	;;
+find)
+	[ $# = 2 ] || die "usage: $0 find <version>"
+	tar=$(tarball "$2")
+	[ -n "$tar" ] || exit 1
+	full=$(basename "$tar" .tar.xz)
+	full=${full#dpdk-}
+	inst=$DPDK_CACHE/install-$full
+	[ "$(cat "$inst/.dpdk-ism-recipe" 2>/dev/null)" = "$RECIPE" ] || exit 1
+	echo "$inst"
+	;;
+env)
+	[ $# = 2 ] || die "usage: $0 env <version>"
+	p=$(prefix "$2")
+	pc=$(dirname "$(find "$p" -name libdpdk.pc | head -n 1)")
+	full=${p##*/install-}
+	echo "DPDK_PREFIX=$p"
+	echo "DPDK_PKG_CONFIG_PATH=$pc"
+	echo "DPDK_LIBDIR=$(dirname "$pc")"
+	echo "DPDK_SOURCE=$DPDK_CACHE/dpdk-$full"
+	;;
+*)
+	die "usage: $0 list | prefix <version> | find <version> | env <version>"
+	;;
+esac

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+#ifndef ISM_IVSHM_H
+#define ISM_IVSHM_H
+
+/*
+ * Private to the ivshmem backend ("ism_ivshm"): ISM devices whose fabric
+ * lives in one ivshmem region, shared by QEMU guests (ivshmem-plain, BAR 2
+ * through vfio-pci on the ism bus) and host processes (the backing file,
+ * vdev with path=). Files:
+ *   ism_ivshm.c         the fast path and the rte_ism_dev_ops
+ *   ism_ivshm_probe.c   devargs, the region (file or BAR), vdev and bus
+ *                       drivers, create and destroy
+ *   ism_ivshm_member.c  membership: join (claim a slot, unique GID,
+ *                       announce), leave, expulsion and rejoin
+ *   ism_ivshm_peer.c    what a device learns of the others through the
+ *                       region: liveness, DMB tables, requests
+ *   ism_ivshm_ctl.c     the control thread and bounded waits
+ *   ism_ivshm_alloc.c   placement of DMBs in the device's partition
+ *   ism_ivshm_layout.*  the region layout and its checked readers
+ *
+ * No socket: everything goes through the region. Each member advances a
+ * heartbeat every IVSHM_PERIOD_US; one whose heartbeat stands still for
+ * the liveness timeout (devarg liveness_ms) is declared gone by whoever
+ * sees it first (its state word becomes DEAD), and every device retires
+ * it: tokens stop working, events are posted, and its slot can be taken
+ * again once every live member acknowledged the retirement (view_epoch).
+ *
+ * Threads: the fast path reads views[] and own_live[] with atomic loads
+ * and never locks. Control runs under ivshm_ctl.lock: the control thread
+ * (one per process, every IVSHM_PERIOD_US) and control ops, which wait for
+ * the others' acknowledgements in the region with the lock released
+ * between checks, running the control pass of this process's devices
+ * themselves meanwhile (so devices of one process answer each other at
+ * once). Memory a move may use is reused only after
+ * rte_ism_pmd_synchronize().
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include "ism_pmd.h"
+#include "ism_sw_sba.h"
+#include "ism_ivshm_layout.h"
+
+#define IVSHM_DRIVER_NAME	"ism_ivshm"
+/* Control pass (heartbeat, scan of the others) every 1 ms. */
+#define IVSHM_PERIOD_US		1000
+#define IVSHM_DEF_LIVENESS_MS	100
+/* How long a control op waits for another member's acknowledgement. */
+#define IVSHM_ACK_TIMEOUT_MS	5000
+#define IVSHM_NO_SLOT		0xffu
+
+_Static_assert(IVSHM_NB_IDX == ISM_SW_SBA_NB_IDX, "SBA covers all indices");
+_Static_assert(IVSHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
+_Static_assert(sizeof(struct ism_sw_sba) == IVSHM_SBA_SIZE, "SBA size");
+
+/* What the fast path reads about one DMB index of one owner (as shm). */
+struct ivshm_view_ent {
+	uint64_t token;		/* current token; 0 = none */
+	void *addr;		/* in this device's mapping of the region */
+	uint32_t len;
+	uint32_t writable;	/* this device is the rgid */
+};
+
+/* One owner's DMBs as a device sees them; indexed by DMB index. */
+struct ivshm_view {
+	struct ism_sw_sba *sba;		/* the owner's, in the region */
+	uint32_t max_dmbs;
+	struct ivshm_view_ent *ent;	/* [IVSHM_IDX_FIRST + max_dmbs] */
+	uint32_t *attach;		/* attachments of this device */
+};
+
+/* What a device knows of another slot of the region. */
+struct ivshm_peer {
+	/* Liveness: the state word and heartbeat last read, and when either
+	 * last changed (CLOCK_MONOTONIC of this device). */
+	uint64_t word;
+	uint64_t beat;
+	uint64_t t_change;
+	bool seen;		/* read at least once */
+	bool moved;		/* changed since first read: it ran */
+	/* In this device's view (same CHID, live). */
+	bool up;
+	uint64_t epoch;
+	uint64_t retired;	/* epoch last retired: not taken up again */
+	struct ivshm_ident id;
+	struct ivshm_view *view;
+	uint64_t seen_chg;
+	uint64_t last_req;
+};
+
+/* A DMB of this device. */
+struct ivshm_own {
+	uint64_t token;		/* 0: index free */
+	struct rte_ism_gid rgid;
+	uint64_t off;		/* in the partition of slot */
+	void *addr;
+	uint32_t len;
+	uint32_t attach_cnt;	/* attachments of the writer */
+	uint32_t last_rnd;	/* not reused by the next token */
+	uint8_t slot;		/* partition it is in */
+	bool registered;	/* the client holds it */
+	bool live;		/* in the table: its token works */
+};
+
+/* A remote DMB this device attached whose owner unregistered it or left:
+ * the memory stays the owner's until we detach (the owner knows, or its
+ * slot is pinned). */
+struct ivshm_orphan {
+	TAILQ_ENTRY(ivshm_orphan) next;
+	uint64_t token;
+	uint64_t epoch;		/* of the owner */
+	void *addr;
+	uint32_t attach_cnt;
+	bool owner_gone;	/* no DETACH to send; pins the slot */
+};
+
+/* Free space of a partition, in IVSHM_DMB_ALIGN units, sorted. */
+struct ivshm_alloc {
+	uint32_t nb;
+	uint32_t cap;
+	struct ivshm_extent {
+		uint64_t off;
+		uint64_t len;
+	} *ext;
+};
+
+enum ivshm_phase {
+	IVSHM_PH_CLAIM,		/* looking for a slot */
+	IVSHM_PH_CHECK,		/* claimed: is the GID unique? */
+	IVSHM_PH_ANNOUNCE,	/* live: waiting for the others to see us */
+	IVSHM_PH_LIVE,
+	IVSHM_PH_LEAVING,	/* closing: waiting for the others */
+	IVSHM_PH_FAILED,	/* join failed: join_err */
+};
+
+struct ivshm_dev {
+	struct ism_pmd_dev common;	/* first: fast-path context */
+
+	/* Fast path: written under the control lock, read with atomics. */
+	struct ivshm_view *views[IVSHM_MAX_MEMBERS];	/* by owner slot */
+	struct ism_sw_sba *sba;		/* own SBA, or quiet while out */
+	uint8_t own_live[IVSHM_NB_IDX];	/* signals reported for these */
+
+	/* Identity. */
+	struct rte_ism_gid gid;
+	uint16_t chid;
+	uint8_t kind;			/* IVSHM_KIND_* */
+	uint32_t max_dmbs;
+	uint32_t max_dmb_len;
+	uint64_t liveness_ns;
+	char name[RTE_ISM_NAME_LEN];
+
+	/* The region. */
+	void *base;
+	struct ivshm_layout lay;
+	char where[128];		/* file or PCI address, for logs */
+	void *map;			/* own mapping (file), to unmap */
+	size_t map_len;
+
+	/* Membership (under the control lock). */
+	enum ivshm_phase phase;
+	int join_err;
+	bool rejoin;			/* was in the fabric: retry joins */
+	uint64_t phase_ns;
+	unsigned int slot;		/* IVSHM_NO_SLOT while out */
+	unsigned int prev_slot;		/* preferred when rejoining */
+	uint64_t epoch;
+	uint64_t beat;
+	struct ivshm_member *me;
+	struct ivshm_peer peers[IVSHM_MAX_MEMBERS];
+
+	/* Own DMBs. */
+	struct ivshm_own *own;		/* [IVSHM_IDX_FIRST + max_dmbs] */
+	struct ivshm_view *own_view;	/* for moves to ourselves */
+	struct ivshm_alloc alloc;
+	uint8_t alloc_slot;		/* partition the allocator covers */
+	uint64_t chg_head;
+	uint32_t req_ctr;
+	TAILQ_HEAD(, ivshm_orphan) orphans;
+
+	/* Counters (xstats) and the rate limit of peer-triggered logs. */
+	uint64_t protocol_errors;
+	uint64_t expulsions;
+	uint64_t peers_gone;
+	uint64_t log_next_ns;
+	uint64_t log_dropped;
+
+	pthread_mutex_t op_lock;	/* one waiting control op at a time */
+	TAILQ_ENTRY(ivshm_dev) next;	/* devices of the control thread */
+	bool attached;
+	struct ism_sw_sba quiet_sba;	/* polled while out of the fabric */
+};
+
+/* In the fabric: live in the region (also while the others take it up
+ * after a rejoin). */
+static inline bool
+ivshm_in_fabric(const struct ivshm_dev *d)
+{
+	return d->phase == IVSHM_PH_ANNOUNCE || d->phase == IVSHM_PH_LIVE;
+}
+
+static inline struct ivshm_dev *
+ivshm_dev_of(struct rte_ism_dev *idev)
+{
+	return idev->dev_private;
+}
+
+/* ism_ivshm_ctl.c */
+extern pthread_mutex_t ivshm_ctl_lock;
+uint64_t ivshm_now_ns(void);
+/* Add d to the control thread (started with the first device) / remove. */
+int ivshm_ctl_attach(struct ivshm_dev *d);
+void ivshm_ctl_detach(struct ivshm_dev *d);
+/* One control pass over every device of the process (lock held). */
+void ivshm_pass_all(void);
+/* Wait (lock held, released between checks) until done(d, arg) or
+ * timeout_ns: 0 or -ETIMEDOUT. Runs control passes meanwhile. */
+int ivshm_wait(struct ivshm_dev *d, bool (*done)(struct ivshm_dev *, void *),
+		void *arg, uint64_t timeout_ns);
+/* A protocol error caused by slot (or -1): counted, logged at most once a
+ * second per device. */
+void ivshm_bad(struct ivshm_dev *d, int slot, const char *why);
+
+/* ism_ivshm_member.c */
+/* One step of the join (claim, check, announce), of a leave, or the
+ * detection of our own expulsion; called by every control pass. */
+void ivshm_member_step(struct ivshm_dev *d, uint64_t now);
+/* Probe: wait until the join (started by ivshm_ctl_attach) is done. */
+int ivshm_member_join(struct ivshm_dev *d);
+/* Close: say we leave, wait for the others, free the slot. */
+void ivshm_member_leave(struct ivshm_dev *d);
+
+/* ism_ivshm_peer.c */
+/* Observe every other slot (liveness) and serve those in the view. */
+void ivshm_peers_step(struct ivshm_dev *d, uint64_t now);
+bool ivshm_peer_alive(const struct ivshm_dev *d, const struct ivshm_peer *p,
+		uint64_t now);
+bool ivshm_peer_dead(const struct ivshm_dev *d, const struct ivshm_peer *p,
+		uint64_t now);
+/* Take slot s out of the view: unreachable, events (if events), acked. */
+void ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events);
+/* The up peer with this GID, or -1. */
+int ivshm_peer_by_gid(const struct ivshm_dev *d,
+		const struct rte_ism_gid *gid);
+/* Send a request to up peer s and wait for its answer: its status,
+ * -ENETUNREACH (it left first) or -ETIMEDOUT. */
+int ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
+		uint32_t code, uint64_t arg, uint32_t trigger);
+struct ivshm_view *ivshm_view_new(uint32_t max_dmbs);
+void ivshm_view_free(struct ivshm_view *v);
+
+/* ism_ivshm.c */
+/* Own DMB with this token (registered, or kept for an attachment). */
+struct ivshm_own *ivshm_own_find(struct ivshm_dev *d, uint64_t token);
+/* Free own DMB idx (no move can reach it any more). */
+void ivshm_own_free(struct ivshm_dev *d, uint32_t idx);
+/* Publish that own DMB idx changed (table entry written). */
+void ivshm_publish(struct ivshm_dev *d, uint32_t idx);
+extern const struct ism_backend ivshm_backend;
+/* Set the fast-path functions of a device being probed. */
+void ivshm_fast_path(struct rte_ism_dev *ism);
+
+/* ism_ivshm_alloc.c: offsets and lengths in IVSHM_DMB_ALIGN units. */
+int ivshm_alloc_init(struct ivshm_alloc *a, uint32_t cap, uint64_t units);
+void ivshm_alloc_reset(struct ivshm_alloc *a, uint64_t units);
+/* First fit: the offset, or -1 if nothing fits. */
+int64_t ivshm_alloc_take(struct ivshm_alloc *a, uint64_t units);
+void ivshm_alloc_give(struct ivshm_alloc *a, uint64_t off, uint64_t units);
+void ivshm_alloc_fini(struct ivshm_alloc *a);
+
+/* ism_ivshm_probe.c */
+/* Create a device on a mapped region; on success the device owns map
+ * (munmap at close) if map is not NULL. */
+struct ivshm_region {
+	void *base;
+	uint64_t size;
+	void *map;		/* to munmap at close, or NULL */
+	uint8_t kind;
+	const char *where;
+};
+int ivshm_dev_create(const char *name, struct rte_device *device,
+		const char *args, const struct ivshm_region *r, bool allow_path);
+
+#endif /* ISM_IVSHM_H */

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * Geometry of an ivshmem fabric region and the readers of what other
+ * members wrote into it. libc only (the fuzz harness builds this file on
+ * its own). Every shared field is loaded once (an atomic load, so the
+ * compiler cannot load it twice) and checked before it is used.
+ */
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "ism_ivshm_layout.h"
+
+#define LOAD(p) __atomic_load_n(p, __ATOMIC_RELAXED)
+
+static uint64_t
+round_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+int
+ivshm_layout_compute(uint64_t size, uint32_t members, struct ivshm_layout *l)
+{
+	uint64_t end, part;
+
+	if (members < IVSHM_MIN_MEMBERS || members > IVSHM_MAX_MEMBERS ||
+	    size < IVSHM_MIN_REGION || size > IVSHM_MAX_REGION)
+		return -EINVAL;
+	memset(l, 0, sizeof(*l));
+	l->size = size;
+	l->members = members;
+	l->sba_off = IVSHM_MEMBER_OFF + (uint64_t)members * IVSHM_MEMBER_SIZE;
+	l->table_off = l->sba_off + (uint64_t)members * IVSHM_SBA_SIZE;
+	end = l->table_off + (uint64_t)members * IVSHM_TABLE_SIZE;
+	l->data_off = round_up(end, IVSHM_PAGE);
+	if (l->data_off >= size)
+		return -EINVAL;
+	part = (size - l->data_off) / members / IVSHM_PAGE * IVSHM_PAGE;
+	if (part < IVSHM_MIN_PART)
+		return -EINVAL;
+	l->part_size = part;
+	return 0;
+}
+
+int
+ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
+		struct ivshm_layout *l, const char **why)
+{
+	uint64_t magic = __atomic_load_n(&h->magic, __ATOMIC_ACQUIRE);
+	struct ivshm_layout want;
+	uint32_t version, members;
+	uint64_t rsize, data_off, part, owner;
+
+	if (magic != IVSHM_MAGIC) {
+		owner = LOAD(&h->format_owner);
+		if (magic == 0 && owner != 0)
+			return -EAGAIN;
+		if (magic == 0)
+			return -ENODATA;
+		*why = "no ISM fabric header (magic), and not zero";
+		return -EBADMSG;
+	}
+	version = LOAD(&h->version);
+	members = LOAD(&h->members);
+	rsize = LOAD(&h->region_size);
+	data_off = LOAD(&h->data_off);
+	part = LOAD(&h->part_size);
+	if (version != IVSHM_VERSION) {
+		*why = "fabric header of another version";
+		return -EBADMSG;
+	}
+	if (rsize != size) {
+		*why = "fabric header made for a region of another size";
+		return -EBADMSG;
+	}
+	if (ivshm_layout_compute(size, members, &want) != 0 ||
+	    want.data_off != data_off || want.part_size != part) {
+		*why = "fabric header with an impossible geometry";
+		return -EBADMSG;
+	}
+	want.chid = LOAD(&h->chid);
+	want.liveness_ms = LOAD(&h->liveness_ms);
+	if (want.liveness_ms < IVSHM_MIN_LIVENESS_MS ||
+	    want.liveness_ms > IVSHM_MAX_LIVENESS_MS) {
+		*why = "fabric header with a liveness timeout out of range";
+		return -EBADMSG;
+	}
+	want.fabric_id = LOAD(&h->fabric_id);
+	*l = want;
+	return 0;
+}
+
+void
+ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l)
+{
+	h->version = IVSHM_VERSION;
+	h->members = l->members;
+	h->region_size = l->size;
+	h->data_off = l->data_off;
+	h->part_size = l->part_size;
+	h->fabric_id = l->fabric_id;
+	h->chid = l->chid;
+	h->liveness_ms = l->liveness_ms;
+	__atomic_store_n(&h->magic, IVSHM_MAGIC, __ATOMIC_RELEASE);
+}
+
+bool
+ivshm_state_read(const struct ivshm_member *m, uint64_t *word)
+{
+	uint64_t w = __atomic_load_n(&m->state, __ATOMIC_ACQUIRE);
+
+	*word = w;
+	return ivshm_state_st(w) < IVSHM_ST_NB;
+}
+
+int
+ivshm_ident_read(const struct ivshm_member *m, const struct ivshm_layout *l,
+		struct ivshm_ident *id, const char **why)
+{
+	id->gid = LOAD(&m->gid);
+	id->gid_ext = LOAD(&m->gid_ext);
+	id->max_dmbs = LOAD(&m->max_dmbs);
+	id->max_dmb_len = LOAD(&m->max_dmb_len);
+	id->chid = LOAD(&m->chid);
+	id->kind = LOAD(&m->kind);
+	id->pid = LOAD(&m->pid);
+	if (id->gid == 0 && id->gid_ext == 0) {
+		*why = "zero GID";
+		return -EBADMSG;
+	}
+	if (id->max_dmbs == 0 ||
+	    id->max_dmbs > IVSHM_NB_IDX - IVSHM_IDX_FIRST) {
+		*why = "DMB count out of range";
+		return -EBADMSG;
+	}
+	if (id->max_dmb_len == 0 || id->max_dmb_len > l->part_size) {
+		*why = "DMB length limit out of range";
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int
+ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
+		unsigned int slot, unsigned int idx,
+		const struct ivshm_ident *owner, struct ivshm_dmb_view *v,
+		const char **why)
+{
+	const struct ivshm_ent *e;
+	uint64_t tok, off;
+
+	if (idx < IVSHM_IDX_FIRST ||
+	    idx - IVSHM_IDX_FIRST >= owner->max_dmbs) {
+		*why = "DMB index out of the owner's range";
+		return -EBADMSG;
+	}
+	e = &table[idx];
+	/* Token first (acquire: the fields were written before it), then
+	 * the fields, then the token again: a change meanwhile makes the
+	 * entry unreadable now; its owner announces the change anyway. */
+	tok = __atomic_load_n(&e->token, __ATOMIC_ACQUIRE);
+	if (tok == 0)
+		return 0;
+	v->token = tok;
+	v->rgid = LOAD(&e->rgid);
+	v->rgid_ext = LOAD(&e->rgid_ext);
+	off = (uint64_t)LOAD(&e->off64) * IVSHM_DMB_ALIGN;
+	v->len = LOAD(&e->len);
+	atomic_thread_fence(memory_order_acquire);
+	if (__atomic_load_n(&e->token, __ATOMIC_RELAXED) != tok) {
+		*why = "DMB entry changed while read";
+		return -EBADMSG;
+	}
+	if ((tok & IVSHM_TOK_LOW_MASK) != 0 || ivshm_tok_slot(tok) != slot ||
+	    ivshm_tok_idx(tok) != idx) {
+		*why = "token does not name its slot and index";
+		return -EBADMSG;
+	}
+	if (v->rgid == 0 && v->rgid_ext == 0) {
+		*why = "DMB with a zero writer GID";
+		return -EBADMSG;
+	}
+	if (v->len == 0 || v->len > owner->max_dmb_len ||
+	    off > l->part_size || v->len > l->part_size - off) {
+		*why = "DMB outside its owner's partition";
+		return -EBADMSG;
+	}
+	v->off = off;
+	return 1;
+}
+
+int
+ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
+		uint32_t max_dmbs, uint16_t *idx, unsigned int *n,
+		uint64_t *head, unsigned int *bad)
+{
+	uint64_t h = __atomic_load_n(&m->chg_head, __ATOMIC_ACQUIRE), i;
+	uint16_t x;
+
+	*n = 0;
+	*head = h;
+	if (h == seen)
+		return 0;
+	/* Behind by more than the ring holds, or a head that went back:
+	 * the entries cannot tell what changed. */
+	if (h < seen || h - seen > IVSHM_CHG_RING)
+		return 1;
+	for (i = seen; i < h; i++) {
+		x = LOAD(&m->chg_idx[i % IVSHM_CHG_RING]);
+		if (x < IVSHM_IDX_FIRST ||
+		    (uint32_t)x - IVSHM_IDX_FIRST >= max_dmbs) {
+			(*bad)++;
+			continue;
+		}
+		idx[(*n)++] = x;
+	}
+	/* The owner may have overwritten entries while we read them: if the
+	 * head moved by more than the slack the ring keeps, rescan. */
+	atomic_thread_fence(memory_order_acquire);
+	if (__atomic_load_n(&m->chg_head, __ATOMIC_RELAXED) - seen >
+	    IVSHM_CHG_RING)
+		return 1;
+	return 0;
+}
+
+int
+ivshm_req_read(const struct ivshm_member *sender, unsigned int to_slot,
+		uint64_t from_epoch, uint64_t to_epoch, uint64_t last,
+		struct ivshm_req *r, const char **why)
+{
+	const struct ivshm_req *q;
+	uint64_t seq;
+
+	if (to_slot >= IVSHM_MAX_MEMBERS)
+		return 0;
+	q = &sender->req[to_slot];
+	seq = __atomic_load_n(&q->seq, __ATOMIC_ACQUIRE);
+	if (seq == last || seq == 0)
+		return 0;
+	r->seq = seq;
+	r->to_epoch = LOAD(&q->to_epoch);
+	r->type = LOAD(&q->type);
+	r->code = LOAD(&q->code);
+	r->arg = LOAD(&q->arg);
+	r->trigger = LOAD(&q->trigger);
+	/* A request of an earlier incarnation, or for an earlier one of
+	 * ours: not for us, and not answered. */
+	if ((seq >> 32) != (from_epoch & UINT32_MAX) ||
+	    r->to_epoch != to_epoch)
+		return 0;
+	if (r->type == 0 || r->type >= IVSHM_REQ_NB) {
+		*why = "request of an unknown type";
+		return -EBADMSG;
+	}
+	return 1;
+}

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+#ifndef ISM_IVSHM_LAYOUT_H
+#define ISM_IVSHM_LAYOUT_H
+
+/*
+ * The layout of an ivshmem region that holds an ISM fabric, and the code
+ * that reads what other members wrote there.
+ *
+ * Every member (a QEMU guest through its ivshmem BAR 2, a host process
+ * through the backing file) can write every byte of the region, so nothing
+ * read from it is trusted: each shared field is loaded once into a local
+ * copy, checked, and only the copy is used. The geometry (header) is read
+ * and checked once, at join; later the member uses its own copy. This file
+ * and ism_ivshm_layout.c use only libc, so the fuzz harness builds them on
+ * their own (tests/fuzz/fuzz_ivshm_tables.c).
+ *
+ *   offset 0           header (4 KiB): magic, version, geometry, CHID
+ *   IVSHM_MEMBER_OFF   member areas, IVSHM_MEMBER_SIZE each: state word,
+ *                      identity, heartbeat, change ring, acknowledgements,
+ *                      request mailboxes and answers
+ *   sba_off            one software SBA per member (struct ism_sw_sba)
+ *   table_off          one DMB table per member, IVSHM_NB_IDX entries
+ *   data_off           the data area: one partition per member slot, where
+ *                      only that member places its DMBs
+ *
+ * A member writes only its own member area, SBA (polling), DMB table and
+ * partition; the others raise signals in its SBA and move data into the
+ * DMBs of its partition that they were registered for. Host byte order:
+ * all members run on one host.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define IVSHM_MAGIC		UINT64_C(0x31485356494d5349) /* "ISMIVSH1" */
+#define IVSHM_VERSION		1
+
+#define IVSHM_MAX_MEMBERS	64	/* fabric slots: 6 token bits */
+#define IVSHM_MIN_MEMBERS	2
+#define IVSHM_DEF_MEMBERS	16
+#define IVSHM_IDX_FIRST		32	/* DMB indices 0..31 are reserved */
+#define IVSHM_NB_IDX		4096	/* as the software SBA covers */
+#define IVSHM_CHG_RING		64	/* recent DMB changes of a member */
+
+#define IVSHM_HDR_SIZE		4096
+#define IVSHM_MEMBER_OFF	IVSHM_HDR_SIZE
+#define IVSHM_MEMBER_SIZE	8192
+#define IVSHM_SBA_SIZE		8192	/* sizeof(struct ism_sw_sba) */
+#define IVSHM_TABLE_SIZE	(IVSHM_NB_IDX * 32)
+#define IVSHM_PAGE		4096
+#define IVSHM_DMB_ALIGN		64	/* DMB offsets in 64-byte units */
+#define IVSHM_MIN_PART		(64 * 1024)
+/* Regions of 1 MiB .. 256 GiB (QEMU wants a power of two for a BAR). */
+#define IVSHM_MIN_REGION	(UINT64_C(1) << 20)
+#define IVSHM_MAX_REGION	(UINT64_C(1) << 38)	/* off64 is 32 bits */
+/* Heartbeat timeout of a fabric (header), in milliseconds. */
+#define IVSHM_MIN_LIVENESS_MS	20
+#define IVSHM_MAX_LIVENESS_MS	60000
+
+/* Token: owner's slot, DMB index, random; bits 0-27 zero (the ISM
+ * move_data encoding needs them), so a writer finds owner and index in
+ * O(1), as on the shm backend. */
+#define IVSHM_TOK_SLOT_SHIFT	58
+#define IVSHM_TOK_IDX_SHIFT	46
+#define IVSHM_TOK_IDX_MASK	0xfffu
+#define IVSHM_TOK_RND_SHIFT	28
+#define IVSHM_TOK_RND_MASK	((1u << (IVSHM_TOK_IDX_SHIFT - \
+				  IVSHM_TOK_RND_SHIFT)) - 1)
+#define IVSHM_TOK_LOW_MASK	((UINT64_C(1) << IVSHM_TOK_RND_SHIFT) - 1)
+
+static inline unsigned int
+ivshm_tok_slot(uint64_t token)
+{
+	return token >> IVSHM_TOK_SLOT_SHIFT;
+}
+
+static inline unsigned int
+ivshm_tok_idx(uint64_t token)
+{
+	return (token >> IVSHM_TOK_IDX_SHIFT) & IVSHM_TOK_IDX_MASK;
+}
+
+static inline uint64_t
+ivshm_tok_make(unsigned int slot, unsigned int idx, uint32_t rnd)
+{
+	return ((uint64_t)slot << IVSHM_TOK_SLOT_SHIFT) |
+		((uint64_t)idx << IVSHM_TOK_IDX_SHIFT) |
+		((uint64_t)(rnd & IVSHM_TOK_RND_MASK) << IVSHM_TOK_RND_SHIFT);
+}
+
+/* Member state word: (epoch << 8) | state. The epoch grows by one at each
+ * join of a slot, so a new incarnation is never taken for an old one. */
+enum ivshm_state {
+	IVSHM_ST_FREE = 0,	/* never used, or left cleanly */
+	IVSHM_ST_JOINING,	/* claimed; checking its GID is unique */
+	IVSHM_ST_LIVE,
+	IVSHM_ST_LEAVING,	/* closing; the others retire it */
+	IVSHM_ST_DEAD,		/* declared gone (no heartbeat) by a member */
+	IVSHM_ST_NB
+};
+
+static inline uint64_t
+ivshm_state_make(uint64_t epoch, enum ivshm_state st)
+{
+	return (epoch << 8) | st;
+}
+
+static inline uint64_t
+ivshm_state_epoch(uint64_t w)
+{
+	return w >> 8;
+}
+
+static inline unsigned int
+ivshm_state_st(uint64_t w)
+{
+	return w & 0xff;
+}
+
+struct ivshm_hdr {
+	uint64_t magic;		/* written last by the member that formats */
+	uint32_t version;
+	uint32_t members;	/* slots */
+	uint64_t region_size;
+	uint64_t data_off;
+	uint64_t part_size;	/* bytes of each member's partition */
+	uint64_t fabric_id;	/* random, for logs */
+	uint64_t format_owner;	/* nonce of the member formatting it */
+	uint16_t chid;		/* default CHID of members */
+	uint16_t reserved0;
+	uint32_t liveness_ms;	/* heartbeat timeout of the fabric */
+	uint8_t reserved[IVSHM_HDR_SIZE - 64];
+};
+
+/* A request from one member to another (rte_ism_signal_event(), nocopy
+ * attach/detach), one outstanding per pair: the sender waits for the
+ * answer before it writes the next. */
+enum ivshm_req_type {
+	IVSHM_REQ_EVENT = 1,
+	IVSHM_REQ_ATTACH,
+	IVSHM_REQ_DETACH,
+	IVSHM_REQ_NB
+};
+
+struct ivshm_req {
+	uint64_t seq;		/* (sender's epoch << 32) | counter; last */
+	uint64_t to_epoch;	/* the receiver's epoch it is meant for */
+	uint32_t type;
+	uint32_t code;		/* EVENT */
+	uint64_t arg;		/* EVENT: info; ATTACH/DETACH: token */
+	uint32_t trigger;	/* EVENT */
+	uint8_t reserved[28];
+};
+
+struct ivshm_ans {
+	uint64_t seq;		/* of the request answered; written last */
+	int64_t status;		/* 0 or -errno */
+};
+
+/* One member's area; only the owner writes it (others may CAS state). */
+struct ivshm_member {
+	/* Line 0: identity, written while JOINING. */
+	uint64_t state;
+	uint64_t gid;		/* struct rte_ism_gid */
+	uint64_t gid_ext;
+	uint32_t max_dmbs;
+	uint32_t max_dmb_len;
+	uint16_t chid;
+	uint8_t kind;		/* IVSHM_KIND_*, for dumps */
+	uint8_t reserved0;
+	uint32_t pid;		/* for dumps */
+	uint8_t reserved1[24];
+	/* Line 1: heartbeat, advanced by the member's control thread. */
+	uint64_t beat;
+	uint8_t reserved2[56];
+	/* Lines 2-4: the DMB indices changed lately, chg_head in total. */
+	uint64_t chg_head;
+	uint16_t chg_idx[IVSHM_CHG_RING];
+	uint8_t reserved3[56];
+	/* What this member has done about slot s. */
+	uint64_t view_epoch[IVSHM_MAX_MEMBERS];	/* s in its view, 0 none */
+	uint64_t seen_chg[IVSHM_MAX_MEMBERS];	/* s's changes applied */
+	uint64_t pinned[IVSHM_MAX_MEMBERS];	/* s's memory it still maps */
+	struct ivshm_req req[IVSHM_MAX_MEMBERS];	/* to s */
+	struct ivshm_ans ans[IVSHM_MAX_MEMBERS];	/* to s's request */
+	uint8_t reserved4[IVSHM_MEMBER_SIZE - 320 - 3 * 512 - 4096 - 1024];
+};
+
+#define IVSHM_KIND_HOST		1	/* a process mapping the file */
+#define IVSHM_KIND_PCI		2	/* a guest through vfio-pci */
+
+/* A DMB table entry; token written last at register, cleared first at
+ * unregister. */
+struct ivshm_ent {
+	uint64_t token;
+	uint64_t rgid;		/* the one writer */
+	uint64_t rgid_ext;
+	uint32_t off64;		/* offset in the owner's partition / 64 */
+	uint32_t len;
+};
+
+_Static_assert(sizeof(struct ivshm_hdr) == IVSHM_HDR_SIZE, "header");
+_Static_assert(sizeof(struct ivshm_member) == IVSHM_MEMBER_SIZE, "member");
+_Static_assert(sizeof(struct ivshm_req) == 64, "request");
+_Static_assert(sizeof(struct ivshm_ent) * IVSHM_NB_IDX == IVSHM_TABLE_SIZE,
+	       "table");
+_Static_assert(offsetof(struct ivshm_member, beat) == 64, "beat line");
+_Static_assert(offsetof(struct ivshm_member, chg_head) == 128, "ring line");
+_Static_assert(offsetof(struct ivshm_member, view_epoch) == 320, "acks");
+
+/* The geometry, as computed by this member (never read back). */
+struct ivshm_layout {
+	uint64_t size;
+	uint32_t members;
+	uint16_t chid;
+	uint32_t liveness_ms;
+	uint64_t fabric_id;
+	uint64_t sba_off;
+	uint64_t table_off;
+	uint64_t data_off;
+	uint64_t part_size;
+};
+
+/* Geometry of a region of size bytes with this many slots; 0 or -EINVAL
+ * (too small for partitions of IVSHM_MIN_PART, or out of range). */
+int ivshm_layout_compute(uint64_t size, uint32_t members,
+		struct ivshm_layout *l);
+
+static inline struct ivshm_hdr *
+ivshm_hdr(void *base)
+{
+	return base;
+}
+
+static inline struct ivshm_member *
+ivshm_member(void *base, unsigned int slot)
+{
+	return (struct ivshm_member *)((char *)base + IVSHM_MEMBER_OFF +
+		(size_t)slot * IVSHM_MEMBER_SIZE);
+}
+
+static inline void *
+ivshm_sba(void *base, const struct ivshm_layout *l, unsigned int slot)
+{
+	return (char *)base + l->sba_off + (size_t)slot * IVSHM_SBA_SIZE;
+}
+
+static inline struct ivshm_ent *
+ivshm_table(void *base, const struct ivshm_layout *l, unsigned int slot)
+{
+	return (struct ivshm_ent *)((char *)base + l->table_off +
+		(size_t)slot * IVSHM_TABLE_SIZE);
+}
+
+static inline void *
+ivshm_part(void *base, const struct ivshm_layout *l, unsigned int slot)
+{
+	return (char *)base + l->data_off + (size_t)slot * l->part_size;
+}
+
+/*
+ * Check the header of a region of size bytes: 0 and *l, -ENODATA (all
+ * zero: nobody formatted it yet), -EAGAIN (being formatted: magic not yet
+ * written, format_owner set), or -EBADMSG with *why.
+ */
+int ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
+		struct ivshm_layout *l, const char **why);
+
+/* Write a header for l (magic last); the region must be zero. */
+void ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l);
+
+/* Load a member's state word; false if its state is not a known one. */
+bool ivshm_state_read(const struct ivshm_member *m, uint64_t *word);
+
+/* A member's identity as it stands (checked: non-zero GID, limits). */
+struct ivshm_ident {
+	uint64_t gid;
+	uint64_t gid_ext;
+	uint32_t max_dmbs;	/* 1 .. IVSHM_NB_IDX - IVSHM_IDX_FIRST */
+	uint32_t max_dmb_len;	/* 1 .. part_size */
+	uint16_t chid;
+	uint8_t kind;
+	uint32_t pid;
+};
+int ivshm_ident_read(const struct ivshm_member *m,
+		const struct ivshm_layout *l, struct ivshm_ident *id,
+		const char **why);
+
+/* A DMB of slot's table, as checked: where it is in the partition. */
+struct ivshm_dmb_view {
+	uint64_t token;
+	uint64_t rgid;
+	uint64_t rgid_ext;
+	uint64_t off;		/* bytes from the partition start */
+	uint32_t len;
+};
+
+/*
+ * Read entry idx of slot's table (its owner has max_dmbs and max_dmb_len
+ * as read from its identity): 1 and *v if it holds a DMB that fits the
+ * owner's partition, 0 if empty, -EBADMSG (with *why) if it holds
+ * something invalid or changed while it was read.
+ */
+int ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
+		unsigned int slot, unsigned int idx,
+		const struct ivshm_ident *owner, struct ivshm_dmb_view *v,
+		const char **why);
+
+/*
+ * The DMB indices a member changed since seen (its chg_head then): up to
+ * IVSHM_CHG_RING valid indices into idx[] (*n), *head the new position.
+ * Returns 0, or 1 when the ring cannot tell (too far behind, or a head
+ * that went back): then the reader scans the whole table. Indices out of
+ * range are dropped (counted in *bad).
+ */
+int ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
+		uint32_t max_dmbs, uint16_t *idx, unsigned int *n,
+		uint64_t *head, unsigned int *bad);
+
+/* A request of sender (whose epoch is from_epoch) to the member of epoch
+ * to_epoch, read from the sender's req[to_slot]: 1 and *r if there is a
+ * new valid one (seq differs from last), 0 if none, -EBADMSG if invalid
+ * (then *r->seq is still set, to be answered with an error). */
+int ivshm_req_read(const struct ivshm_member *sender, unsigned int to_slot,
+		uint64_t from_epoch, uint64_t to_epoch, uint64_t last,
+		struct ivshm_req *r, const char **why);
+
+#endif /* ISM_IVSHM_LAYOUT_H */

@@ -1,0 +1,496 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * Membership of one device in the fabric of its region, as a state
+ * machine stepped by every control pass (so that no step blocks):
+ *
+ *   CLAIM     take a slot: FREE or DEAD, not still in anyone's view or
+ *             pinned (a live member may still move into, or map, memory of
+ *             its previous incarnation); state word CAS to JOINING with
+ *             the next epoch; reset the member area, DMB table and SBA.
+ *   CHECK     the GID must be unique among live members of our CHID: a
+ *             live one with our GID fails the join (-EEXIST); one whose
+ *             heartbeat stopped is declared gone; two joiners with one GID
+ *             both see each other (each writes its GID, then looks), the
+ *             one in the higher slot gives up.
+ *   ANNOUNCE  state word LIVE; wait until every live member of our CHID
+ *             took us into its view (view_epoch), or is declared gone.
+ *   LIVE      heartbeat; if our state word is no longer LIVE(epoch) the
+ *             others declared us gone (we did not run for longer than the
+ *             liveness timeout): expelled. We retire everyone, our DMBs
+ *             are revoked (BUF_OWNER_ERROR each, DEV_ERROR_STATE once) and
+ *             we join again from CLAIM, preferring the same slot.
+ *   LEAVING   state word LEAVING; the others retire us; then FREE.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_atomic.h>
+
+#include "ism_ivshm.h"
+
+/* How long a join may take before it fails: the others need up to one
+ * liveness timeout to be declared gone, plus their acknowledgements. */
+static uint64_t
+join_deadline_ns(const struct ivshm_dev *d)
+{
+	return 2 * d->liveness_ns + IVSHM_ACK_TIMEOUT_MS * 1000000ULL;
+}
+
+static void
+set_phase(struct ivshm_dev *d, enum ivshm_phase ph, uint64_t now)
+{
+	d->phase = ph;
+	d->phase_ns = now;
+}
+
+static void
+beat(struct ivshm_dev *d)
+{
+	__atomic_store_n(&d->me->beat, ++d->beat, __ATOMIC_RELEASE);
+}
+
+/*
+ * May slot s, whose state word is w, be taken? Not while a member that
+ * may be running still has its incarnation in view or pinned.
+ */
+static bool
+slot_free(const struct ivshm_dev *d, unsigned int s, uint64_t w)
+{
+	uint64_t e = ivshm_state_epoch(w), mw;
+	unsigned int st = ivshm_state_st(w), o, ost;
+	struct ivshm_member *m;
+
+	if (st != IVSHM_ST_FREE && st != IVSHM_ST_DEAD)
+		return false;
+	if (e == 0)
+		return true;	/* never used */
+	for (o = 0; o < d->lay.members; o++) {
+		if (o == s)
+			continue;
+		m = ivshm_member(d->base, o);
+		if (!ivshm_state_read(m, &mw))
+			continue;
+		ost = ivshm_state_st(mw);
+		if (ost != IVSHM_ST_JOINING && ost != IVSHM_ST_LIVE &&
+		    ost != IVSHM_ST_LEAVING)
+			continue;
+		if (__atomic_load_n(&m->view_epoch[s], __ATOMIC_ACQUIRE) == e ||
+		    __atomic_load_n(&m->pinned[s], __ATOMIC_ACQUIRE) == e)
+			return false;
+	}
+	return true;
+}
+
+/* We own slot s at epoch: fill in our area, clear our table and SBA. */
+static void
+take_slot(struct ivshm_dev *d, unsigned int s, uint64_t epoch)
+{
+	struct ivshm_member *m = ivshm_member(d->base, s);
+	struct ivshm_ent *t = ivshm_table(d->base, &d->lay, s);
+	uint32_t x;
+
+	d->slot = s;
+	d->epoch = epoch;
+	d->me = m;
+	d->chg_head = 0;
+	memset(&d->peers[s], 0, sizeof(d->peers[s]));
+	/* Everything but the state word, which says JOINING already. */
+	memset((char *)m + 8, 0, sizeof(*m) - 8);
+	m->gid = d->gid.gid;
+	m->gid_ext = d->gid.gid_ext;
+	m->max_dmbs = d->max_dmbs;
+	m->max_dmb_len = d->max_dmb_len;
+	m->chid = d->chid;
+	m->kind = d->kind;
+	m->pid = getpid();
+	memset(t, 0, IVSHM_TABLE_SIZE);
+	memset(ivshm_sba(d->base, &d->lay, s), 0, IVSHM_SBA_SIZE);
+	/* A new partition: DMBs of an earlier slot stay where they were
+	 * until unregistered, but are no longer ours to place. */
+	if (d->alloc_slot != s) {
+		ivshm_alloc_reset(&d->alloc, d->lay.part_size /
+				IVSHM_DMB_ALIGN);
+		d->alloc_slot = s;
+		for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + d->max_dmbs;
+		     x++)
+			d->own[x].slot = IVSHM_NO_SLOT;
+	}
+	/* GID before looking at the others' (CHECK). */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static bool
+try_claim(struct ivshm_dev *d, unsigned int s)
+{
+	struct ivshm_member *m = ivshm_member(d->base, s);
+	uint64_t w, nw;
+
+	if (!ivshm_state_read(m, &w) || !slot_free(d, s, w))
+		return false;
+	nw = ivshm_state_make(ivshm_state_epoch(w) + 1, IVSHM_ST_JOINING);
+	if (!__atomic_compare_exchange_n(&m->state, &w, nw, false,
+			__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return false;
+	take_slot(d, s, ivshm_state_epoch(nw));
+	return true;
+}
+
+static void
+join_failed(struct ivshm_dev *d, int err, uint64_t now)
+{
+	uint64_t w;
+
+	if (d->rejoin)
+		ISM_PMD_LOG(ERR, "%s: joining again failed (%s); trying again "
+			    "in %" PRIu64 " ms", d->name, strerror(-err),
+			    d->liveness_ns / 1000000);
+	if (d->slot != IVSHM_NO_SLOT) {
+		w = ivshm_state_make(d->epoch, IVSHM_ST_JOINING);
+		__atomic_compare_exchange_n(&d->me->state, &w,
+			ivshm_state_make(d->epoch, IVSHM_ST_FREE), false,
+			__ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+		d->slot = IVSHM_NO_SLOT;
+	}
+	d->join_err = err;
+	set_phase(d, IVSHM_PH_FAILED, now);
+}
+
+static void
+step_claim(struct ivshm_dev *d, uint64_t now)
+{
+	unsigned int s, pass;
+	uint64_t w;
+
+	/* Our old slot first (a rejoin keeps its partition), then slots
+	 * never used or left cleanly, then those of dead members. */
+	if (d->prev_slot != IVSHM_NO_SLOT && try_claim(d, d->prev_slot))
+		goto claimed;
+	for (pass = 0; pass < 2; pass++)
+		for (s = 0; s < d->lay.members; s++) {
+			if (!ivshm_state_read(ivshm_member(d->base, s), &w) ||
+			    ivshm_state_st(w) != (pass == 0 ? IVSHM_ST_FREE :
+						  IVSHM_ST_DEAD))
+				continue;
+			if (try_claim(d, s))
+				goto claimed;
+		}
+	if (now - d->phase_ns > join_deadline_ns(d)) {
+		ISM_PMD_LOG(ERR, "%s: no free slot among the %u of %s (slots "
+			    "of members that left are taken again once every "
+			    "member has let go of them)", d->name,
+			    d->lay.members, d->where);
+		join_failed(d, -ENOSPC, now);
+	}
+	return;
+claimed:
+	set_phase(d, IVSHM_PH_CHECK, now);
+}
+
+static void
+step_check(struct ivshm_dev *d, uint64_t now)
+{
+	char gs[RTE_ISM_GID_STRLEN];
+	struct ivshm_member *m;
+	struct ivshm_peer *p;
+	bool wait = false;
+	unsigned int s, st;
+	uint64_t w;
+
+	for (s = 0; s < d->lay.members; s++) {
+		if (s == d->slot)
+			continue;
+		m = ivshm_member(d->base, s);
+		p = &d->peers[s];
+		if (!ivshm_state_read(m, &w))
+			continue;
+		st = ivshm_state_st(w);
+		if (st != IVSHM_ST_JOINING && st != IVSHM_ST_LIVE &&
+		    st != IVSHM_ST_LEAVING)
+			continue;
+		if (__atomic_load_n(&m->gid, __ATOMIC_RELAXED) != d->gid.gid ||
+		    __atomic_load_n(&m->gid_ext, __ATOMIC_RELAXED) !=
+		    d->gid.gid_ext ||
+		    __atomic_load_n(&m->chid, __ATOMIC_RELAXED) != d->chid)
+			continue;
+		/* Declared gone by ivshm_peers_step() when it is dead. */
+		if (ivshm_peer_dead(d, p, now))
+			continue;
+		if (st == IVSHM_ST_LEAVING || !ivshm_peer_alive(d, p, now) ||
+		    (st == IVSHM_ST_JOINING && s > d->slot)) {
+			wait = true;
+			continue;
+		}
+		rte_ism_gid_format(&d->gid, gs, sizeof(gs));
+		ISM_PMD_LOG(ERR, "%s: GID %s is already used by the %s member "
+			    "in slot %u of fabric 0x%04x in %s", d->name, gs,
+			    st == IVSHM_ST_LIVE ? "live" : "joining", s,
+			    d->chid, d->where);
+		join_failed(d, -EEXIST, now);
+		return;
+	}
+	if (wait) {
+		if (now - d->phase_ns > join_deadline_ns(d)) {
+			ISM_PMD_LOG(ERR, "%s: could not tell whether GID is "
+				    "unique in time", d->name);
+			join_failed(d, -ETIMEDOUT, now);
+		}
+		return;
+	}
+	__atomic_store_n(&d->me->state, ivshm_state_make(d->epoch,
+			 IVSHM_ST_LIVE), __ATOMIC_RELEASE);
+	/* Our SBA for polls, our DMBs for moves to ourselves. */
+	d->own_view->sba = ivshm_sba(d->base, &d->lay, d->slot);
+	__atomic_store_n(&d->views[d->slot], d->own_view, __ATOMIC_RELEASE);
+	__atomic_store_n(&d->sba, d->own_view->sba, __ATOMIC_RELEASE);
+	set_phase(d, IVSHM_PH_ANNOUNCE, now);
+}
+
+/* Has every live member of our CHID taken us in (or been declared gone)? */
+static void
+step_announce(struct ivshm_dev *d, uint64_t now)
+{
+	struct ivshm_member *m;
+	unsigned int s;
+	uint64_t w;
+
+	for (s = 0; s < d->lay.members; s++) {
+		if (s == d->slot)
+			continue;
+		m = ivshm_member(d->base, s);
+		if (!ivshm_state_read(m, &w) ||
+		    ivshm_state_st(w) != IVSHM_ST_LIVE ||
+		    __atomic_load_n(&m->chid, __ATOMIC_RELAXED) != d->chid ||
+		    ivshm_peer_dead(d, &d->peers[s], now))
+			continue;
+		if (__atomic_load_n(&m->view_epoch[d->slot],
+				    __ATOMIC_ACQUIRE) == d->epoch)
+			continue;
+		if (now - d->phase_ns <= join_deadline_ns(d))
+			return;
+		ISM_PMD_LOG(WARNING, "%s: the member in slot %u did not take "
+			    "us in within %" PRIu64 " ms", d->name, s,
+			    join_deadline_ns(d) / 1000000);
+	}
+	set_phase(d, IVSHM_PH_LIVE, now);
+}
+
+/* The others declared us gone: start again. */
+static void
+expelled(struct ivshm_dev *d, uint64_t w, uint64_t now)
+{
+	struct ivshm_own *o;
+	unsigned int s;
+	uint32_t x;
+
+	ISM_PMD_LOG(ERR, "%s: declared gone by the other members (state "
+		    "word 0x%" PRIx64 ", was epoch %" PRIu64 " of slot %u): "
+		    "it did not run for more than %" PRIu64 " ms. Its DMBs "
+		    "are revoked; joining again", d->name, w, d->epoch,
+		    d->slot, d->liveness_ns / 1000000);
+	d->expulsions++;
+	for (s = 0; s < d->lay.members; s++)
+		ivshm_peer_retire(d, s, true);
+	__atomic_store_n(&d->views[d->slot], NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&d->sba, &d->quiet_sba, __ATOMIC_RELEASE);
+	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + d->max_dmbs; x++)
+		__atomic_store_n(&d->own_live[x], 0, __ATOMIC_RELAXED);
+	rte_ism_pmd_synchronize();
+	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + d->max_dmbs; x++) {
+		o = &d->own[x];
+		if (o->token == 0)
+			continue;
+		d->own_view->ent[x].token = 0;
+		if (o->live && o->registered)
+			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
+				     RTE_ISM_BUF_OWNER_ERROR, &d->gid,
+				     o->token, 0);
+		o->live = false;
+		o->attach_cnt = 0;
+		if (!o->registered)
+			ivshm_own_free(d, x);
+	}
+	ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ERROR_STATE,
+		     &d->gid, 0, 0);
+	d->prev_slot = d->slot;
+	d->slot = IVSHM_NO_SLOT;
+	d->rejoin = true;
+	d->me = NULL;
+	memset(d->peers, 0, sizeof(d->peers));
+	set_phase(d, IVSHM_PH_CLAIM, now);
+}
+
+static void
+fix64(uint64_t *p, uint64_t want)
+{
+	if (__atomic_load_n(p, __ATOMIC_RELAXED) != want)
+		__atomic_store_n(p, want, __ATOMIC_RELEASE);
+}
+
+/*
+ * Any member may overwrite our area. What the others read from it is
+ * written again when it differs from what we know: identity, the head of
+ * our change ring, our acknowledgements and pins. (Our DMB table is not:
+ * its entries are checked by every reader, and rewritten on change.)
+ */
+static void
+repair(struct ivshm_dev *d)
+{
+	struct ivshm_member *m = d->me;
+	struct ivshm_orphan *o;
+	struct ivshm_peer *p;
+	unsigned int s;
+	uint64_t pin;
+
+	if (m->gid != d->gid.gid || m->gid_ext != d->gid.gid_ext ||
+	    m->max_dmbs != d->max_dmbs || m->max_dmb_len != d->max_dmb_len ||
+	    m->chid != d->chid || m->kind != d->kind) {
+		m->gid = d->gid.gid;
+		m->gid_ext = d->gid.gid_ext;
+		m->max_dmbs = d->max_dmbs;
+		m->max_dmb_len = d->max_dmb_len;
+		m->chid = d->chid;
+		m->kind = d->kind;
+	}
+	fix64(&m->chg_head, d->chg_head);
+	for (s = 0; s < d->lay.members; s++) {
+		p = &d->peers[s];
+		pin = 0;
+		TAILQ_FOREACH(o, &d->orphans, next)
+			if (o->owner_gone && ivshm_tok_slot(o->token) == s)
+				pin = o->epoch;
+		fix64(&m->pinned[s], pin);
+		if (s == d->slot)
+			continue;
+		fix64(&m->seen_chg[s], p->up ? p->seen_chg : 0);
+		fix64(&m->view_epoch[s], p->up ? p->epoch : 0);
+	}
+}
+
+void
+ivshm_member_step(struct ivshm_dev *d, uint64_t now)
+{
+	uint64_t w;
+
+	switch (d->phase) {
+	case IVSHM_PH_CLAIM:
+		step_claim(d, now);
+		break;
+	case IVSHM_PH_CHECK:
+		beat(d);
+		step_check(d, now);
+		break;
+	case IVSHM_PH_ANNOUNCE:
+	case IVSHM_PH_LIVE:
+		beat(d);
+		ivshm_state_read(d->me, &w);
+		if (w != ivshm_state_make(d->epoch, IVSHM_ST_LIVE)) {
+			expelled(d, w, now);
+			break;
+		}
+		repair(d);
+		if (d->phase == IVSHM_PH_ANNOUNCE)
+			step_announce(d, now);
+		break;
+	case IVSHM_PH_LEAVING:
+		beat(d);
+		break;
+	case IVSHM_PH_FAILED:
+		/* A device that was in the fabric keeps trying: whatever
+		 * stopped it (a member with its GID, no slot) may go. */
+		if (d->rejoin && now - d->phase_ns > d->liveness_ns)
+			set_phase(d, IVSHM_PH_CLAIM, now);
+		break;
+	}
+}
+
+static bool
+joined(struct ivshm_dev *d, void *arg __rte_unused)
+{
+	return d->phase == IVSHM_PH_LIVE || d->phase == IVSHM_PH_FAILED;
+}
+
+static bool
+all_let_go(struct ivshm_dev *d, void *arg __rte_unused)
+{
+	uint64_t now = ivshm_now_ns();
+	struct ivshm_member *m;
+	unsigned int s;
+	uint64_t w;
+
+	for (s = 0; s < d->lay.members; s++) {
+		if (s == d->slot || !d->peers[s].up)
+			continue;
+		m = ivshm_member(d->base, s);
+		if (!ivshm_state_read(m, &w) ||
+		    ivshm_state_st(w) != IVSHM_ST_LIVE ||
+		    ivshm_peer_dead(d, &d->peers[s], now))
+			continue;
+		if (__atomic_load_n(&m->view_epoch[d->slot],
+				    __ATOMIC_ACQUIRE) == d->epoch)
+			return false;
+	}
+	return true;
+}
+
+int
+ivshm_member_join(struct ivshm_dev *d)
+{
+	int ret;
+
+	pthread_mutex_lock(&ivshm_ctl_lock);
+	ret = ivshm_wait(d, joined, NULL, 2 * join_deadline_ns(d) +
+			1000000000ULL);
+	if (ret == 0 && d->phase == IVSHM_PH_FAILED)
+		ret = d->join_err;
+	else if (ret < 0)
+		ISM_PMD_LOG(ERR, "%s: join not finished in time", d->name);
+	pthread_mutex_unlock(&ivshm_ctl_lock);
+	return ret;
+}
+
+void
+ivshm_member_leave(struct ivshm_dev *d)
+{
+	unsigned int s;
+	uint64_t w;
+
+	pthread_mutex_lock(&ivshm_ctl_lock);
+	if (d->slot == IVSHM_NO_SLOT) {
+		d->phase = IVSHM_PH_FAILED;
+		goto out;
+	}
+	if (d->phase == IVSHM_PH_ANNOUNCE || d->phase == IVSHM_PH_LIVE) {
+		w = ivshm_state_make(d->epoch, IVSHM_ST_LIVE);
+		if (__atomic_compare_exchange_n(&d->me->state, &w,
+				ivshm_state_make(d->epoch, IVSHM_ST_LEAVING),
+				false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			set_phase(d, IVSHM_PH_LEAVING, ivshm_now_ns());
+			/* They post their events, then let go of us. */
+			if (ivshm_wait(d, all_let_go, NULL,
+				       IVSHM_ACK_TIMEOUT_MS * 1000000ULL) < 0)
+				ISM_PMD_LOG(WARNING, "%s: not every member "
+					    "acknowledged our leaving in "
+					    "time", d->name);
+		}
+	}
+	d->phase = IVSHM_PH_LEAVING;
+	for (s = 0; s < d->lay.members; s++)
+		ivshm_peer_retire(d, s, false);
+	/* Free for the next member, unless we were declared gone (then it is
+	 * DEAD already, or taken again). */
+	ivshm_state_read(d->me, &w);
+	if (ivshm_state_epoch(w) == d->epoch &&
+	    ivshm_state_st(w) != IVSHM_ST_FREE)
+		__atomic_compare_exchange_n(&d->me->state, &w,
+			ivshm_state_make(d->epoch, IVSHM_ST_FREE), false,
+			__ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	d->phase = IVSHM_PH_FAILED;
+out:
+	pthread_mutex_unlock(&ivshm_ctl_lock);
+}

@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+/*
+ * What a device learns of the other members through the region, once per
+ * control pass: whether each slot is alive (its state word or heartbeat
+ * changed within the liveness timeout), which members of its CHID are up
+ * (taken into the view, with events), what their DMB tables hold, and
+ * their requests (events, attach, detach). A member that stops is declared
+ * gone here: its state word is set to DEAD (by whichever device sees it
+ * first) and every device retires it.
+ *
+ * Every value read from the region goes through the checked readers of
+ * ism_ivshm_layout.c; what fails a check is ignored and counted
+ * (protocol_errors), never used.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+
+#include "ism_ivshm.h"
+
+struct ivshm_view *
+ivshm_view_new(uint32_t max_dmbs)
+{
+	uint32_t n = IVSHM_IDX_FIRST + max_dmbs;
+	struct ivshm_view *v;
+
+	v = rte_zmalloc("ism_ivshm_view", sizeof(*v) + n *
+			(sizeof(*v->ent) + sizeof(*v->attach)),
+			RTE_CACHE_LINE_SIZE);
+	if (v == NULL)
+		return NULL;
+	v->max_dmbs = max_dmbs;
+	v->ent = (struct ivshm_view_ent *)(v + 1);
+	v->attach = (uint32_t *)(v->ent + n);
+	return v;
+}
+
+void
+ivshm_view_free(struct ivshm_view *v)
+{
+	rte_free(v);
+}
+
+bool
+ivshm_peer_dead(const struct ivshm_dev *d, const struct ivshm_peer *p,
+		uint64_t now)
+{
+	return p->seen && now - p->t_change >= d->liveness_ns;
+}
+
+bool
+ivshm_peer_alive(const struct ivshm_dev *d, const struct ivshm_peer *p,
+		uint64_t now)
+{
+	return p->seen && p->moved && now - p->t_change < d->liveness_ns;
+}
+
+int
+ivshm_peer_by_gid(const struct ivshm_dev *d, const struct rte_ism_gid *gid)
+{
+	unsigned int s;
+
+	for (s = 0; s < d->lay.members; s++)
+		if (d->peers[s].up && d->peers[s].id.gid == gid->gid &&
+		    d->peers[s].id.gid_ext == gid->gid_ext)
+			return s;
+	return -1;
+}
+
+static bool
+gid_is(const struct rte_ism_gid *g, uint64_t gid, uint64_t ext)
+{
+	return g->gid == gid && g->gid_ext == ext;
+}
+
+/* Write this device's acknowledgement of slot s: seen_chg before the
+ * epoch, which the owner checks first. */
+static void
+ack(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t seen)
+{
+	__atomic_store_n(&d->me->seen_chg[s], seen, __ATOMIC_RELEASE);
+	__atomic_store_n(&d->me->view_epoch[s], epoch, __ATOMIC_RELEASE);
+}
+
+/* Keep an attachment of a DMB that leaves the view (unregistered, or its
+ * owner gone): the memory stays valid until we detach. */
+static void
+orphan_add(struct ivshm_dev *d, struct ivshm_peer *p, uint32_t idx,
+		uint64_t token, bool owner_gone)
+{
+	struct ivshm_view *v = p->view;
+	struct ivshm_orphan *o;
+
+	o = calloc(1, sizeof(*o));
+	if (o == NULL) {
+		/* The attachment is forgotten: a detach gets -ENOENT. The
+		 * memory may be reused while the client still writes it. */
+		ISM_PMD_LOG(ERR, "%s: no memory to keep attached DMB 0x%"
+			    PRIx64, d->name, token);
+		v->attach[idx] = 0;
+		return;
+	}
+	o->token = token;
+	o->epoch = p->epoch;
+	o->addr = v->ent[idx].addr;
+	o->attach_cnt = v->attach[idx];
+	o->owner_gone = owner_gone;
+	TAILQ_INSERT_TAIL(&d->orphans, o, next);
+	v->attach[idx] = 0;
+	if (owner_gone)
+		__atomic_store_n(&d->me->pinned[ivshm_tok_slot(token)],
+				 p->epoch, __ATOMIC_RELEASE);
+}
+
+/* Set view entry idx of p from what its table holds now. Returns true if
+ * a token this device could use was removed (synchronize before acking). */
+static bool
+view_update(struct ivshm_dev *d, unsigned int s, uint32_t idx)
+{
+	struct ivshm_peer *p = &d->peers[s];
+	struct ivshm_view *v = p->view;
+	struct ivshm_view_ent *e = &v->ent[idx];
+	struct rte_ism_gid gid = { p->id.gid, p->id.gid_ext };
+	struct ivshm_dmb_view dv;
+	const char *why = NULL;
+	bool removed = false;
+	int ret;
+
+	ret = ivshm_ent_read(ivshm_table(d->base, &d->lay, s), &d->lay, s, idx,
+			&p->id, &dv, &why);
+	if (ret < 0 && strcmp(why, "DMB entry changed while read") != 0)
+		ivshm_bad(d, s, why);
+	if (ret == 1 && e->token == dv.token)
+		return false;
+	if (e->token != 0) {
+		/* Only the writer is told (as on the other backends); only
+		 * the writer can have attached it. */
+		if (e->writable)
+			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
+				     RTE_ISM_BUF_UNREGISTERED, &gid, e->token,
+				     0);
+		if (v->attach[idx] > 0)
+			orphan_add(d, p, idx, e->token, false);
+		__atomic_store_n(&e->token, 0, __ATOMIC_RELEASE);
+		removed = true;
+	}
+	if (ret != 1)
+		return removed;
+	e->addr = RTE_PTR_ADD(ivshm_part(d->base, &d->lay, s), dv.off);
+	e->len = dv.len;
+	e->writable = gid_is(&d->gid, dv.rgid, dv.rgid_ext);
+	__atomic_store_n(&e->token, dv.token, __ATOMIC_RELEASE);
+	return removed;
+}
+
+/* Apply what p changed in its table since we last looked. */
+static void
+sync_table(struct ivshm_dev *d, unsigned int s)
+{
+	struct ivshm_peer *p = &d->peers[s];
+	uint16_t idx[IVSHM_CHG_RING];
+	unsigned int n = 0, i, bad = 0;
+	bool removed = false;
+	uint64_t head;
+	uint32_t x;
+	int full;
+
+	full = ivshm_chg_read(ivshm_member(d->base, s), p->seen_chg,
+			p->id.max_dmbs, idx, &n, &head, &bad);
+	if (head == p->seen_chg)
+		return;
+	if (bad > 0)
+		ivshm_bad(d, s, "DMB index out of range in the change ring");
+	if (full) {
+		for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + p->id.max_dmbs;
+		     x++)
+			removed |= view_update(d, s, x);
+	} else {
+		for (i = 0; i < n; i++)
+			removed |= view_update(d, s, idx[i]);
+	}
+	/* Whoever moved with a removed token has finished before we say
+	 * so: then the owner may reuse the memory. */
+	if (removed)
+		rte_ism_pmd_synchronize();
+	p->seen_chg = head;
+	ack(d, s, p->epoch, head);
+}
+
+/* Take up the member in slot s (epoch, identity read and checked). */
+static void
+peer_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
+		const struct ivshm_ident *id)
+{
+	struct ivshm_peer *p = &d->peers[s];
+	struct ivshm_view *v;
+	uint32_t x;
+
+	v = ivshm_view_new(id->max_dmbs);
+	if (v == NULL) {
+		ISM_PMD_LOG(ERR, "%s: no memory for the DMB table of slot %u",
+			    d->name, s);
+		return;
+	}
+	v->sba = ivshm_sba(d->base, &d->lay, s);
+	p->view = v;
+	p->id = *id;
+	p->epoch = epoch;
+	p->last_req = 0;
+	p->seen_chg = __atomic_load_n(&ivshm_member(d->base, s)->chg_head,
+			__ATOMIC_ACQUIRE);
+	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + id->max_dmbs; x++)
+		view_update(d, s, x);
+	p->up = true;
+	__atomic_store_n(&d->views[s], v, __ATOMIC_RELEASE);
+	ack(d, s, epoch, p->seen_chg);
+	ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
+		     &(struct rte_ism_gid){ id->gid, id->gid_ext }, 0, 0);
+}
+
+void
+ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events)
+{
+	struct ivshm_peer *p = &d->peers[s];
+	struct rte_ism_gid gid = { p->id.gid, p->id.gid_ext };
+	struct ivshm_view *v = p->view;
+	struct ivshm_orphan *orph;
+	struct ivshm_own *o;
+	uint32_t x;
+
+	if (!p->up)
+		return;
+	/* Unreachable for the fast path, then wait out moves using it. */
+	__atomic_store_n(&d->views[s], NULL, __ATOMIC_RELEASE);
+	rte_ism_pmd_synchronize();
+	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + v->max_dmbs; x++) {
+		if (v->ent[x].token == 0 || !v->ent[x].writable)
+			continue;
+		if (events)
+			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
+				     RTE_ISM_BUF_UNREGISTERED, &gid,
+				     v->ent[x].token, 0);
+		if (v->attach[x] > 0)
+			orphan_add(d, p, x, v->ent[x].token, true);
+	}
+	/* Attachments of its DMBs it had unregistered: now nobody keeps
+	 * that memory for us but the pin. */
+	TAILQ_FOREACH(orph, &d->orphans, next) {
+		if (ivshm_tok_slot(orph->token) != s ||
+		    orph->epoch != p->epoch || orph->owner_gone)
+			continue;
+		orph->owner_gone = true;
+		__atomic_store_n(&d->me->pinned[s], p->epoch,
+				 __ATOMIC_RELEASE);
+	}
+	/* Our DMBs it could write: still ours, reported; its attachments
+	 * end with it. */
+	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + d->max_dmbs; x++) {
+		o = &d->own[x];
+		if (o->token == 0 || !rte_ism_gid_equal(&o->rgid, &gid))
+			continue;
+		if (events && o->registered)
+			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
+				     RTE_ISM_BUF_USER_DISABLED, &gid, o->token,
+				     0);
+		o->attach_cnt = 0;
+		if (!o->registered)
+			ivshm_own_free(d, x);
+	}
+	if (events)
+		ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV,
+			     RTE_ISM_DEV_DISABLED, &gid, 0, 0);
+	p->up = false;
+	p->retired = p->epoch;
+	p->view = NULL;
+	ivshm_view_free(v);
+	ack(d, s, 0, 0);
+	d->peers_gone++;
+}
+
+/* Answer a request of up peer s. */
+static int
+serve(struct ivshm_dev *d, unsigned int s, const struct ivshm_req *r)
+{
+	struct ivshm_peer *p = &d->peers[s];
+	struct rte_ism_gid gid = { p->id.gid, p->id.gid_ext };
+	struct ivshm_own *o;
+
+	switch (r->type) {
+	case IVSHM_REQ_EVENT:
+		ism_pmd_post(&d->common, RTE_ISM_EVENT_SW, r->code, &gid, 0,
+			     r->arg);
+		return 0;
+	case IVSHM_REQ_ATTACH:
+		o = ivshm_own_find(d, r->arg);
+		if (o == NULL || !o->registered || !o->live)
+			return -ENOENT;
+		if (!rte_ism_gid_equal(&o->rgid, &gid))
+			return -EACCES;
+		o->attach_cnt++;
+		return 0;
+	default:	/* IVSHM_REQ_DETACH */
+		o = ivshm_own_find(d, r->arg);
+		if (o == NULL || o->attach_cnt == 0 ||
+		    !rte_ism_gid_equal(&o->rgid, &gid))
+			return -ENOENT;
+		if (--o->attach_cnt == 0 && !o->registered)
+			ivshm_own_free(d, ivshm_tok_idx(o->token));
+		return 0;
+	}
+}
+
+static void
+serve_requests(struct ivshm_dev *d, unsigned int s)
+{
+	struct ivshm_peer *p = &d->peers[s];
+	struct ivshm_ans *a = &d->me->ans[s];
+	const char *why = NULL;
+	struct ivshm_req r;
+	int ret;
+
+	ret = ivshm_req_read(ivshm_member(d->base, s), d->slot, p->epoch,
+			d->epoch, p->last_req, &r, &why);
+	if (ret == 0)
+		return;
+	p->last_req = r.seq;
+	if (ret < 0) {
+		ivshm_bad(d, s, why);
+		ret = -EPROTO;
+	} else {
+		ret = serve(d, s, &r);
+	}
+	__atomic_store_n(&a->status, ret, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->seq, r.seq, __ATOMIC_RELEASE);
+}
+
+/* Is the member in slot s, found live in epoch, someone we take up? */
+static void
+maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
+{
+	struct ivshm_peer *p = &d->peers[s];
+	struct ivshm_member *m = ivshm_member(d->base, s);
+	struct ivshm_ident id;
+	const char *why = NULL;
+	bool acked;
+
+	if (epoch == p->retired)
+		return;
+	/* Proof that it runs: it changed since we first looked, or it saw
+	 * us (a member found live at our join may be a dead one). */
+	acked = __atomic_load_n(&m->view_epoch[d->slot], __ATOMIC_ACQUIRE) ==
+		d->epoch;
+	if (!acked && !ivshm_peer_alive(d, p, now))
+		return;
+	if (ivshm_ident_read(m, &d->lay, &id, &why) < 0) {
+		ivshm_bad(d, s, why);
+		p->retired = epoch;	/* not again for this incarnation */
+		return;
+	}
+	if (id.chid != d->chid)
+		return;
+	peer_up(d, s, epoch, &id);
+}
+
+void
+ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
+{
+	struct ivshm_member *m;
+	struct ivshm_peer *p;
+	unsigned int s, st;
+	uint64_t w, b, e;
+	bool valid, serving;
+
+	serving = ivshm_in_fabric(d);
+	for (s = 0; s < d->lay.members; s++) {
+		if (s == d->slot)
+			continue;
+		m = ivshm_member(d->base, s);
+		p = &d->peers[s];
+		valid = ivshm_state_read(m, &w);
+		b = __atomic_load_n(&m->beat, __ATOMIC_RELAXED);
+		if (!p->seen) {
+			p->seen = true;
+			p->word = w;
+			p->beat = b;
+			p->t_change = now;
+		} else if (w != p->word || b != p->beat) {
+			p->word = w;
+			p->beat = b;
+			p->t_change = now;
+			p->moved = true;
+		}
+		if (!valid) {
+			ivshm_bad(d, s, "unknown member state");
+			ivshm_peer_retire(d, s, serving);
+			/* Garbage that stays: a dead slot, to be reused. */
+			if (ivshm_peer_dead(d, p, now))
+				__atomic_compare_exchange_n(&m->state, &w,
+					ivshm_state_make(ivshm_state_epoch(w),
+					IVSHM_ST_DEAD), false,
+					__ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+			continue;
+		}
+		st = ivshm_state_st(w);
+		e = ivshm_state_epoch(w);
+		if (p->up && (st != IVSHM_ST_LIVE || e != p->epoch)) {
+			/* It left, was declared gone, or is another one. */
+			ivshm_peer_retire(d, s, serving);
+		}
+		if ((st == IVSHM_ST_LIVE || st == IVSHM_ST_JOINING ||
+		     st == IVSHM_ST_LEAVING) && ivshm_peer_dead(d, p, now)) {
+			/* No heartbeat for the liveness timeout: gone. The
+			 * first device to see it says so for everyone. */
+			if (__atomic_compare_exchange_n(&m->state, &w,
+					ivshm_state_make(e, IVSHM_ST_DEAD),
+					false, __ATOMIC_ACQ_REL,
+					__ATOMIC_RELAXED))
+				ISM_PMD_LOG(NOTICE, "%s: member in slot %u "
+					    "(epoch %" PRIu64 ") declared "
+					    "gone: no heartbeat for %" PRIu64
+					    " ms", d->name, s, e,
+					    d->liveness_ns / 1000000);
+			ivshm_peer_retire(d, s, serving);
+			continue;
+		}
+		if (!serving)
+			continue;
+		if (!p->up && st == IVSHM_ST_LIVE)
+			maybe_up(d, s, e, now);
+		if (p->up) {
+			sync_table(d, s);
+			serve_requests(d, s);
+		}
+	}
+}
+
+/* The answer to our request seq in s's area: its status, or 1 if none. */
+static int
+answer_of(struct ivshm_dev *d, unsigned int s, uint64_t seq)
+{
+	const struct ivshm_ans *a = &ivshm_member(d->base, s)->ans[d->slot];
+	int64_t st;
+
+	if (__atomic_load_n(&a->seq, __ATOMIC_ACQUIRE) != seq)
+		return 1;
+	st = __atomic_load_n(&a->status, __ATOMIC_RELAXED);
+	/* An errno, or 0; anything else is not an answer we trust. */
+	return st <= 0 && st >= -4095 ? (int)st : -EPROTO;
+}
+
+struct req_wait {
+	unsigned int slot;
+	uint64_t epoch;
+	unsigned int my_slot;		/* ours when we asked */
+	uint64_t my_epoch;
+	uint64_t seq;
+	int status;
+};
+
+static bool
+req_done(struct ivshm_dev *d, void *arg)
+{
+	struct req_wait *w = arg;
+	struct ivshm_peer *p = &d->peers[w->slot];
+
+	/* The control pass runs while we wait: if it found us expelled, the
+	 * request died with our slot (whose answers, d->slot, are no longer
+	 * ours to read: NO_SLOT while out). */
+	if (d->slot != w->my_slot || d->epoch != w->my_epoch) {
+		w->status = -ENETUNREACH;
+		return true;
+	}
+	/* An answer counts even if the peer left right after it. */
+	w->status = answer_of(d, w->slot, w->seq);
+	if (w->status != 1)
+		return true;
+	if (!p->up || p->epoch != w->epoch || !ivshm_in_fabric(d)) {
+		w->status = -ENETUNREACH;
+		return true;
+	}
+	return false;
+}
+
+int
+ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
+		uint32_t code, uint64_t arg, uint32_t trigger)
+{
+	struct req_wait w = { .slot = s, .epoch = d->peers[s].epoch,
+		.my_slot = d->slot, .my_epoch = d->epoch };
+	struct ivshm_req *q;
+	int ret;
+
+	if (!ivshm_in_fabric(d) || d->me == NULL)
+		return -ENETUNREACH;
+	q = &d->me->req[s];
+	if (++d->req_ctr == 0)
+		d->req_ctr = 1;
+	w.seq = ((d->epoch & UINT32_MAX) << 32) | d->req_ctr;
+	q->to_epoch = w.epoch;
+	q->type = type;
+	q->code = code;
+	q->arg = arg;
+	q->trigger = trigger;
+	__atomic_store_n(&q->seq, w.seq, __ATOMIC_RELEASE);
+	ret = ivshm_wait(d, req_done, &w, IVSHM_ACK_TIMEOUT_MS * 1000000ULL);
+	if (ret < 0) {
+		ISM_PMD_LOG(ERR, "%s: no answer from slot %u in %u ms",
+			    d->name, s, IVSHM_ACK_TIMEOUT_MS);
+		return ret;
+	}
+	return w.status;
+}

@@ -1,0 +1,438 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ism authors
+"""Run the commands and compile the C snippets of README.md and doc/guides.
+
+    doc_blocks.py --src SRC --build BUILD [--list] [FILE...]
+
+Every code block of the documents must carry a marker saying what the test
+does with it, so that a new block cannot escape it. In Markdown the marker
+is a comment on the line before the fence, in reStructuredText a comment
+anywhere between the previous block and this one:
+
+    <!-- doc-test: KIND [key=value...] -->
+    .. doc-test: KIND [key=value...]
+
+KIND is one of:
+
+  run        a shell script (bash -e), from the source root
+  terminals  blocks of "# terminal N" parts run side by side after the part
+             before the first one; with wait1=REGEX (a line of terminal 1)
+             or until1 (terminal 1 exits) the others are then stopped with
+             SIGINT; every part must exit 0 (a stopped one: 0 or SIGINT)
+  c          a C translation unit, compiled (-c) with the flags the guides
+             give: the build's include directories, DPDK's pkg-config cflags
+  c-body     a C fragment, compiled as the body of a function whose
+             parameters are the marker's decl="..." (types of the API)
+  skip       not run; the reason follows: hardware (needs an IBM ISM
+             function, IBM Z or a host's vfio), install (the install suite
+             runs it), output (not a command: sample output, a syntax),
+             make (make itself: what runs this test), bench (minutes long:
+             the perf-smoke suite runs its cases with small counts), long
+             (a walk-through of minutes; its commands are run by another
+             block or suite), external (a program this tree does not
+             build, e.g. dpdk-l2fwd)
+
+Keys: timeout=S (default 60; every process runs under timeout(1)),
+rc=N (expected status of run), expect=REGEX (a line of the output).
+
+The commands run as written: in a private mount namespace (unshare) whose
+/tmp and EAL runtime directory (/run/dpdk) are fresh tmpfs, so fixed names
+like /tmp/fabric and --file-prefix p1 meet nobody else's and leave nothing
+behind, with BUILD bind-mounted on SRC/build (the guides say ./build).
+Without root, or where unshare is not allowed (a container without
+CAP_SYS_ADMIN), the test is skipped (77).
+"""
+
+import argparse
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+KINDS = ("run", "terminals", "c", "c-body", "skip")
+SKIP_REASONS = ("hardware", "install", "output", "make", "bench", "long",
+                "external")
+MD_MARK = re.compile(r"^\s*<!--\s*doc-test:\s*(.*?)\s*-->\s*$")
+RST_MARK = re.compile(r"^\s*\.\.\s+doc-test:\s*(.*?)\s*$")
+TERMINAL = re.compile(r"^\s*#\s*terminal\s+(\d+)")
+
+
+class Block:
+    def __init__(self, path, line, lang, text, marker):
+        self.path, self.line, self.lang = path, line, lang
+        self.text, self.marker = text, marker
+        self.kind, self.opts, self.reason = None, {}, ""
+        if marker is not None:
+            words = shlex.split(marker)
+            self.kind = words[0] if words else ""
+            for w in words[1:]:
+                if "=" in w:
+                    k, v = w.split("=", 1)
+                    self.opts[k] = v
+                else:
+                    self.opts[w] = True
+            if self.kind == "skip":
+                self.reason = words[1] if len(words) > 1 else ""
+
+    def where(self):
+        return "%s:%d" % (self.path, self.line)
+
+
+def parse_md(path, rel):
+    blocks, marker, lines = [], None, open(path).read().split("\n")
+    i = 0
+    while i < len(lines):
+        m = MD_MARK.match(lines[i])
+        if m:
+            marker = m.group(1)
+        elif lines[i].startswith("```"):
+            lang, start, body = lines[i][3:].strip(), i + 1, []
+            i += 1
+            while i < len(lines) and not lines[i].startswith("```"):
+                body.append(lines[i])
+                i += 1
+            blocks.append(Block(rel, start, lang, "\n".join(body) + "\n",
+                                marker))
+            marker = None
+        i += 1
+    return blocks
+
+
+def indent(s):
+    return len(s) - len(s.lstrip())
+
+
+def parse_rst(path, rel):
+    blocks, marker, lines = [], None, open(path).read().split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = RST_MARK.match(line)
+        lang = None
+        if m:
+            marker = m.group(1)
+        elif re.match(r"^\s*\.\.\s+code(-block)?::", line):
+            lang = line.split("::", 1)[1].strip() or "text"
+        elif line.rstrip().endswith("::") and \
+                not re.match(r"^\s*\.\.\s", line):
+            lang = "literal"
+        if lang is None:
+            i += 1
+            continue
+        base = indent(line)
+        i += 1
+        # Directive options, then the indented body.
+        while i < len(lines) and lines[i].strip().startswith(":") and \
+                indent(lines[i]) > base:
+            i += 1
+        body, start = [], i + 1
+        while i < len(lines) and (lines[i].strip() == "" or
+                                  indent(lines[i]) > base):
+            body.append(lines[i])
+            i += 1
+        while body and body[-1].strip() == "":
+            body.pop()
+        while body and body[0].strip() == "":
+            body.pop(0)
+            start += 1
+        if not body:
+            continue
+        cut = min(indent(b) for b in body if b.strip())
+        text = "\n".join(b[cut:] for b in body) + "\n"
+        blocks.append(Block(rel, start, lang, text, marker))
+        marker = None
+    return blocks
+
+
+def collect(src, files):
+    out = []
+    for rel in files:
+        path = os.path.join(src, rel)
+        out += parse_md(path, rel) if rel.endswith(".md") else \
+            parse_rst(path, rel)
+    return out
+
+
+def default_files(src):
+    files = ["README.md"]
+    for root, _, names in sorted(os.walk(os.path.join(src, "doc", "guides"))):
+        for n in sorted(names):
+            if n.endswith(".rst"):
+                files.append(os.path.relpath(os.path.join(root, n), src))
+    return files
+
+
+# ------------------------------------------------------------- running
+
+class Ctx:
+    def __init__(self, args):
+        self.src, self.build, self.args = args.src, args.build, args
+
+
+def spawn(ctx, script, timeout, out, stdin=subprocess.DEVNULL):
+    return subprocess.Popen(
+        ["timeout", "-k", "5", str(timeout), "bash", "-e", "-c", script],
+        cwd=ctx.src, stdout=out, stderr=subprocess.STDOUT,
+        stdin=stdin, start_new_session=True)
+
+
+def output_file():
+    return tempfile.NamedTemporaryFile("w+", prefix="doc-block.",
+                                       delete=True)
+
+
+def expect_line(b, text):
+    rx = b.opts.get("expect")
+    if isinstance(rx, str) and not re.search(rx, text, re.M):
+        return "no line matches /%s/" % rx
+    return None
+
+
+def run_block(ctx, b):
+    timeout = int(b.opts.get("timeout", 60))
+    with output_file() as out:
+        p = spawn(ctx, b.text, timeout, out)
+        rc = p.wait()
+        out.seek(0)
+        text = out.read()
+    want = int(b.opts.get("rc", 0))
+    if rc == 124:
+        return "timed out after %d s" % timeout, text
+    if rc != want:
+        return "exit status %d, expected %d" % (rc, want), text
+    return expect_line(b, text), text
+
+
+def split_terminals(text):
+    pre, parts, cur = [], {}, None
+    for line in text.split("\n"):
+        m = TERMINAL.match(line)
+        if m:
+            cur = int(m.group(1))
+            parts[cur] = []
+            continue
+        (parts[cur] if cur is not None else pre).append(line)
+    # A command continued with "\" stays in its part.
+    return "\n".join(pre) + "\n", {k: "\n".join(v) + "\n"
+                                   for k, v in sorted(parts.items())}
+
+
+def stop(p, grace=20):
+    """SIGINT to the part's process group; its status (None: hung)."""
+    if p.poll() is None:
+        try:
+            os.killpg(p.pid, signal.SIGINT)
+        except ProcessLookupError:
+            pass
+    try:
+        return p.wait(grace)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        return None
+
+
+def run_terminals(ctx, b):
+    timeout = int(b.opts.get("timeout", 60))
+    pre, parts = split_terminals(b.text)
+    if not parts:
+        return "no '# terminal N' part", ""
+    if pre.strip():
+        p = spawn(ctx, pre, timeout, subprocess.PIPE)
+        o, _ = p.communicate()
+        if p.returncode != 0:
+            return "preamble: exit status %d" % p.returncode, o.decode()
+    # Variables the preamble sets are the terminals' too (a user types
+    # them in each terminal).
+    assign = "".join(line + "\n" for line in pre.split("\n")
+                     if re.match(r"^[A-Za-z_]\w*=", line))
+    outs, procs = {}, {}
+    try:
+        for n, script in parts.items():
+            outs[n] = output_file()
+            # A terminal's input stays open, as a terminal's does (a
+            # program waiting for Enter keeps running).
+            procs[n] = spawn(ctx, assign + script, timeout, outs[n],
+                             stdin=subprocess.PIPE)
+        deadline = time.monotonic() + timeout + 10
+        first = min(parts)
+        wait1 = b.opts.get("wait1")
+        stopped = set()
+        err = None
+        while time.monotonic() < deadline:
+            if isinstance(wait1, str):
+                outs[first].flush()
+                with open(outs[first].name) as f:
+                    if re.search(wait1, f.read(), re.M):
+                        break
+                if procs[first].poll() is not None:
+                    err = "terminal %d exited before /%s/" % (first, wait1)
+                    break
+            elif "until1" in b.opts:
+                if procs[first].poll() is not None:
+                    break
+            elif all(p.poll() is not None for p in procs.values()):
+                break
+            time.sleep(0.2)
+        else:
+            err = "no end within %d s" % timeout
+        if "until1" in b.opts:
+            stopped = set(parts) - {first}
+        elif isinstance(wait1, str):
+            stopped = set(parts)
+        rcs = {n: (stop(p) if n in stopped else p.wait(timeout + 10))
+               for n, p in procs.items()}
+        text = ""
+        for n in parts:
+            outs[n].seek(0)
+            text += "--- terminal %d (status %s)\n%s" % (n, rcs[n],
+                                                         outs[n].read())
+        for n, rc in rcs.items():
+            ok = rc == 0 or (n in stopped and rc in (-signal.SIGINT, 130))
+            if not ok and err is None:
+                err = "terminal %d: exit status %s" % (n, rc)
+        return err or expect_line(b, text), text
+    finally:
+        for p in procs.values():
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+            if p.stdin:
+                p.stdin.close()
+        for o in outs.values():
+            o.close()
+
+
+def c_flags(ctx):
+    pc = subprocess.run(["pkg-config", "--cflags", "libdpdk"], check=True,
+                        capture_output=True, text=True).stdout.split()
+    inc = [os.path.join(ctx.src, d) for d in
+           ("lib/ism", "lib/ism_ring", "drivers/bus/ism")]
+    return ["-Wall", "-Werror", "-DALLOW_EXPERIMENTAL_API",
+            "-DALLOW_INTERNAL_API"] + ["-I" + d for d in inc] + \
+        ["-I" + os.path.join(ctx.args.sdk, "include")] + pc
+
+
+def compile_block(ctx, b):
+    text = b.text
+    if b.kind == "c-body":
+        incs = b.opts.get("include", "rte_ism.h").split(",")
+        text = "".join("#include <%s>\n" % h for h in incs) + \
+            b.opts.get("prelude", "").replace("\\n", "\n") + "\n" + \
+            "void doc_block(%s);\nvoid doc_block(%s)\n{\n%s}\n" % (
+                b.opts.get("decl", "void"), b.opts.get("decl", "void"),
+                text)
+    with tempfile.TemporaryDirectory(prefix="doc-c.") as d:
+        c = os.path.join(d, "block.c")
+        with open(c, "w") as f:
+            f.write(text)
+        # A fragment's results may go unused.
+        extra = ["-Wno-unused-variable"] if b.kind == "c-body" else []
+        r = subprocess.run(["timeout", "60", "cc", "-c", "-o",
+                            os.path.join(d, "block.o"), c] + c_flags(ctx) +
+                           extra,
+                           capture_output=True, text=True)
+    if r.returncode != 0:
+        return "does not compile", text + "\n" + r.stdout + r.stderr
+    return None, ""
+
+
+def in_namespace(ctx):
+    """Fresh /tmp and EAL runtime directory; BUILD on SRC/build."""
+    # /run whole: EAL's runtime directories and the guides' /var/run/...
+    # rendezvous directories.
+    run_dir = os.path.dirname(os.path.realpath("/var/run/dpdk"))
+    for d in ("/tmp", run_dir):
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "mode=1777", "none",
+                        d], check=True)
+    want = os.path.join(ctx.src, "build")
+    if os.path.realpath(want) != os.path.realpath(ctx.build):
+        if not os.path.isdir(want):
+            raise SystemExit("%s: no directory to mount %s on"
+                             % (want, ctx.build))
+        subprocess.run(["mount", "--bind", ctx.build, want], check=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--sdk", default=None)
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--only", default=None,
+                    help="run only blocks whose FILE:LINE contains this")
+    ap.add_argument("files", nargs="*")
+    args = ap.parse_args()
+    args.src = os.path.realpath(args.src)
+    args.build = os.path.realpath(args.build)
+    args.sdk = args.sdk or os.path.join(args.src, ".deps", "dpdk-sdk")
+    blocks = collect(args.src, args.files or default_files(args.src))
+
+    bad = []
+    for b in blocks:
+        if b.kind is None:
+            bad.append("%s: code block without a doc-test marker" % b.where())
+        elif b.kind not in KINDS:
+            bad.append("%s: unknown doc-test kind %r" % (b.where(), b.kind))
+        elif b.kind == "skip" and b.reason not in SKIP_REASONS:
+            bad.append("%s: skip needs a reason of %s" % (b.where(),
+                                                        SKIP_REASONS))
+    if args.list:
+        for b in blocks:
+            print("%-45s %-9s %s" % (b.where(), b.kind, b.marker or ""))
+    if bad:
+        print("\n".join(bad))
+        return 1
+    if args.list:
+        return 0
+
+    if os.environ.get("DOC_BLOCKS_NS") != "1":
+        if os.geteuid() != 0 or subprocess.run(
+                ["unshare", "--mount", "true"],
+                stderr=subprocess.DEVNULL).returncode != 0:
+            print("SKIP: the blocks run in a private mount namespace, "
+                  "which needs root (CAP_SYS_ADMIN)")
+            return 77
+        env = dict(os.environ, DOC_BLOCKS_NS="1")
+        return subprocess.run(["unshare", "--mount", "--propagation",
+                               "private", sys.executable] + sys.argv,
+                              env=env).returncode
+
+    ctx = Ctx(args)
+    in_namespace(ctx)
+    fails, counts = 0, {}
+    for b in blocks:
+        if args.only and args.only not in b.where():
+            continue
+        counts[b.kind] = counts.get(b.kind, 0) + 1
+        if b.kind == "skip":
+            continue
+        t0 = time.monotonic()
+        if b.kind == "run":
+            err, text = run_block(ctx, b)
+        elif b.kind == "terminals":
+            err, text = run_terminals(ctx, b)
+        else:
+            err, text = compile_block(ctx, b)
+        print("%s %s %s (%.1f s)" % ("FAIL" if err else "ok  ", b.where(),
+                                     b.kind, time.monotonic() - t0),
+              flush=True)
+        if err:
+            fails += 1
+            print("  %s\n  block:\n%s  output:\n%s" % (
+                err, "".join("    | " + line + "\n"
+                             for line in b.text.splitlines()),
+                "".join("    > " + line + "\n"
+                        for line in text.splitlines()[-40:])), flush=True)
+    print("blocks: %s; %d failed" % (
+        ", ".join("%s %d" % kv for kv in sorted(counts.items())), fails))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,380 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ism authors
+"""Multi-process tests of the ivshmem backend on the host.
+
+Host processes share one region file, as host processes and QEMU guests
+share the file behind ivshmem-plain (the VM tests, vm/vm_test.py, run the
+same program in guests). Each dpdk-ism-ivshm-peer runs through
+tests/lib/ism_eal.py (a deadline, its own --file-prefix, its runtime
+directories removed); the region lives in a fresh private directory
+removed at the end. Phases are ordered by what the processes print (and
+by the driver closing a --hold peer's stdin), never by how fast they run;
+delays are printed for information only.
+
+  ivshm_test.py --peer BIN [--tag TAG] SCENARIO
+
+  pair      two members stream both ways (copy and nocopy); a third one
+            with the GID of the first is refused
+  trio      three members, each streams to the two others
+  kill      one of three is killed with SIGKILL mid-stream: the others see
+            it gone (its heartbeat stops), their moves to it fail at once,
+            their own DMBs stay theirs; it starts again with its GID,
+            rejoins, and every stream resumes
+  freeze    one of three is stopped (SIGSTOP) until the others have
+            declared it gone, then continued: it finds itself expelled,
+            registers new DMBs, rejoins, and every stream resumes
+  scribble  a member writes garbage over the shared tables while two
+            others stream: they neither crash nor hang, finish when
+            released and report the protocol errors; two new members
+            then stream cleanly in the same region
+  api       the rte_ism API between two processes (ivshm_api.c)
+  regions   a member with two devices, one per region (one region per
+            pair of distrusting VMs): it streams to a member of each,
+            and neither device reaches the other region's member
+  bound     kill -9 of one of two members with the default liveness
+            timeout (the others use a longer one, see LIVENESS_MS); it
+            starts again and both finish
+
+Exit status: 0 pass, 1 fail.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'lib'))
+import ism_eal  # noqa: E402  (tests/lib)
+
+PROC_TIMEOUT_S = 170
+# How long the harness waits for a line (only stops a hang).
+WAIT_S = 90
+REGION_SIZE = 64 << 20
+# The liveness timeout of the test fabrics. The default (100 ms) assumes
+# that every member's control thread gets the CPU within that time; on a
+# shared, overloaded CI machine (a load of 20 on 2 cores was seen, with
+# control threads not scheduled for 280 ms) a live member would be
+# declared gone. The 'bound' scenario runs with the default.
+LIVENESS_MS = 1000
+GID = {'a': '0x16a', 'b': '0x16b', 'c': '0x16c', 'd': '0x16d',
+       'e': '0x16e', 's': '0x16f'}
+
+
+class Failure(Exception):
+    pass
+
+
+class Peer:
+    """One dpdk-ism-ivshm-peer process (tests/lib/ism_eal.py) and the
+    lines it printed."""
+
+    def __init__(self, test, name, gid, args, liveness=LIVENESS_MS,
+                 more_vdevs=(), lcores=None, region=None):
+        self.name = name
+        self.pid = None
+        cpu = lcores or len(test.peers) % test.ncpu
+        self.prefix = ism_eal.file_prefix(test.tag, 'ivshm', test.scenario,
+                                          name)
+        vdev = 'ism_ivshm0,path=%s,size=%d,gid=%s' % (
+            region or test.region, REGION_SIZE, gid)
+        if liveness:
+            vdev += ',liveness_ms=%d' % liveness
+        cmd = [test.peer_bin] + ism_eal.eal_args(
+            cpu, self.prefix, mem_mb=128, telemetry=False,
+            vdevs=[vdev] + list(more_vdevs)) + ['--'] + args
+        # stdin: a --hold peer finishes once it is closed.
+        self.proc = ism_eal.Process(cmd, name, PROC_TIMEOUT_S,
+                                    prefix=self.prefix, stdin=True,
+                                    echo=True)
+        self.lines = self.proc.lines
+        test.peers.append(self)
+
+    def wait_line(self, prefix, timeout=None, pred=None, start=0):
+        """(index, line) of the first line from start with prefix."""
+        try:
+            i = self.proc.wait_for('^' + re.escape(prefix),
+                                   timeout or WAIT_S,
+                                   start=start, pred=pred)
+        except ism_eal.Error:
+            raise Failure('%s: no "%s" line' % (self.name, prefix))
+        return i, self.proc.line(i)
+
+    def count(self):
+        return self.proc.count()
+
+    def ready(self):
+        self.pid = int(self.wait_line('READY')[1].split()[2])
+        return self
+
+    def release(self):
+        self.proc.close_stdin()
+        return self
+
+    def finish(self, timeout=None):
+        self.release()
+        try:
+            return self.proc.wait(timeout or PROC_TIMEOUT_S)
+        except ism_eal.Error as e:
+            raise Failure(str(e))
+
+    def kill_session(self):
+        """SIGKILL timeout(1) and the peer, reap them, remove their
+        runtime directories."""
+        self.proc.cleanup()
+
+
+class Test:
+    def __init__(self, args):
+        self.peer_bin = args.peer
+        self.tag = args.tag
+        self.scenario = args.scenario
+        self.ncpu = max(1, len(os.sched_getaffinity(0)))
+        self.peers = []
+        self.dir = tempfile.mkdtemp(prefix='ism-ivshm-test.')
+        self.region = os.path.join(self.dir, 'region')
+
+    def node(self, name, peers, extra=(), liveness=LIVENESS_MS):
+        args = ['--role', 'node', '--peers',
+                ','.join(GID[p] for p in peers), '--seed',
+                str(ord(name[0]))] + list(extra)
+        return Peer(self, name, GID[name[0]], args, liveness).ready()
+
+    def cleanup(self):
+        for p in self.peers:
+            p.kill_session()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def expect_pass(peer, rc):
+    if rc != 0:
+        raise Failure('%s: exit status %d' % (peer.name, rc))
+    peer.wait_line('PASS', timeout=1)
+
+
+def uuid(gid):
+    """A 0x GID as the peers print it (rte_ism_gid_format)."""
+    h = '%016x%016x' % (int(gid, 16), 0)
+    return '-'.join((h[:8], h[8:12], h[12:16], h[16:20], h[20:]))
+
+
+def progress(peer, gid, session=1, start=0):
+    """Wait until peer received a message of gid in this session."""
+    def moved(line):
+        f = line.split()
+        return f[1] == uuid(gid) and int(f[3]) == session and int(f[5]) > 0
+    return peer.wait_line('PROGRESS', pred=moved, start=start)
+
+
+def pair(t):
+    for extra in ([], ['--nocopy']):
+        a = t.node('a', 'b', ['--hold', '--msgs', '300'] + extra)
+        b = t.node('b', 'a', ['--hold', '--msgs', '300'] + extra)
+        # The GID of a live member is refused, with a log line naming it.
+        dup = Peer(t, 'a2', GID['a'], ['--role', 'node'])
+        rc = dup.finish()
+        if rc == 0 or not any('is already used by the live member' in l
+                              for l in dup.lines):
+            raise Failure('a second member with the GID of a was not '
+                          'refused (status %d)' % rc)
+        for p in (a, b):
+            expect_pass(p, p.finish())
+        t.peers.clear()
+        print('PASS pair%s' % (' (nocopy)' if extra else ''))
+
+
+def trio(t):
+    ps = [t.node(n, [m for m in 'abc' if m != n], ['--msgs', '200'])
+          for n in 'abc']
+    for p in ps:
+        expect_pass(p, p.finish())
+    print('PASS trio')
+
+
+def stop_and_return(t, how):
+    """c is killed (SIGKILL) or frozen (SIGSTOP) mid-stream."""
+    frozen = how == 'freeze'
+    a = t.node('a', 'bc', ['--hold', '--survive', '1', '--msgs', '100'])
+    b = t.node('b', 'ac', ['--hold', '--survive', '1', '--msgs', '100'])
+    # The frozen one loses both links while it is out.
+    c = t.node('c', 'ab', ['--hold', '--msgs', '100'] +
+               (['--survive', '2'] if frozen else []))
+    for p, others in ((a, 'bc'), (b, 'ac'), (c, 'ab')):
+        for o in others:
+            progress(p, GID[o])
+    marks = {p.name: p.count() for p in (a, b)}
+    t0 = time.monotonic_ns()
+    os.kill(c.pid, signal.SIGSTOP if frozen else signal.SIGKILL)
+    # Both see it gone; their moves to it fail at once (move != 0).
+    for p in (a, b):
+        _, line = p.wait_line('GONE', start=marks[p.name],
+                              pred=lambda l: l.split()[1] == uuid(GID['c']))
+        f = line.split()
+        if int(f[5]) == 0:
+            raise Failure('%s: a move to the gone member succeeded' % p.name)
+        print('%s saw c gone %.1f ms after the %s (informational)'
+              % (p.name, (int(f[3]) - t0) / 1e6, how))
+    if frozen:
+        os.kill(c.pid, signal.SIGCONT)
+        c.wait_line('EXPELLED')
+        restarted = c
+    else:
+        c.finish()
+        t.peers.remove(c)
+        restarted = t.node('c', 'ab', ['--hold', '--msgs', '100'])
+    # Every stream resumes in a second session.
+    for p, others in ((a, 'bc'), (b, 'ac')):
+        progress(p, GID['c'], session=2, start=marks[p.name])
+    for o in 'ab':
+        progress(restarted, GID[o], session=2 if frozen else 1)
+    for p in (a, b, restarted):
+        p.release()
+    for p in (a, b, restarted):
+        expect_pass(p, p.finish())
+    print('PASS %s of one member: seen gone, moves to it failed, rejoined'
+          % how)
+
+
+def bound(t):
+    """The default liveness timeout (100 ms): kill -9 of one of two
+    members; the other reports it gone and its move fails. Both are
+    tolerant: on an overloaded host either may also be declared gone
+    before the kill (and come back), which this scenario does not judge."""
+    a = t.node('a', 'c', ['--hold', '--tolerant'], liveness=0)
+    c = t.node('c', 'a', ['--hold', '--tolerant'], liveness=0)
+    progress(a, GID['c'])
+    mark = a.count()
+    t0 = time.monotonic_ns()
+    os.kill(c.pid, signal.SIGKILL)
+    _, line = a.wait_line('GONE', start=mark,
+                          pred=lambda l: l.split()[1] == uuid(GID['c']))
+    f = line.split()
+    if int(f[5]) == 0:
+        raise Failure('a: a move to the killed member succeeded')
+    print('a saw c gone %.1f ms after the kill, with the default liveness '
+          'timeout of 100 ms (informational)' % ((int(f[3]) - t0) / 1e6))
+    c.finish()
+    t.peers.remove(c)
+    # c comes back: a releases the peers that are up, and waits for
+    # one that is gone to come back (as a guest that reboots does).
+    mark = a.count()
+    c = t.node('c', 'a', ['--hold', '--tolerant'], liveness=0)
+    a.wait_line('UP', start=mark,
+                pred=lambda l: l.split()[1] == uuid(GID['c']))
+    for p in (a, c):
+        p.release()
+    for p in (a, c):
+        rc = p.finish()
+        p.wait_line('SURVIVED', timeout=1)
+        if rc != 0:
+            raise Failure('%s: exit status %d' % (p.name, rc))
+    print('PASS bound: kill -9 seen with the default timeout')
+
+
+def scribble(t):
+    a = t.node('a', 'b', ['--hold', '--tolerant'])
+    b = t.node('b', 'a', ['--hold', '--tolerant'])
+    progress(a, GID['b'])
+    progress(b, GID['a'])
+    s = Peer(t, 's', GID['s'], ['--role', 'scribble', '--region', t.region,
+                                '--rounds', '20000', '--seed', '7']).ready()
+    s.wait_line('SCRIBBLED', timeout=150)
+    if s.finish() != 0:
+        raise Failure('the scribbler failed')
+    errors = 0
+    for p in (a, b):
+        rc = p.finish()
+        _, line = p.wait_line('SURVIVED', timeout=1)
+        if rc != 0:
+            raise Failure('%s: exit status %d after the scribbling'
+                          % (p.name, rc))
+        errors += int(line.split()[4])
+    if errors == 0:
+        raise Failure('the victims saw no protocol error: the scribbler '
+                      'did not reach them')
+    print('victims saw %d protocol errors (informational)' % errors)
+    t.peers.clear()
+    # The region is still usable by new members.
+    d = t.node('d', 'e', ['--msgs', '100'])
+    e = t.node('e', 'd', ['--msgs', '100'])
+    for p in (d, e):
+        expect_pass(p, p.finish())
+    print('PASS scribble: no crash, no hang, region usable afterwards')
+
+
+def regions(t):
+    """One region per pair: a has two devices, one in region 1 with b,
+    one in region 2 with c; it streams to both at once, and neither of
+    its devices reaches the other region's member."""
+    if t.ncpu < 2:
+        raise Failure('needs two CPUs (a runs one lcore per device)')
+    region2 = os.path.join(t.dir, 'region2')
+    a = Peer(t, 'a', GID['a'], ['--role', 'node', '--peers',
+                                '%s/%s' % (GID['b'], GID['c']), '--hold',
+                                '--msgs', '100', '--seed', '3'],
+             more_vdevs=['ism_ivshm1,path=%s,size=%d,gid=%s,liveness_ms=%d'
+                         % (region2, REGION_SIZE, GID['d'], LIVENESS_MS)],
+             lcores='0,1').ready()
+    b = t.node('b', 'a', ['--hold', '--msgs', '100'])
+    c = Peer(t, 'c', GID['c'], ['--role', 'node', '--peers', GID['d'],
+                                '--hold', '--msgs', '100', '--seed', '5'],
+             region=region2).ready()
+    for p, gid in ((a, GID['b']), (a, GID['c']), (b, GID['a']),
+                   (c, GID['d'])):
+        progress(p, gid)
+    for p in (a, b, c):
+        p.release()
+    for p in (a, b, c):
+        expect_pass(p, p.finish())
+    print('PASS regions: one device per region, streams in both, '
+          'no reach across')
+
+
+def api(t):
+    srv = Peer(t, 'srv', GID['a'], ['--role', 'api-server', '--peers',
+                                    GID['b']]).ready()
+    cli = Peer(t, 'cli', GID['b'], ['--role', 'api-client', '--peers',
+                                    GID['a']]).ready()
+    for p in (cli, srv):
+        expect_pass(p, p.finish())
+    print('PASS api')
+
+
+SCENARIOS = {
+    'pair': pair,
+    'trio': trio,
+    'kill': lambda t: stop_and_return(t, 'kill'),
+    'freeze': lambda t: stop_and_return(t, 'freeze'),
+    'scribble': scribble,
+    'api': api,
+    'bound': bound,
+    'regions': regions,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument('--peer', required=True)
+    ap.add_argument('--tag', default='dev')
+    ap.add_argument('scenario', choices=sorted(SCENARIOS))
+    args = ap.parse_args()
+    t = Test(args)
+    try:
+        SCENARIOS[args.scenario](t)
+    except (Failure, ism_eal.Error, subprocess.TimeoutExpired) as e:
+        print('FAIL %s: %s' % (args.scenario, e))
+        return 1
+    finally:
+        t.cleanup()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
