@@ -15,7 +15,12 @@ memif server always copies). Both run without hugepages (--no-huge -m 512).
 The figure is the receiver's rate: the median of its 1-s samples (leading
 idle seconds, 2 warm-up seconds and the last second dropped), then the
 median over reps; p90 is the 90th percentile of all samples, roughly the
-rate while both vCPUs really run. A 1-s probe measures how much of the time
+rate while both vCPUs really run. A run with fewer than --min-samples
+samples (the traffic started late, a process died) is run again like a
+noisy one, and left out if it stays short: no figure rests on one sample.
+When the samples of a size/mode fall into two groups (modes) more than
+--mode-gap times apart, each with at least a fifth of them, both are
+reported (rate and share of samples) instead of one median between them. A 1-s probe measures how much of the time
 both vCPUs ran, before and after each ISM/memif pair of runs: on a shared
 host a pair is run again (--retries) unless both probes reach --min-probe
 percent, after waiting up to --wait seconds for the host to calm down.
@@ -134,11 +139,46 @@ def run_probed_pair(args, size, mode, rep, tmp):
             tag = "%d-%d-%s-%d" % (rep, size, mode, attempt)
             s = fn(args, size, mode == "zc", tmp, tag)
             out.append((kind, s, before, noise_probe(args)))
-        if all(min(b, a) >= args.min_probe for _, _, b, a in out):
+        short = [k for k, s, _, _ in out if len(s) < args.min_samples]
+        if (not short and
+                all(min(b, a) >= args.min_probe for _, _, b, a in out)):
             break
-        print("rep %d size %d %s: host busy during the runs, again"
-              % (rep + 1, size, mode), flush=True)
+        print("rep %d size %d %s: %s, again"
+              % (rep + 1, size, mode, "too few samples of " +
+                 ", ".join(short) if short else
+                 "host busy during the runs"), flush=True)
     return out
+
+
+def split_modes(values, gap=1.5, share=0.2):
+    """[(median, count)] of the samples: one entry, or two when sorting
+    them leaves a jump of more than gap times between neighbours with at
+    least share of the samples on each side (the widest such jump)."""
+    v = sorted(x for x in values if x > 0)
+    if len(v) < 2:
+        return [(med(v), len(v))] if v else []
+    best, cut = gap, None
+    lo = max(1, int(share * len(v) + 0.999999))
+    for i in range(lo, len(v) - lo + 1):
+        jump = v[i] / v[i - 1]
+        if jump > best:
+            best, cut = jump, i
+    if cut is None:
+        return [(med(v), len(v))]
+    return [(med(v[:cut]), cut), (med(v[cut:]), len(v) - cut)]
+
+
+def describe(values, min_samples, gap):
+    """A figure of the samples: "X Mpps" (median), "X or Y Mpps (bimodal:
+    n1/n2 samples)", or why there is none."""
+    if len(values) < min_samples:
+        return "no figure (%d samples, fewer than %d)" % (len(values),
+                                                          min_samples)
+    m = split_modes(values, gap)
+    if len(m) == 1:
+        return "%.2f Mpps" % m[0][0]
+    return "%.2f or %.2f Mpps (bimodal: %d/%d samples)" % (
+        m[0][0], m[1][0], m[0][1], m[1][1])
 
 
 def med(values):
@@ -166,6 +206,11 @@ def main():
     ap.add_argument("--min-probe", type=float, default=95,
                     help="percent of time both vCPUs must run")
     ap.add_argument("--retries", type=int, default=3)
+    ap.add_argument("--min-samples", type=int, default=5,
+                    help="1-s samples a run needs to count")
+    ap.add_argument("--mode-gap", type=float, default=1.5,
+                    help="ratio between two groups of samples reported "
+                    "as two modes")
     ap.add_argument("--wait", type=int, default=120,
                     help="seconds to wait for a quiet host per try")
     args = ap.parse_args()
@@ -187,8 +232,11 @@ def main():
                 for mode in modes:
                     pair = run_probed_pair(args, size, mode, rep, tmp)
                     for kind, s, before, after in pair:
-                        res.setdefault((size, mode, kind), []).append(med(s))
-                        every.setdefault((size, mode, kind), []).extend(s)
+                        if len(s) >= args.min_samples:
+                            res.setdefault((size, mode, kind),
+                                           []).append(med(s))
+                            every.setdefault((size, mode, kind),
+                                             []).extend(s)
                         probes += [before, after]
                         print("rep %d size %d %s %s: median %.2f Mpps of %d "
                               "1-s samples %s; host probes (both CPUs) "
@@ -201,16 +249,30 @@ def main():
           % (med(probes), min(probes)))
     for size in sizes:
         for mode in modes:
-            i = med(res[(size, mode, "ism")])
-            m = med(res[(size, mode, "memif")])
-            ip = p90(every[(size, mode, "ism")])
-            mp = p90(every[(size, mode, "memif")])
+            key_i, key_m = (size, mode, "ism"), (size, mode, "memif")
+            all_i, all_m = every.get(key_i, []), every.get(key_m, [])
+            bimodal = (len(split_modes(all_i, args.mode_gap)) > 1 or
+                       len(split_modes(all_m, args.mode_gap)) > 1)
+            if (len(all_i) < args.min_samples or
+                    len(all_m) < args.min_samples or bimodal):
+                # No single figure: each side as it is.
+                print("RESULT size=%dB mode=%s: ISM %s, memif %s; no "
+                      "ratio (%s)"
+                      % (size, mode,
+                         describe(all_i, args.min_samples, args.mode_gap),
+                         describe(all_m, args.min_samples, args.mode_gap),
+                         "two modes" if bimodal else "too few samples"))
+                continue
+            i, m = med(res[key_i]), med(res[key_m])
+            ip, mp = p90(all_i), p90(all_m)
             print("RESULT size=%dB mode=%s: ISM %.2f Mpps (%.2f Gbit/s), "
                   "memif %.2f Mpps (%.2f Gbit/s), ISM/memif %.2f; "
-                  "p90 ISM %.2f memif %.2f Mpps, ISM/memif %.2f"
+                  "p90 ISM %.2f memif %.2f Mpps, ISM/memif %.2f; "
+                  "%d and %d 1-s samples"
                   % (size, mode, i, i * size * 8 / 1e3, m,
                      m * size * 8 / 1e3, i / m if m else float("nan"),
-                     ip, mp, ip / mp if mp else float("nan")))
+                     ip, mp, ip / mp if mp else float("nan"),
+                     len(all_i), len(all_m)))
     return 0
 
 

@@ -27,9 +27,18 @@ import sys
 
 BACKENDS = {"ism_lo": "loopback", "ism_shm": "shm", "ism_ivshm": "ivshmem"}
 NOISY_PCT = 97.0
+# A reference whose repetitions spread more than SPREAD_FACTOR times its
+# usual spread (the median over its points in the run), and by more than
+# SPREAD_MIN, moved during that point: its ratios are suspect.
+SPREAD_FACTOR = 2.0
+SPREAD_MIN = 0.05
+# A reference whose usual spread is above this was unsteady all along.
+SPREAD_UNSTEADY = 0.25
 
 
 def load(path):
+    """(figures, spreads): the rows with stat "spread" (how far a
+    reference moved between repetitions) apart from the figures."""
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     for r in rows:
@@ -37,7 +46,43 @@ def load(path):
         r["value"] = float(r["value"])
         r["ref_value"] = float(r["ref_value"]) if r["ref_value"] else None
         r["ratio"] = float(r["ratio"]) if r["ratio"] else None
-    return rows
+    return ([r for r in rows if r["stat"] != "spread"],
+            [r for r in rows if r["stat"] == "spread"])
+
+
+def spread_check(spreads):
+    """([(case, reference, usual, points)], [warning]) where usual is the
+    median spread of that reference over the case's points."""
+    groups, seen = {}, set()
+    for r in spreads:
+        # A reference paired with several series is reported once per
+        # point (the same figures).
+        key = (r["case"], r["series"], r["x"])
+        if key in seen:
+            continue
+        seen.add(key)
+        groups.setdefault((r["case"], r["series"]), []).append(r)
+    usual_rows, warnings = [], []
+    for (case, ref), rs in groups.items():
+        v = sorted(r["value"] for r in rs)
+        usual = v[(len(v) - 1) // 2]
+        usual_rows.append((case, ref, usual, len(rs), v[-1]))
+        limit = max(SPREAD_FACTOR * usual, SPREAD_MIN)
+        if usual > SPREAD_UNSTEADY:
+            warnings.append(
+                f"{case}: the reference {ref} moved by "
+                f"{100 * usual:.0f} % between repetitions at most points "
+                "(the host was busy?): every ratio of the case is suspect")
+        for r in rs:
+            if r["value"] > limit:
+                at = (size_str(r["x"]) if r["param"] == "size"
+                      else f"{r['param']} {r['x']}")
+                warnings.append(
+                    f"{case} at {at}: the reference {ref} moved by "
+                    f"{100 * r['value']:.0f} % between repetitions "
+                    f"(usually {100 * usual:.0f} % in this run): its "
+                    "ratios there are suspect")
+    return usual_rows, warnings
 
 
 def pick(rows, **kw):
@@ -142,8 +187,9 @@ def judge(rows, case, spec):
 
 
 class Report:
-    def __init__(self, rows, targets):
+    def __init__(self, rows, targets, spreads=()):
         self.rows = rows
+        self.spreads = list(spreads)
         self.lines = []
         self.targets = [("%s: %s" % (case, name),) + judge(rows, case, spec)
                         for case, name, spec in targets]
@@ -324,13 +370,46 @@ class Report:
                "count of n calls) / n. The driver's own move_data runs "
                f"{v('driver_move_data', 'instr', 'instr/call'):.0f} "
                "instructions (memcpy included); __tls_get_addr is "
-               f"{'called' if v('tls_get_addr_calls', 'count', 'yes=1') else 'not called'}.")
+               f"{'called' if v('tls_get_addr_calls', 'count', 'yes=1') else 'not called'}."
+               + (f" Fixed cost over a function that only copies "
+                  f"({v('copy_only', 'instr', 'instr/call'):.0f} "
+                  "instructions): loopback "
+                  f"{v('lo_move_data', 'over_copy', 'instr/call'):+.0f}"
+                  + (", shm "
+                     f"{v('shm_move_data', 'over_copy', 'instr/call'):+.0f}"
+                     if v('shm_move_data', 'over_copy', 'instr/call')
+                     is not None else "") + "."
+                  if v('lo_move_data', 'over_copy', 'instr/call')
+                  is not None else ""))
         self.p()
         self.table(["call", "instr/call", "extra instr", "loads/call",
                     "extra loads"], body)
 
+    # How steady each reference was between repetitions.
+    def stability(self):
+        usual, warnings = spread_check(self.spreads)
+        if not usual:
+            return
+        self.p("### Stability of the references")
+        self.p("Spread of a reference between repetitions: (max - min) / "
+               "median of its per-repetition figures. A point whose "
+               f"spread is above {SPREAD_FACTOR:g}x the usual one (the "
+               f"median over the case's points) and above "
+               f"{100 * SPREAD_MIN:.0f} % is flagged, and a case whose "
+               f"usual spread is above {100 * SPREAD_UNSTEADY:.0f} %.")
+        self.p()
+        self.table(["case", "reference", "usual spread", "largest",
+                    "points"],
+                   [[c, ref, f"{100 * u:.1f} %", f"{100 * mx:.1f} %",
+                     str(n)] for c, ref, u, n, mx in usual])
+        for w in warnings:
+            self.p(f"**Warning: {w}.**")
+        if warnings:
+            self.p()
+
     def render(self, header):
         self.noise()
+        self.stability()
         body_start = len(self.lines)
         self.copy()
         self.rate()
@@ -458,13 +537,15 @@ def main():
     ap.add_argument("--command", default="devtools/bench.sh")
     a = ap.parse_args()
 
-    rows = load(a.csv)
+    rows, spreads = load(a.csv)
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     pngs = plots(rows, a.out)
     header = [
         "## Benchmark summary",
         "",
-        f"{datetime.date.today().isoformat()}, {host_info()}, "
+        f"CPU: {host_info()}.",
+        "",
+        f"{datetime.date.today().isoformat()}, "
         f"dpdk-ism {git_rev(top)}. Command: `{a.command}`"
         + (f" ({a.seconds} s)." if a.seconds is not None else "."),
         "Every figure is the median over repetitions, measured next to its "
@@ -473,7 +554,13 @@ def main():
     ]
     if pngs:
         header += ["Charts: " + ", ".join(pngs) + ".", ""]
-    text = Report(rows, load_targets(a.config)).render(header)
+    report = Report(rows, load_targets(a.config), spreads)
+    _, warnings = spread_check(spreads)
+    if warnings:
+        header += [f"**{len(warnings)} reference(s) moved more than "
+                   "usual between repetitions: see \"Stability of the "
+                   "references\".**", ""]
+    text = report.render(header)
     with open(os.path.join(a.out, "summary.md"), "w") as f:
         f.write(text)
 

@@ -107,6 +107,15 @@ void perf_emit_paired(const struct perf_case *c, uint64_t x,
 		const char *series, const char *unit, const double *val,
 		const char *reference, const double *ref, unsigned int n);
 
+/*
+ * How far a reference moved between repetitions: a row (series reference,
+ * stat "spread", unit "rel") of (max - min) / median of ref[0..n), for
+ * devtools/bench_report.py to compare with the reference's usual spread.
+ * Nothing for n < 2. perf_emit_paired() emits it for its reference.
+ */
+void perf_emit_spread(const struct perf_case *c, uint64_t x,
+		const char *reference, const double *ref, unsigned int n);
+
 /* perf_util.c: statistics and timing. */
 double perf_median(const double *v, unsigned int n);
 /* q-quantile (0..1) of v, sorted in place. */

@@ -287,16 +287,25 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 		uint64_t n)
 {
 	double nop_i, nop_d, dir_i, dir_d, wr_i, wr_d, ch_i, ch_d;
+	double cp_i, cp_d, shm_i = 0, shm_d;
+	bool have_shm;
 	double r_i[3], r_d, rp_i[3], rp_d, poll_i[3];
 	static const unsigned int nb[3] = { 1, 64, 1888 };
 	char a[32], b[32];
 	bool tls;
 	unsigned int i;
+	char shm_txt[32];
 
 	if (per_call(fc, "nop", n, &nop_i, &nop_d, NULL) < 0 ||
 	    per_call(fc, "direct", n, &dir_i, &dir_d, NULL) < 0 ||
 	    per_call(fc, "wrapper", n, &wr_i, &wr_d, &tls) < 0 ||
-	    per_call(fc, "chain", n, &ch_i, &ch_d, NULL) < 0)
+	    per_call(fc, "chain", n, &ch_i, &ch_d, NULL) < 0 ||
+	    per_call(fc, "copy", n, &cp_i, &cp_d, NULL) < 0)
+		return PERF_FAIL;
+	/* The probe skips shm when it cannot create the device. */
+	have_shm = find(fc, "shm_direct", n) != NULL;
+	if (have_shm &&
+	    per_call(fc, "shm_direct", n, &shm_i, &shm_d, NULL) < 0)
 		return PERF_FAIL;
 	for (i = 0; i < 3; i++) {
 		snprintf(a, sizeof(a), "raise_%u", nb[i]);
@@ -306,6 +315,10 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 			return PERF_FAIL;
 		poll_i[i] = rp_i[i] - r_i[i];
 	}
+	if (have_shm)
+		snprintf(shm_txt, sizeof(shm_txt), "%+.0f", shm_i - cp_i);
+	else
+		snprintf(shm_txt, sizeof(shm_txt), "(not measured)");
 	perf_emit(c, size, "rte_ism_move_data", "instr", "instr/call", wr_i,
 		  "direct_call", dir_i, wr_i / dir_i);
 	perf_emit(c, size, "ops_chain", "instr", "instr/call", ch_i,
@@ -329,6 +342,18 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 		  "ops_chain", ch_d, wr_d / ch_d);
 	perf_emit(c, size, "driver_move_data", "instr", "instr/call",
 		  dir_i - nop_i, NULL, 0, 0);
+	/* The fixed cost of a move: its instructions beyond a function
+	 * with the same signature that only copies (memcpy()). */
+	perf_emit(c, size, "copy_only", "instr", "instr/call", cp_i - nop_i,
+		  NULL, 0, 0);
+	perf_emit(c, size, "lo_move_data", "over_copy", "instr/call",
+		  dir_i - cp_i, NULL, 0, 0);
+	if (have_shm) {
+		perf_emit(c, size, "shm_driver_move_data", "instr",
+			  "instr/call", shm_i - nop_i, NULL, 0, 0);
+		perf_emit(c, size, "shm_move_data", "over_copy", "instr/call",
+			  shm_i - cp_i, NULL, 0, 0);
+	}
 	perf_emit(c, size, "tls_get_addr_calls", "count", "yes=1", tls,
 		  NULL, 0, 0);
 	for (i = 0; i < 3; i++) {
@@ -349,12 +374,16 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 	       "itself runs %.0f\n  instructions per %u B move; "
 	       "__tls_get_addr is %s.\n  Signal poll: %.0f, %.0f and %.0f "
 	       "instructions with 1, 64 and 1888 DMBs registered\n  "
-	       "(one signalled): %s.\n", n, wr_i - dir_i, wr_d - dir_d,
-	       ch_i - dir_i, ch_d - dir_d, dir_i - nop_i, size,
+	       "(one signalled): %s.\n"
+	       "  Fixed cost over a function that only copies (memcpy(), "
+	       "%.0f instructions\n  with its call): loopback %+.0f, shm "
+	       "%s instructions per %u B move.\n", n, wr_i - dir_i,
+	       wr_d - dir_d, ch_i - dir_i, ch_d - dir_d, dir_i - nop_i, size,
 	       tls ? "CALLED (TLS through the general-dynamic model)" :
 	       "not called", poll_i[0], poll_i[1], poll_i[2],
 	       poll_i[0] == poll_i[1] && poll_i[1] == poll_i[2] ?
-	       "independent of the number of DMBs" : "NOT FLAT");
+	       "independent of the number of DMBs" : "NOT FLAT",
+	       cp_i - nop_i, dir_i - cp_i, shm_txt, size);
 	/* Equal counts are a property of the code, not of the machine. */
 	if (poll_i[0] != poll_i[1] || poll_i[1] != poll_i[2])
 		return PERF_FAIL;

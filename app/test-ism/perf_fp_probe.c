@@ -24,7 +24,11 @@
  *            direct call to a symbol (the driver exports none);
  *   wrapper  rte_ism_move_data(dev_id, ...), the inline fast path;
  *   chain    dev->ops->move_data(dev->priv, ...) through a device array,
- *            as older DPDK classes do, with the same driver function.
+ *            as older DPDK classes do, with the same driver function;
+ *   copy     a function with the driver's signature that only copies
+ *            (memcpy() into a DMB): what a move costs at the least;
+ *   shm_direct  as direct, with the shm driver (one device writing its
+ *            own DMB; skipped when the shm driver cannot be created).
  * Signal poll, with nb registered DMBs (1, 64, 1888) of which the last is
  * signalled: raise = move with signal; raise_poll = the same plus
  * rte_ism_signal_poll(). The poll costs the difference.
@@ -36,6 +40,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
@@ -79,6 +84,18 @@ nop_move(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 	RTE_SET_USED(data);
 	RTE_SET_USED(len);
 	rte_compiler_barrier();
+	return 0;
+}
+
+/* The copy alone, into the DMB at ctx. */
+static __rte_noinline int
+copy_move(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const void *data, uint32_t len)
+{
+	RTE_SET_USED(token);
+	RTE_SET_USED(idx);
+	RTE_SET_USED(sf);
+	memcpy(RTE_PTR_ADD(ctx, offset), data, len);
 	return 0;
 }
 
@@ -162,6 +179,11 @@ struct probe {
 	uint32_t size;
 	rte_ism_move_data_t fn;	/* the driver's, from the table */
 	void *ctx;
+	void *dmb_addr;		/* of token */
+	/* shm: a device writing its own DMB (fn NULL: no shm). */
+	rte_ism_move_data_t shm_fn;
+	void *shm_ctx;
+	uint64_t shm_token;
 };
 
 /* Run one loop in a section named NAME:n. */
@@ -185,6 +207,12 @@ probe_moves(const struct probe *p, uint64_t n)
 	SECTION("wrapper", n, loop_wrapper(p->a, p->token, p->src, p->size,
 					   n));
 	SECTION("chain", n, loop_chain(p->a, p->token, p->src, p->size, n));
+	SECTION("copy", n, loop_direct(copy_move, p->dmb_addr, p->token,
+				       p->src, p->size, n));
+	if (p->shm_fn != NULL)
+		SECTION("shm_direct", n, loop_direct(p->shm_fn, p->shm_ctx,
+						     p->shm_token, p->src,
+						     p->size, n));
 	return ret;
 }
 
@@ -232,6 +260,48 @@ probe_run(struct probe *p, uint64_t n, const struct rte_ism_gid *gid_a)
 	return ret;
 }
 
+/* The shm device of the shm_direct loop and its rendezvous directory. */
+struct probe_shm {
+	char dir[32];
+	uint16_t dev;
+	bool created;
+	struct rte_ism_dmb dmb;
+};
+
+/* Best effort: without it the shm loop is not run (and reported so). */
+static void
+probe_shm_open(struct probe *p, struct probe_shm *s)
+{
+	struct rte_ism_dev_info info;
+	char args[96];
+
+	strcpy(s->dir, "/tmp/ism-fp-probe-XXXXXX");
+	if (mkdtemp(s->dir) == NULL) {
+		s->dir[0] = '\0';
+		return;
+	}
+	snprintf(args, sizeof(args), "dir=%s", s->dir);
+	if (perf_vdev_create("ism_shm_probe", args, &s->dev, &info) < 0)
+		return;
+	s->created = true;
+	if (perf_dmb_register(s->dev, p->size, &info.gid, &s->dmb) < 0)
+		return;
+	p->shm_token = s->dmb.token;
+	p->shm_fn = rte_ism_fp_ops[s->dev].move_data;
+	p->shm_ctx = rte_ism_fp_ops[s->dev].dev_private;
+}
+
+static void
+probe_shm_close(struct probe_shm *s)
+{
+	if (s->dmb.token != 0)
+		rte_ism_dmb_unregister(s->dev, s->dmb.token);
+	if (s->created)
+		perf_vdev_remove("ism_shm_probe");
+	if (s->dir[0] != '\0')
+		rmdir(s->dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -243,6 +313,7 @@ main(int argc, char **argv)
 	struct rte_ism_dev_info ia, ib;
 	struct rte_ism_dmb dmb = { 0 };
 	struct probe p = { 0 };
+	struct probe_shm shm = { .dir = "" };
 	uint64_t n = 10000;
 	void *src = NULL;
 	char args[32];
@@ -292,10 +363,14 @@ main(int argc, char **argv)
 	perf_probe_devs[p.a].ops = &perf_probe_ops;
 	perf_probe_devs[p.a].priv = p.ctx;
 
+	p.dmb_addr = dmb.addr;
+	probe_shm_open(&p, &shm);
+
 	ret = probe_run(&p, n, &ia.gid) == 0 ? 0 : 1;
 	printf("dpdk-test-ism-fp-probe: %s\n",
 	       ret == 0 ? "done" : "a move failed");
 	rte_free(src);
+	probe_shm_close(&shm);
 out:
 	if (dmb.token != 0)
 		rte_ism_dmb_unregister(p.b, dmb.token);

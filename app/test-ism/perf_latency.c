@@ -126,6 +126,8 @@ raw_ping(struct perf_pp_lines *l, bool two_lines, uint64_t n, double *ns,
 }
 
 enum { LAT_ISM, LAT_RAW2, LAT_RAW1, LAT_NB };
+/* Repetitions whose spread is reported (more are measured, not judged). */
+#define LAT_MAX_REPS 64u
 static const char *const lat_what[LAT_NB] = { "ism", "raw2", "raw1" };
 
 /* One block of n timed round trips of kind w. */
@@ -158,7 +160,7 @@ perf_latency_run(const struct perf_case *c, const struct perf_lat_setup *s,
 	static const char *const stat[] = { "median", "p99", "p99.9" };
 	static const double q[] = { 0.5, 0.99, 0.999 };
 	uint64_t n = c->amount, total = n * c->reps;
-	double *ns[LAT_NB], v[LAT_NB][RTE_DIM(q)];
+	double *ns[LAT_NB], v[LAT_NB][RTE_DIM(q)], rep_med[LAT_MAX_REPS];
 	unsigned int p, r, w, i;
 	int ret = PERF_OK;
 	uint32_t size;
@@ -189,6 +191,17 @@ perf_latency_run(const struct perf_case *c, const struct perf_lat_setup *s,
 						ns[w] + r * n);
 		if (ret != PERF_OK)
 			break;
+		/* The references' medians per repetition: how far they
+		 * moved (sorts each block; the quantiles below sort all). */
+		for (w = LAT_RAW2; w <= LAT_RAW1; w++) {
+			for (r = 0; r < c->reps && r < LAT_MAX_REPS; r++)
+				rep_med[r] = perf_quantile(ns[w] + r * n, n,
+							   0.5);
+			perf_emit_spread(c, size, w == LAT_RAW2 ?
+					 "pingpong_2line" : "pingpong_1line",
+					 rep_med, RTE_MIN(c->reps,
+							  LAT_MAX_REPS));
+		}
 		for (w = 0; w < LAT_NB; w++)
 			for (i = 0; i < RTE_DIM(q); i++)
 				v[w][i] = perf_quantile(ns[w], total, q[i]);

@@ -100,6 +100,27 @@ perf_emit_paired(const struct perf_case *c, uint64_t x, const char *series,
 		ratio[r] = val[r] / ref[r];
 	perf_emit(c, x, series, "median", unit, perf_median(val, n),
 		  reference, perf_median(ref, n), perf_median(ratio, n));
+	perf_emit_spread(c, x, reference, ref, n);
+}
+
+void
+perf_emit_spread(const struct perf_case *c, uint64_t x, const char *reference,
+		const double *ref, unsigned int n)
+{
+	double lo, hi, med;
+	unsigned int r;
+
+	if (n < 2)
+		return;
+	lo = hi = ref[0];
+	for (r = 1; r < n; r++) {
+		lo = RTE_MIN(lo, ref[r]);
+		hi = RTE_MAX(hi, ref[r]);
+	}
+	med = perf_median(ref, n);
+	if (med > 0)
+		perf_emit(c, x, reference, "spread", "rel", (hi - lo) / med,
+			  NULL, 0, 0);
 }
 
 double

@@ -4,7 +4,15 @@
 
 /* DMB registration and unregistration, with every documented error. */
 
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/mempolicy.h>
+
+#include <rte_lcore.h>
+#include <rte_memory.h>
 
 #include "test_ism.h"
 
@@ -230,6 +238,103 @@ test_unregister_errors(void)
 	return TEST_SUCCESS;
 }
 
+/* The NUMA node of the page at addr (move_pages(2) without moving). */
+static int
+page_node(void *addr)
+{
+	void *page = RTE_PTR_ALIGN_FLOOR(addr, (uintptr_t)getpagesize());
+	int status = -1;
+
+	if (syscall(SYS_move_pages, 0, 1UL, &page, NULL, &status, 0) < 0)
+		return -errno;
+	return status;
+}
+
+/*
+ * DMB memory lives on the device's NUMA node (info.socket_id): its
+ * touched pages are there, and on shm the memfd carries the policy
+ * (MPOL_PREFERRED for that node; MPOL_DEFAULT before it was placed),
+ * which also governs pages the peer touches first. socket= (software
+ * backends) sets the node and refuses one EAL does not know. Works on a
+ * one-node host: the policy is read back, not inferred from where pages
+ * happen to land.
+ */
+static int
+test_numa_placement(void)
+{
+	unsigned long mask[RTE_MAX_NUMA_NODES / (8 * sizeof(long)) + 1];
+	bool sw = strcmp(fx.spawn_drv, "ism_lo") == 0 ||
+		strcmp(fx.spawn_drv, "ism_shm") == 0;
+	bool shm = strcmp(fx.spawn_drv, "ism_shm") == 0;
+	struct rte_ism_dev_info info;
+	struct rte_ism_dmb d;
+	char name[64], arg[32];
+	int mode = -1, node, c, unknown;
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(rte_ism_info_get(fx.a, &info), "info_get");
+	TEST_ASSERT(info.socket_id == SOCKET_ID_ANY ||
+		    (info.socket_id >= 0 &&
+		     info.socket_id < RTE_MAX_NUMA_NODES), "socket_id %d",
+		    info.socket_id);
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 3 * 4096, &fx.ib.gid, &d),
+			    "register");
+	memset(d.addr, 1, d.len);	/* the first touch */
+	for (i = 0; i < 3 && info.socket_id >= 0; i++) {
+		node = page_node(RTE_PTR_ADD(d.addr, i * 4096));
+		TEST_ASSERT(node == info.socket_id,
+			    "page %u of the DMB on node %d, device on %d", i,
+			    node, info.socket_id);
+	}
+	if (shm && info.socket_id >= 0) {
+		memset(mask, 0, sizeof(mask));
+		TEST_ASSERT(syscall(SYS_get_mempolicy, &mode, mask,
+				    (unsigned long)RTE_MAX_NUMA_NODES + 1,
+				    d.addr, MPOL_F_ADDR) == 0,
+			    "get_mempolicy: %s", strerror(errno));
+		TEST_ASSERT(mode == MPOL_PREFERRED, "policy %d, not "
+			    "MPOL_PREFERRED", mode);
+		for (i = 0; i < RTE_MAX_NUMA_NODES; i++)
+			TEST_ASSERT(((mask[i / (8 * sizeof(long))] >>
+				      (i % (8 * sizeof(long)))) & 1) ==
+				    (i == (unsigned int)info.socket_id),
+				    "node %u in the policy's mask", i);
+	}
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "unregister");
+	if (!sw || info.socket_id < 0)
+		return TEST_SUCCESS;
+	/* socket= of each known node: reported by info. */
+	for (i = 0; i < rte_socket_count(); i++) {
+		node = rte_socket_id_by_idx(i);
+		snprintf(arg, sizeof(arg), "socket=%d", node);
+		c = fx_spawn(arg, name, sizeof(name));
+		TEST_ASSERT(c >= 0, "spawn with %s: %d", arg, c);
+		TEST_ASSERT_SUCCESS(rte_ism_info_get(c, &info), "info_get");
+		TEST_ASSERT_SUCCESS(fx_unspawn(name), "unspawn");
+		TEST_ASSERT(info.socket_id == node, "socket_id %d with %s",
+			    info.socket_id, arg);
+	}
+	/* A node EAL does not know is refused (if there is one). */
+	for (unknown = RTE_MAX_NUMA_NODES - 1; unknown >= 0; unknown--) {
+		for (i = 0; i < rte_socket_count(); i++)
+			if (rte_socket_id_by_idx(i) == unknown)
+				break;
+		if (i == rte_socket_count())
+			break;
+	}
+	if (unknown >= 0) {
+		snprintf(arg, sizeof(arg), "socket=%d", unknown);
+		c = fx_spawn(arg, name, sizeof(name));
+		TEST_ASSERT(c < 0, "spawn with %s (unknown node) succeeded",
+			    arg);
+	}
+	snprintf(arg, sizeof(arg), "socket=%d", RTE_MAX_NUMA_NODES);
+	TEST_ASSERT(fx_spawn(arg, name, sizeof(name)) < 0,
+		    "spawn with %s succeeded", arg);
+	return TEST_SUCCESS;
+}
+
 static const struct test_case dmb_cases[] = {
 	{ "register_basic", test_register_basic },
 	{ "register_idx", test_register_idx },
@@ -237,6 +342,7 @@ static const struct test_case dmb_cases[] = {
 	{ "register_max_len", test_register_max_len },
 	{ "table_full", test_table_full },
 	{ "unregister_errors", test_unregister_errors },
+	{ "numa_placement", test_numa_placement },
 	{ NULL, NULL },
 };
 

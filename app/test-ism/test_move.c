@@ -137,6 +137,50 @@ test_move_edges(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Every length from 1 to 130 B at offsets that put it at the start, off
+ * alignment and at the end of the DMB, without signal (the fast path of
+ * the software backends, which copies up to 64 B itself in overlapping
+ * chunks): exactly those bytes change. And the refusals that only the
+ * fast path sees first (len 0, idx 16, no signal) are still counted.
+ */
+static int
+test_move_sizes(void)
+{
+	static const uint32_t offs[] = { 0, 1, 15, 33 };
+	static char model[DMB_LEN], src[DMB_LEN];
+	struct rte_ism_dmb d;
+	uint64_t seed = 11, before;
+	uint32_t crc, len, o, i;
+
+	TEST_ASSERT_SUCCESS(setup(&d, &crc), "set-up");
+	memcpy(model, d.addr, DMB_LEN);
+	for (len = 1; len <= 130; len++) {
+		for (i = 0; i <= RTE_DIM(offs); i++) {
+			o = i < RTE_DIM(offs) ? offs[i] : DMB_LEN - len;
+			fx_fill(src, len, &seed);
+			TEST_ASSERT_SUCCESS(rte_ism_move_data(fx.b, d.token,
+					i % RTE_ISM_DMBE_MAX, 0, o, src, len),
+					"move_data of %u B at %u", len, o);
+			memcpy(model + o, src, len);
+			TEST_ASSERT(memcmp(d.addr, model, DMB_LEN) == 0,
+				    "DMB differs after %u B at %u", len, o);
+		}
+	}
+	before = xstat(fx.b, "errors_bad_argument");
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, d.token, 0, 0, 0, src, 0),
+			  -EINVAL, "move_data of 0 B");
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, d.token, RTE_ISM_DMBE_MAX,
+					    0, 0, src, 1), -EINVAL,
+			  "move_data with idx 16");
+	TEST_ASSERT(xstat(fx.b, "errors_bad_argument") - before == 2,
+		    "bad arguments counted");
+	TEST_ASSERT(memcmp(d.addr, model, DMB_LEN) == 0, "a refusal wrote");
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
+	return TEST_SUCCESS;
+}
+
 static int
 test_burst(void)
 {
@@ -213,6 +257,7 @@ test_self_write(void)
 static const struct test_case move_cases[] = {
 	{ "move_errors", test_move_errors },
 	{ "move_edges", test_move_edges },
+	{ "move_sizes", test_move_sizes },
 	{ "burst", test_burst },
 	{ "self_write", test_self_write },
 	{ NULL, NULL },

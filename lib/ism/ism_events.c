@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <rte_malloc.h>
 #include <rte_spinlock.h>
 
 #include "ism_private.h"
@@ -28,10 +29,15 @@ struct ism_event_queue {
 };
 
 struct ism_event_queue *
-ism_evq_create(void)
+ism_evq_create(int socket_id)
 {
-	struct ism_event_queue *q = calloc(1, sizeof(*q));
+	/* On the device's node, where its client reads it; anywhere rather
+	 * than no device if that node has no memory left. */
+	struct ism_event_queue *q = rte_zmalloc_socket("ism_evq", sizeof(*q),
+			RTE_CACHE_LINE_SIZE, socket_id);
 
+	if (q == NULL && socket_id != SOCKET_ID_ANY)
+		q = rte_zmalloc("ism_evq", sizeof(*q), RTE_CACHE_LINE_SIZE);
 	if (q != NULL)
 		rte_spinlock_init(&q->lock);
 	return q;
@@ -40,7 +46,7 @@ ism_evq_create(void)
 void
 ism_evq_free(struct ism_event_queue *q)
 {
-	free(q);
+	rte_free(q);
 }
 
 uint64_t

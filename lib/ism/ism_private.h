@@ -53,7 +53,7 @@ ism_gid_is_zero(const struct rte_ism_gid *g)
 }
 
 /* Event queue of one device (ism_events.c). */
-struct ism_event_queue *ism_evq_create(void);
+struct ism_event_queue *ism_evq_create(int socket_id);
 void ism_evq_free(struct ism_event_queue *q);
 int ism_evq_post(struct ism_event_queue *q, const struct rte_ism_event *ev);
 uint16_t ism_evq_poll(struct ism_event_queue *q, struct rte_ism_event *ev,

@@ -161,7 +161,7 @@ dev_allocate(const char *name, int socket_id, uint16_t want)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	evq = ism_evq_create();
+	evq = ism_evq_create(socket_id);
 	if (evq == NULL) {
 		ISM_LOG(ERR, "%s: no memory for the event queue", name);
 		rte_errno = ENOMEM;

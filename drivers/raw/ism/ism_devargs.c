@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_lcore.h>
 #include <rte_random.h>
 
 #include "ism_pmd.h"
@@ -116,6 +117,34 @@ ism_common_args_get(const char *devname, struct rte_kvargs *kvlist,
 		a->max_dmb_len = n;
 	}
 	return 0;
+}
+
+int
+ism_socket_arg_get(const char *devname, struct rte_kvargs *kvlist,
+		int *socket_id)
+{
+	const char *v = rte_kvargs_get(kvlist, "socket");
+	unsigned int i;
+	uint64_t n;
+	int ret;
+
+	if (v == NULL)
+		return 0;
+	ret = ism_parse_u64(devname, "socket", v, 0, RTE_MAX_NUMA_NODES - 1,
+			&n);
+	if (ret < 0)
+		return ret;
+	/* A node EAL knows (has lcores or memory on): DPDK's allocator
+	 * places nothing elsewhere. */
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_socket_id_by_idx(i) == (int)n) {
+			*socket_id = n;
+			return 0;
+		}
+	ISM_PMD_LOG(ERR, "%s: devarg socket=%" PRIu64 " is not a NUMA node "
+		    "of this process (%u known)", devname, n,
+		    rte_socket_count());
+	return -EINVAL;
 }
 
 void

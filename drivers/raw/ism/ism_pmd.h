@@ -240,6 +240,14 @@ __rte_internal
 int ism_common_args_get(const char *devname, struct rte_kvargs *kvlist,
 		struct ism_common_args *a);
 
+/*
+ * Devarg socket= of the software backends: the NUMA node of the device's
+ * memory (DMBs, SBA), a node EAL knows. *socket_id is left alone if the
+ * key is absent. 0 or -EINVAL (logged).
+ */
+int ism_socket_arg_get(const char *devname, struct rte_kvargs *kvlist,
+		int *socket_id);
+
 /* Strict unsigned parse of key=value within [min, max]; logs on error. */
 int ism_parse_u64(const char *devname, const char *key, const char *value,
 		uint64_t min, uint64_t max, uint64_t *out);

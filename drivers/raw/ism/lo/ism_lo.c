@@ -32,6 +32,7 @@
 
 _Static_assert(LO_MAX_DEVS <= 1 << ISM_SW_TOK_SLOT_BITS, "token slot field");
 
+/* One per DMB index; one cache line, so that a move reads one line. */
 struct lo_dmb {
 	/* Read by the fast path. */
 	uint64_t token;		/* current token, 0 = not writable */
@@ -44,7 +45,7 @@ struct lo_dmb {
 	uint64_t id_token;	/* token while memory lives (detach) */
 	uint32_t attach_cnt;	/* attachments by the writer device */
 	bool registered;	/* the owner still holds it */
-};
+} __rte_cache_aligned;
 
 struct lo_dev {
 	struct ism_pmd_dev common;	/* first: fast-path context */
@@ -52,13 +53,23 @@ struct lo_dev {
 	uint16_t chid;
 	uint8_t slot;
 	uint32_t max_dmbs;
-	struct lo_dmb *dmbs;		/* [RTE_ISM_DMB_IDX_FIRST + max_dmbs] */
+	/* [ISM_SW_NB_IDX]: every index a token can name, so the fast path
+	 * needs no range check (those past max_dmbs stay empty). */
+	struct lo_dmb *dmbs;
 	struct ism_sw_sba *sba;
 	uint64_t vlans[(RTE_ISM_VLAN_ID_MAX + 1) / 64];
 	struct ism_sw_dmb_ids ids;	/* indices and generations */
 	/* DMBs this device attached whose owner closed: until detach. */
 	struct ism_sw_orphan_list orphans;
+	/* Fast path: the DMB table of the device in each fabric slot of
+	 * this device's CHID, lo_no_dmbs for the others (empty slots, other
+	 * CHIDs). Written under the fabric lock, read with atomics. */
+	struct lo_dmb *reach[1 << ISM_SW_TOK_SLOT_BITS];
 };
+
+/* What reach[] holds for a slot without a device of the same CHID: every
+ * entry empty (len 0, which no move fits in). */
+static struct lo_dmb lo_no_dmbs[ISM_SW_NB_IDX];
 
 static struct {
 	pthread_mutex_t lock;
@@ -130,12 +141,46 @@ lo_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	return ret;
 }
 
-static int
-lo_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+/*
+ * Fast-path resolution (ism_sw_move_data_fast): the same checks as
+ * lo_lookup, cheaper. reach[] already restricts to devices of the writer's
+ * CHID and holds a table of ISM_SW_NB_IDX entries for every slot, so no
+ * test of the device or of the index. An entry not in use has token 0
+ * and len 0: token 0 (slot 0, index 0, always empty) matches such an
+ * entry but fits in no move.
+ */
+static __rte_always_inline bool
+lo_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
+{
+	const struct lo_dev *src = ctx;
+	const struct lo_dmb *dmb;
+
+	dmb = __atomic_load_n(&src->reach[tok_slot(token)], __ATOMIC_ACQUIRE);
+	dmb += tok_idx(token);
+	if (unlikely(__atomic_load_n(&dmb->token, __ATOMIC_ACQUIRE) != token ||
+		     !rte_ism_gid_equal(&dmb->rgid, &src->gid) ||
+		     (dmb->vlan_valid && !lo_vlan_member(src, dmb->vlan_id))))
+		return false;
+	t->addr = dmb->addr;
+	t->len = dmb->len;
+	return true;
+}
+
+/* Every case: non-EAL threads, signals, errors, the fence fallback. */
+static __rte_noinline int
+lo_move_data_full(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
 {
 	return ism_sw_move_data(ctx, lo_target, token, idx, sf, offset, data,
 			len);
+}
+
+static int
+lo_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const void *data, uint32_t len)
+{
+	return ism_sw_move_data_fast(ctx, lo_find, lo_move_data_full, token,
+			idx, sf, offset, data, len);
 }
 
 static int
@@ -444,6 +489,12 @@ lo_leave_fabric(struct lo_dev *d)
 
 	/* Unreachable first, then no move can still be inside its DMBs. */
 	__atomic_store_n(&lo_fabric.devs[d->slot], NULL, __ATOMIC_RELEASE);
+	for (i = 0; i < LO_MAX_DEVS; i++) {
+		o = lo_fabric.devs[i];
+		if (o != NULL)
+			__atomic_store_n(&o->reach[d->slot], lo_no_dmbs,
+					__ATOMIC_RELEASE);
+	}
 	rte_ism_pmd_synchronize();
 
 	end = RTE_ISM_DMB_IDX_FIRST + d->max_dmbs;
@@ -521,7 +572,7 @@ static const struct ism_backend lo_backend = {
 };
 
 static const char *const lo_valid_args[] = {
-	"gid", "chid", "max_dmbs", "max_dmb_len", NULL
+	"gid", "chid", "max_dmbs", "max_dmb_len", "socket", NULL
 };
 
 /* Join the fabric: unique GID, free slot; announce to the others. */
@@ -554,11 +605,17 @@ lo_join_fabric(struct lo_dev *d, const char *name)
 		goto out;
 	}
 	d->slot = slot;
+	__atomic_store_n(&d->reach[slot], d->dmbs, __ATOMIC_RELEASE);
 	for (i = 0; i < LO_MAX_DEVS; i++) {
 		o = lo_fabric.devs[i];
-		if (o != NULL && o->chid == d->chid)
+		if (o != NULL && o->chid == d->chid) {
+			__atomic_store_n(&d->reach[i], o->dmbs,
+					__ATOMIC_RELEASE);
+			__atomic_store_n(&o->reach[slot], d->dmbs,
+					__ATOMIC_RELEASE);
 			ism_pmd_post(&o->common, RTE_ISM_EVENT_DEV,
 				     RTE_ISM_DEV_ENABLED, &d->gid, 0, 0);
+		}
 	}
 	__atomic_store_n(&lo_fabric.devs[slot], d, __ATOMIC_RELEASE);
 out:
@@ -579,12 +636,15 @@ lo_probe(struct rte_vdev_device *vdev)
 	struct lo_dev *d;
 	struct rte_ism_dev *ism;
 	int socket = rte_socket_id();
+	unsigned int i;
 	int ret;
 
 	kv = ism_kvargs_parse(name, rte_vdev_device_args(vdev), lo_valid_args);
 	if (kv == NULL)
 		return -EINVAL;
 	ret = ism_common_args_get(name, kv, &a);
+	if (ret == 0)
+		ret = ism_socket_arg_get(name, kv, &socket);
 	rte_kvargs_free(kv);
 	if (ret < 0)
 		return ret;
@@ -600,8 +660,10 @@ lo_probe(struct rte_vdev_device *vdev)
 	d->max_dmbs = a.max_dmbs;
 	ism_sw_ids_init(&d->ids, a.max_dmbs);
 	TAILQ_INIT(&d->orphans);
+	for (i = 0; i < RTE_DIM(d->reach); i++)
+		d->reach[i] = lo_no_dmbs;
 	d->dmbs = rte_zmalloc_socket("ism_lo_dmbs", sizeof(*d->dmbs) *
-			(RTE_ISM_DMB_IDX_FIRST + a.max_dmbs), 0, socket);
+			ISM_SW_NB_IDX, 0, socket);
 	d->sba = rte_zmalloc_socket("ism_lo_sba", sizeof(*d->sba), 0, socket);
 	if (d->dmbs == NULL || d->sba == NULL) {
 		ISM_PMD_LOG(ERR, "%s: no memory for the DMB table", name);
@@ -615,7 +677,9 @@ lo_probe(struct rte_vdev_device *vdev)
 	ism->max_dmb_len = a.max_dmb_len;
 	ism->capa = RTE_ISM_CAPA_NOCOPY | RTE_ISM_CAPA_VLAN |
 		RTE_ISM_CAPA_SIGNAL_EVENT;
-	ism->fp.move_data = lo_move_data;
+	/* The fast path assumes membarrier(2) (ism_sw_move_data_fast). */
+	ism->fp.move_data = rte_ism_pmd_need_fence ? lo_move_data_full :
+		lo_move_data;
 	ism->fp.move_burst = lo_move_burst;
 	ism->fp.signal_poll = lo_signal_poll;
 
@@ -653,4 +717,4 @@ static struct rte_vdev_driver ism_lo_driver = {
 RTE_PMD_REGISTER_VDEV(ism_lo, ism_lo_driver);
 RTE_PMD_REGISTER_PARAM_STRING(ism_lo,
 	"gid=<0x hex|32 hex|uuid> chid=<0..65535> "
-	"max_dmbs=<1..4064> max_dmb_len=<bytes>");
+	"max_dmbs=<1..4064> max_dmb_len=<bytes> socket=<NUMA node>");

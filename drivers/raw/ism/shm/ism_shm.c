@@ -65,12 +65,36 @@ shm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	return ret;
 }
 
-static int
-shm_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+/* Fast-path resolution (ism_sw_move_data_fast): shm_lookup without the
+ * errno and the SBA. */
+static __rte_always_inline bool
+shm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
+{
+	const struct shm_view_ent *e;
+	const struct shm_view *v;
+
+	if (unlikely(shm_lookup(ctx, token, &v, &e) != 0))
+		return false;
+	t->addr = e->addr;
+	t->len = e->len;
+	return true;
+}
+
+/* Every case: non-EAL threads, signals, errors, the fence fallback. */
+static __rte_noinline int
+shm_move_data_full(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
 {
 	return ism_sw_move_data(ctx, shm_target, token, idx, sf, offset, data,
 			len);
+}
+
+static int
+shm_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const void *data, uint32_t len)
+{
+	return ism_sw_move_data_fast(ctx, shm_find, shm_move_data_full, token,
+			idx, sf, offset, data, len);
 }
 
 static int
@@ -264,7 +288,7 @@ _Static_assert(ISM_SW_MAX_DMB_LEN <= SHM_MAX_DMB_LEN, "max_dmb_len cap");
 
 static const char *const shm_valid_args[] = {
 	"dir", "gid", "chid", "max_dmbs", "max_dmb_len", "allow_uid",
-	"allow_gid", NULL
+	"allow_gid", "socket", NULL
 };
 
 /*
@@ -354,6 +378,8 @@ shm_probe(struct rte_vdev_device *vdev)
 	if (kv == NULL)
 		return -EINVAL;
 	ret = ism_common_args_get(name, kv, &a);
+	if (ret == 0)
+		ret = ism_socket_arg_get(name, kv, &socket);
 	v = rte_kvargs_get(kv, "dir");
 	if (ret == 0 && (v == NULL || v[0] == '\0')) {
 		ISM_PMD_LOG(ERR, "%s: devarg dir=<rendezvous directory> is "
@@ -433,7 +459,9 @@ shm_probe(struct rte_vdev_device *vdev)
 	ism->max_dmb_len = d->max_dmb_len;
 	ism->capa = RTE_ISM_CAPA_NOCOPY | RTE_ISM_CAPA_SIGNAL_EVENT |
 		RTE_ISM_CAPA_CROSS_PROCESS;
-	ism->fp.move_data = shm_move_data;
+	/* The fast path assumes membarrier(2) (ism_sw_move_data_fast). */
+	ism->fp.move_data = rte_ism_pmd_need_fence ? shm_move_data_full :
+		shm_move_data;
 	ism->fp.move_burst = shm_move_burst;
 	ism->fp.signal_poll = shm_signal_poll;
 	ret = ism_pmd_finish(&d->common);
@@ -469,4 +497,5 @@ RTE_PMD_REGISTER_VDEV(ism_shm, ism_shm_driver);
 RTE_PMD_REGISTER_PARAM_STRING(ism_shm,
 	"dir=<rendezvous directory> gid=<0x hex|32 hex|uuid> "
 	"chid=<0..65535> max_dmbs=<1..4064> max_dmb_len=<bytes> "
-	"allow_uid=<uid|[uid,...]> allow_gid=<gid|[gid,...]>");
+	"allow_uid=<uid|[uid,...]> allow_gid=<gid|[gid,...]> "
+	"socket=<NUMA node>");

@@ -470,6 +470,9 @@ bool shm_fabric_verify(struct shm_dev *d, uint8_t slot,
 size_t shm_map_len(size_t len);
 /* New sealed memfd of len bytes, mapped; 0 or -errno (logged). */
 int shm_memfd_new(const char *name, size_t len, int *fd, void **addr);
+/* The same, its pages on NUMA node socket (SOCKET_ID_ANY: anywhere). */
+int shm_memfd_new_on(const char *name, size_t len, int socket, int *fd,
+		void **addr);
 /* Map a received memfd after checking seals and size; 0, -EPROTO (not a
  * memfd as announced: the sender's fault) or -errno (a failure here). */
 int shm_memfd_map(int fd, size_t len, void **addr, const char **why);

@@ -12,9 +12,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/mempolicy.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -31,8 +33,41 @@ shm_map_len(size_t len)
 	return RTE_ALIGN_CEIL(len, pg);
 }
 
+/*
+ * Make the pages of a new mapping come from NUMA node socket (nothing for
+ * SOCKET_ID_ANY): MPOL_PREFERRED, so that a full node falls back to
+ * another instead of failing the fault (SIGBUS in whoever touches the
+ * page first). On a memfd the policy belongs to the file (shmem's shared
+ * policy): it also applies to pages that the peer's mapping touches first.
+ * Before the first touch, which is what allocates them. Where mbind(2) is
+ * refused (a kernel without NUMA, a container without CAP_SYS_NICE) the
+ * memory is only unplaced: a warning, not a failed registration.
+ */
+static void
+shm_mem_place(const char *name, void *addr, size_t len, int socket)
+{
+	const unsigned int bits = 8 * sizeof(unsigned long);
+	unsigned long mask[RTE_MAX_NUMA_NODES / (8 * sizeof(long)) + 1];
+
+	if (socket < 0 || socket >= RTE_MAX_NUMA_NODES)
+		return;		/* SOCKET_ID_ANY: anywhere */
+	memset(mask, 0, sizeof(mask));
+	mask[socket / bits] |= 1UL << (socket % bits);
+	if (syscall(SYS_mbind, addr, len, MPOL_PREFERRED, mask,
+		    (unsigned long)RTE_MAX_NUMA_NODES + 1, 0) < 0)
+		ISM_PMD_LOG_RL(WARNING, "cannot place memfd %s on NUMA node "
+			       "%d: %s", name, socket, strerror(errno));
+}
+
 int
 shm_memfd_new(const char *name, size_t len, int *fdp, void **addrp)
+{
+	return shm_memfd_new_on(name, len, SOCKET_ID_ANY, fdp, addrp);
+}
+
+int
+shm_memfd_new_on(const char *name, size_t len, int socket, int *fdp,
+		void **addrp)
 {
 	size_t map_len = shm_map_len(len);
 	void *addr;
@@ -62,6 +97,7 @@ shm_memfd_new(const char *name, size_t len, int *fdp, void **addrp)
 		close(fd);
 		return -ENOMEM;
 	}
+	shm_mem_place(name, addr, map_len, socket);
 	*fdp = fd;
 	*addrp = addr;
 	return 0;

@@ -83,7 +83,8 @@ shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	o = &d->own[idx];
 	token = ism_sw_ids_token(&d->ids, d->slot, idx);
 	snprintf(mname, sizeof(mname), "ism_dmb_%016" PRIx64, token);
-	ret = shm_memfd_new(mname, req->len, &o->fd, &o->addr);
+	ret = shm_memfd_new_on(mname, req->len, idev->socket_id, &o->fd,
+			&o->addr);
 	if (ret < 0) {
 		o->fd = -1;
 		ism_sw_ids_put(&d->ids, idx);

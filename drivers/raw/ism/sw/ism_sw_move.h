@@ -12,6 +12,7 @@
  * they pass as an inlined lookup function.
  */
 
+#include <stdbool.h>
 #include <string.h>
 
 #include <rte_prefetch.h>
@@ -58,6 +59,69 @@ ism_sw_demote(void *base, uint32_t offset, uint32_t len)
 		rte_cldemote(RTE_PTR_ADD(base, o));
 }
 
+/*
+ * The copy of the fast path. Up to ISM_SW_COPY_INLINE bytes inline, as
+ * two or four possibly overlapping chunks of 16, 8 or 4 bytes (one
+ * unaligned load and store each), the way memcpy() itself copies these
+ * sizes: its call, size dispatch and the registers saved around the call
+ * would cost more than the copy. memcpy() for the rest. Chunks are
+ * packed structures (alignment 1) rather than fixed-size memcpy()
+ * calls, about which GCC warns wrongly (-Wstringop-overflow).
+ */
+#define ISM_SW_COPY_INLINE 64
+
+typedef struct {
+	uint64_t w[2];
+} __rte_packed __rte_may_alias ism_sw_u128;
+typedef struct {
+	uint64_t w;
+} __rte_packed __rte_may_alias ism_sw_u64;
+typedef struct {
+	uint32_t w;
+} __rte_packed __rte_may_alias ism_sw_u32;
+
+#define ism_sw_copy_chunk(dst, src, off, type) \
+	(*(type *)RTE_PTR_ADD(dst, off) = *(const type *)RTE_PTR_ADD(src, off))
+
+/* The other sizes, and the end of the move's bracket: a tail call, so
+ * that the fast path keeps nothing across a call (no register to save). */
+static __rte_noinline int
+ism_sw_copy_call(void *dst, const void *src, uint32_t len, uint64_t *seq)
+{
+	memcpy(dst, src, len);
+	rte_atomic_thread_fence(__ATOMIC_RELEASE);
+	(*seq)++;
+	return 0;
+}
+
+/* Copy, end the bracket seq (ism_sw_move_data_fast) and return 0. */
+static __rte_always_inline int
+ism_sw_copy_exit(void *dst, const void *src, uint32_t len, uint64_t *seq)
+{
+	/* (32, 64] first: a cache line, the common small message. */
+	if (likely(len - 33 < ISM_SW_COPY_INLINE - 32)) {
+		/* [0, 32) and [len - 32, len) */
+		ism_sw_copy_chunk(dst, src, 0, ism_sw_u128);
+		ism_sw_copy_chunk(dst, src, 16, ism_sw_u128);
+		ism_sw_copy_chunk(dst, src, len - 32, ism_sw_u128);
+		ism_sw_copy_chunk(dst, src, len - 16, ism_sw_u128);
+	} else if (len - 16 <= 16) {
+		ism_sw_copy_chunk(dst, src, 0, ism_sw_u128);
+		ism_sw_copy_chunk(dst, src, len - 16, ism_sw_u128);
+	} else if (len - 8 < 8) {
+		ism_sw_copy_chunk(dst, src, 0, ism_sw_u64);
+		ism_sw_copy_chunk(dst, src, len - 8, ism_sw_u64);
+	} else if (len - 4 < 4) {
+		ism_sw_copy_chunk(dst, src, 0, ism_sw_u32);
+		ism_sw_copy_chunk(dst, src, len - 4, ism_sw_u32);
+	} else {
+		return ism_sw_copy_call(dst, src, len, seq);
+	}
+	rte_atomic_thread_fence(__ATOMIC_RELEASE);
+	(*seq)++;
+	return 0;
+}
+
 static __rte_always_inline int
 ism_sw_move_data(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 		uint32_t idx, uint32_t sf, uint32_t offset, const void *data,
@@ -87,6 +151,76 @@ ism_sw_move_data(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 		return ism_count_error(d, slot, ret);
 	ism_count_move(d, slot, len, 1, sf);
 	return 0;
+}
+
+/*
+ * Fast resolution of token for the writer ctx, for the common case only:
+ * true and t->addr, t->len (0 if the DMB is gone) when token names a DMB
+ * that ctx may write; false in every other case. No side effect: the full
+ * path (ism_sw_move_data) runs next and finds out why, so the fast one
+ * returns no errno and counts nothing. Runs inside the move bracket.
+ */
+typedef bool (*ism_sw_find_t)(const void *ctx, uint64_t token,
+		struct ism_sw_target *t);
+
+/* The bounds check of the fast path folds len == 0 in (below). */
+_Static_assert(ISM_SW_MAX_DMB_LEN < UINT32_MAX,
+	       "a software DMB is shorter than 4 GiB - 1");
+
+/*
+ * rte_ism_move_data() of the software backends: the common case (an EAL
+ * lcore, no signal, a move that passes every check) in as few
+ * instructions as possible; anything else goes to full, the backend's
+ * instance of ism_sw_move_data(), which checks everything again, returns
+ * the errno and counts it by reason, and raises signals. The checks are
+ * the same on both paths: the token (the whole 64 bits against the DMB's
+ * current one, so a stale token fails), the writer (find), idx, len and
+ * bounds.
+ *
+ *   - The bracket is the per-lcore sequence of ism_driver_sync.h. The
+ *     backend installs this function only where membarrier(2) works
+ *     (rte_ism_pmd_need_fence unset), so no fence and no test of that
+ *     flag.
+ *   - len - 1 wraps to 2^32 - 1 for len 0, which is above any DMB
+ *     length: one compare covers len == 0 and len > dmb_len; then
+ *     dmb_len - len does not wrap.
+ *   - The counters are incremented before the copy, which cannot fail;
+ *     copies up to ISM_SW_COPY_INLINE bytes are inline, longer ones a
+ *     tail call that also ends the bracket: nothing lives across a call,
+ *     so no register is saved.
+ */
+static __rte_always_inline int
+ism_sw_move_data_fast(void *ctx, ism_sw_find_t find, rte_ism_move_data_t full,
+		uint64_t token, uint32_t idx, uint32_t sf, uint32_t offset,
+		const void *data, uint32_t len)
+{
+	struct ism_pmd_dev *d = ctx;
+	unsigned int lcore = rte_lcore_id();
+	struct ism_lcore_stats *s;
+	struct ism_sw_target t;
+	uint64_t *seq;
+
+	if (unlikely(lcore >= RTE_MAX_LCORE || sf != 0))
+		return full(ctx, token, idx, sf, offset, data, len);
+	/* Only this lcore writes its sequence: plain increments (one
+	 * instruction each), ordered by compiler barriers (x86: a store is
+	 * a release). */
+	seq = &rte_ism_pmd_inflight[lcore].seq;
+	__asm__("" : "+r" (seq));
+	(*seq)++;
+	rte_compiler_barrier();
+	if (unlikely(!find(ctx, token, &t) || idx >= RTE_ISM_DMBE_MAX ||
+		     len - 1 >= t.len || offset > t.len - len)) {
+		rte_atomic_thread_fence(__ATOMIC_RELEASE);
+		(*seq)++;
+		return full(ctx, token, idx, sf, offset, data, len);
+	}
+	s = &d->stats[lcore];
+	s->moves++;
+	/* Two adds, not one vector add (more instructions). */
+	rte_compiler_barrier();
+	s->bytes += len;
+	return ism_sw_copy_exit(RTE_PTR_ADD(t.addr, offset), data, len, seq);
 }
 
 static __rte_always_inline int
