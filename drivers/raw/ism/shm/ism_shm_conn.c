@@ -621,16 +621,30 @@ refusal(struct shm_dev *d, int fd, struct ucred *cr, int *reason)
 	return NULL;
 }
 
-/* Tell a refused peer why, if its socket takes it now (a new connection:
- * it does), and close. */
+/*
+ * Tell a refused peer why, if its socket takes it now (a new connection:
+ * it does), and close. What the peer sent already (its HELLO) is read and
+ * dropped first: closing a unix socket with unread data makes the peer's
+ * next recvmsg() fail with ECONNRESET before it reads the REFUSE queued
+ * for it, and it would not learn why. (Bounded: the queue of a socket
+ * not yet answered holds a few messages; passed fds are closed by the
+ * kernel, as no control buffer takes them.)
+ */
+#define REFUSE_DRAIN_MAX	16
+
 static void
 refuse(int fd, int reason)
 {
 	struct shm_msg m;
+	char sink[64];
+	int i;
 
 	shm_msg_init(&m, SHM_MSG_REFUSE, 0);
 	m.u.refuse.reason = reason;
 	send_raw(fd, &m, -1);
+	for (i = 0; i < REFUSE_DRAIN_MAX; i++)
+		if (recv(fd, sink, sizeof(sink), MSG_DONTWAIT) <= 0)
+			break;
 	close(fd);
 }
 
