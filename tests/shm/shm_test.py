@@ -136,16 +136,21 @@ class Peer:
     def kill9(self):
         return self.proc.kill()
 
+    def host_pid_of_peer(self):
+        """The peer's pid as this driver sees it (from its READY line)."""
+        return self.pid
+
     def stop(self):
         """SIGSTOP, and wait until every thread has stopped: the signal
         takes effect asynchronously (a thread running on another CPU may
         still answer a request meanwhile)."""
-        os.kill(self.pid, signal.SIGSTOP)
+        pid = self.host_pid_of_peer()
+        os.kill(pid, signal.SIGSTOP)
         deadline = time.monotonic() + CMD_TIMEOUT_S
         while time.monotonic() < deadline:
             states = []
-            for t in os.listdir('/proc/%d/task' % self.pid):
-                with open('/proc/%d/task/%s/stat' % (self.pid, t)) as f:
+            for t in os.listdir('/proc/%d/task' % pid):
+                with open('/proc/%d/task/%s/stat' % (pid, t)) as f:
                     states.append(f.read().rsplit(')', 1)[1].split()[0])
             if all(st == 'T' for st in states):
                 return
@@ -153,7 +158,7 @@ class Peer:
         raise Failure('%s did not stop' % self.name)
 
     def cont(self):
-        os.kill(self.pid, signal.SIGCONT)
+        os.kill(self.host_pid_of_peer(), signal.SIGCONT)
 
     def finish(self, timeout=PROC_TIMEOUT_S):
         self.release()
