@@ -263,6 +263,19 @@ def ns_init(a):
     return status
 
 
+def unreachable_by_others(path):
+    """The first directory on the way to path that a process of another
+    uid cannot pass (no x for others, e.g. a tree cloned under /root), or
+    None."""
+    d = os.path.dirname(os.path.realpath(path))
+    while True:
+        if not os.stat(d).st_mode & 0o001:
+            return d
+        if d == '/':
+            return None
+        d = os.path.dirname(d)
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == 'init':
         ap = argparse.ArgumentParser()
@@ -295,6 +308,17 @@ def main():
         print('SKIP: needs root and PID, mount, network and user '
               'namespaces')
         return 77
+    # Peers of other host uids run the build's program and this script:
+    # a tree they cannot reach is a property of where it was cloned, not
+    # of the driver.
+    if args.scenario in ('ns-rootless', 'ns-rogue', 'ns-policy'):
+        for f in (args.peer, os.path.abspath(__file__)):
+            d = unreachable_by_others(f)
+            if d is not None:
+                print('SKIP: uids %d and %d cannot reach %s (%s is not '
+                      'searchable by others): run it from a tree they can '
+                      'reach' % (UID_A, UID_B, f, d))
+                return 77
     t0 = time.monotonic()
     try:
         NsTest(args).run()
