@@ -312,7 +312,7 @@ def c_flags(ctx):
     pc = subprocess.run(["pkg-config", "--cflags", "libdpdk"], check=True,
                         capture_output=True, text=True).stdout.split()
     inc = [os.path.join(ctx.src, d) for d in
-           ("lib/ism", "lib/ism_ring", "drivers/bus/ism")]
+           ("lib/ism", "lib/ism_ring", "drivers/bus/ism", "config")]
     return ["-Wall", "-Werror", "-DALLOW_EXPERIMENTAL_API",
             "-DALLOW_INTERNAL_API"] + ["-I" + d for d in inc] + \
         ["-I" + os.path.join(ctx.args.sdk, "include")] + pc
