@@ -11,8 +11,8 @@
  * 24.11, 25.11), in one place. The code is written for the newest one:
  * where an older DPDK lacks a name, this header provides it; where a name
  * changed meaning, an ism_ name covers every version. Nothing else in the
- * tree tests the DPDK version (doc/guides/prog_guide/ism_lib.rst, "Driver
- * side"). Internal: for the tree's libraries, drivers, programs and tests;
+ * tree tests the DPDK version (doc/guides/prog_guide/ism_lib.rst, "DPDK
+ * versions"). Internal: for the tree's libraries, drivers, programs and tests;
  * installed with the driver-facing headers (bus_ism_driver.h uses it).
  */
 
