@@ -7,8 +7,9 @@
 #               libFuzzer run, option fuzz; the docs are built there, a
 #               warning fails it; DPDK's forbidden-token lint) and in an
 #               ASan+UBSan build (with RTE_ISM_DEBUG fast-path checks);
-#               the suites against DPDK 24.11 and 25.11 (suite versions)
-#               where those are built on the machine, else skipped
+#               the suites against DPDK 24.11 and 25.11 (suite versions),
+#               built once per machine from ../shared/dpdk-src when the
+#               tarballs are there (CI), else skipped with the reason
 #   make test DPDK=25.11   (or 24.11) builds that DPDK from the tarballs of
 #               ../shared/dpdk-src once per machine (devtools/dpdk-version.sh,
 #               about 3 minutes on 2 cores), then runs the suites against it
@@ -25,7 +26,8 @@ BUILD_OPTS = -Dfuzz=true -Denable_docs=true
 ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
-.PHONY: all setup build build-asan vm-setup demo test bench clean
+.PHONY: all setup build build-asan vm-setup dpdk-versions demo test bench \
+	clean
 
 all: build
 
@@ -59,8 +61,22 @@ demo: build
 vm-setup:
 	@[ -n "$(ISM_SKIP_VM)" ] || tests/bus_ism/vm/prepare.sh
 
+# The other DPDK versions of ../shared/dpdk-src (CI has them), built once
+# per machine into a cache outside the tree: the release build's suite
+# 'versions' then runs the suites against each. Without the tarballs (a
+# user's clone) only the installed DPDK is tested, and this says so.
+dpdk-versions:
+	@vs=$$(./devtools/dpdk-version.sh list); \
+	if [ -z "$$vs" ]; then \
+		echo "make test: no DPDK tarballs in ../shared/dpdk-src:" \
+			"only the installed DPDK is tested"; \
+	fi; \
+	for v in $$vs; do \
+		./devtools/dpdk-version.sh prefix $$v >/dev/null || exit 1; \
+	done
+
 ifeq ($(DPDK),)
-test: build build-asan vm-setup
+test: build build-asan vm-setup dpdk-versions
 	meson test -C $(BUILD) --print-errorlogs
 	meson test -C $(ASAN_BUILD) --print-errorlogs
 else
