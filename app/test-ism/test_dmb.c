@@ -5,7 +5,9 @@
 /* DMB registration and unregistration, with every documented error. */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -251,6 +253,37 @@ page_node(void *addr)
 }
 
 /*
+ * shm: the signal areas the peers raise our signals in (memfds named
+ * ism_shm_sba, made by the receiving side, mapped by both; the fixture's
+ * devices are peers in this process) carry the policy of the device's
+ * node, as its DMBs do: /proc/self/numa_maps shows "prefer:N" for them.
+ */
+static int
+check_sba_policy(int node)
+{
+	char line[512], want[32];
+	unsigned int n = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/numa_maps", "r");
+	TEST_ASSERT(f != NULL, "numa_maps: %s", strerror(errno));
+	snprintf(want, sizeof(want), " prefer:%d ", node);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strstr(line, "memfd:ism_shm_sba") == NULL)
+			continue;
+		n++;
+		if (strstr(line, want) == NULL) {
+			fclose(f);
+			TEST_ASSERT(false, "a signal area not on node %d: %s",
+				    node, line);
+		}
+	}
+	fclose(f);
+	TEST_ASSERT(n > 0, "no signal area mapped (memfd:ism_shm_sba)");
+	return TEST_SUCCESS;
+}
+
+/*
  * DMB memory lives on the device's NUMA node (info.socket_id): its
  * touched pages are there, and on shm the memfd carries the policy
  * (MPOL_PREFERRED for that node; MPOL_DEFAULT before it was placed),
@@ -302,6 +335,9 @@ test_numa_placement(void)
 	}
 	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
 			    "unregister");
+	if (shm && info.socket_id >= 0)
+		TEST_ASSERT_SUCCESS(check_sba_policy(info.socket_id),
+				    "signal areas");
 	if (!sw || info.socket_id < 0)
 		return TEST_SUCCESS;
 	/* socket= of each known node: reported by info. */

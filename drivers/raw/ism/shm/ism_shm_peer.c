@@ -197,8 +197,9 @@ shm_peer_greet(struct shm_peer *p)
 	uint32_t idx;
 	int fd, ret;
 
-	ret = shm_memfd_new("ism_shm_sba", sizeof(struct ism_sw_sba), &fd,
-			&addr);
+	/* Ours to poll: on our node, like our DMBs. */
+	ret = shm_memfd_new_on("ism_shm_sba", sizeof(struct ism_sw_sba),
+			d->common.ism->socket_id, &fd, &addr);
 	if (ret < 0)
 		return ret;
 	p->rx_sba = addr;
