@@ -17,6 +17,7 @@
 #include <rte_ism_ring.h>
 
 #include "test_assert.h"
+#include "test_pkt.h"
 
 extern struct rte_mempool *pool;
 extern uint16_t dev_a, dev_b;
@@ -28,8 +29,6 @@ int ring_init(struct rte_ism_ring *r, uint16_t dev,
 		const struct rte_ism_gid *peer,
 		const struct rte_ism_ring_geom *g, bool zc, bool poll_cursor);
 void pair_fini(void);
-struct rte_mbuf *pkt_make(uint32_t len, uint32_t seg, uint32_t seed);
-int pkt_verify(const struct rte_mbuf *m, uint32_t len, uint32_t seed);
 /* Drop the events earlier tests left in both devices' queues. */
 void events_drain(void);
 

@@ -89,67 +89,6 @@ pair_fini(void)
 	rte_ism_ring_fini(&rb);
 }
 
-static uint8_t
-pattern(uint32_t seed, uint32_t i)
-{
-	return (uint8_t)(seed * 31 + i * 7 + (i >> 8));
-}
-
-/* A packet of len bytes in segments of at most seg bytes. */
-struct rte_mbuf *
-pkt_make(uint32_t len, uint32_t seg, uint32_t seed)
-{
-	struct rte_mbuf *head = NULL, *m, *prev = NULL;
-	uint32_t off = 0, n, i;
-	uint8_t *d;
-
-	do {
-		m = rte_pktmbuf_alloc(pool);
-		if (m == NULL) {
-			rte_pktmbuf_free(head);
-			return NULL;
-		}
-		n = RTE_MIN(RTE_MIN(len - off, seg), rte_pktmbuf_tailroom(m));
-		d = rte_pktmbuf_mtod(m, uint8_t *);
-		for (i = 0; i < n; i++)
-			d[i] = pattern(seed, off + i);
-		m->data_len = n;
-		off += n;
-		if (head == NULL) {
-			head = m;
-		} else {
-			prev->next = m;
-			head->nb_segs++;
-		}
-		prev = m;
-	} while (off < len);
-	head->pkt_len = len;
-	return head;
-}
-
-int
-pkt_verify(const struct rte_mbuf *m, uint32_t len, uint32_t seed)
-{
-	const struct rte_mbuf *s;
-	uint32_t off = 0, i, segs = 0;
-	const uint8_t *d;
-
-	TEST_ASSERT_EQUAL(rte_pktmbuf_pkt_len(m), len, "length %u, want %u",
-			  rte_pktmbuf_pkt_len(m), len);
-	for (s = m; s != NULL; s = s->next, segs++) {
-		d = rte_pktmbuf_mtod(s, const uint8_t *);
-		for (i = 0; i < s->data_len; i++)
-			TEST_ASSERT_EQUAL(d[i], pattern(seed, off + i),
-					  "byte %u of a %u-byte packet",
-					  off + i, len);
-		off += s->data_len;
-	}
-	TEST_ASSERT_EQUAL(off, len, "segments hold %u bytes", off);
-	TEST_ASSERT_EQUAL(segs, m->nb_segs, "nb_segs %u, chain %u",
-			  m->nb_segs, segs);
-	return TEST_SUCCESS;
-}
-
 static int
 test_geometry(void)
 {
@@ -178,7 +117,7 @@ test_not_connected(void)
 
 	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
 				      false, false), "init");
-	m = pkt_make(64, 2048, 1);
+	m = test_pkt_make(pool, 64, 2048, 1);
 	TEST_ASSERT_NOT_NULL(m, "mbuf");
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, &m, 1), 0, "sent without peer");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&ra, &m, 1), 0, "received");
@@ -205,7 +144,7 @@ stream(uint32_t nb, uint32_t max_len, uint16_t burst)
 			uint32_t len = 1 + rte_rand_max(max_len);
 
 			len_of[(sent + pending) % 4096] = len;
-			tx[pending] = pkt_make(len, 64 + rte_rand_max(2000),
+			tx[pending] = test_pkt_make(pool, len, 64 + rte_rand_max(2000),
 					sent + pending);
 			TEST_ASSERT_NOT_NULL(tx[pending], "mbuf");
 			pending++;
@@ -216,7 +155,7 @@ stream(uint32_t nb, uint32_t max_len, uint16_t burst)
 		sent += n;
 		got = rte_ism_ring_recv(&rb, rx, 1 + rte_rand_max(burst));
 		for (k = 0; k < got; k++) {
-			if (pkt_verify(rx[k], len_of[rcvd % 4096], rcvd) < 0)
+			if (test_pkt_verify(rx[k], len_of[rcvd % 4096], rcvd) < 0)
 				return TEST_FAILED;
 			rcvd++;
 		}
@@ -290,7 +229,7 @@ test_ring_full(void)
 	if (pair_init(&g, &g, false, false) < 0)
 		return TEST_FAILED;
 	for (i = 0; i < 20; i++) {
-		m[i] = pkt_make(100, 2048, i);	/* two slots each */
+		m[i] = test_pkt_make(pool, 100, 2048, i);	/* two slots each */
 		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
 	}
 	n = rte_ism_ring_send(&ra, m, 20);
@@ -308,7 +247,7 @@ test_ring_full(void)
 	n += rte_ism_ring_recv(&rb, rx + n, 20 - n);
 	TEST_ASSERT_EQUAL(n, 8, "received %u", n);
 	for (i = 0; i < n; i++)
-		TEST_ASSERT_SUCCESS(pkt_verify(rx[i], 100, 3 + i), "data");
+		TEST_ASSERT_SUCCESS(test_pkt_verify(rx[i], 100, 3 + i), "data");
 	rte_pktmbuf_free_bulk(rx, n);
 	rte_pktmbuf_free_bulk(m + 11, 9);
 	pair_fini();
@@ -327,7 +266,7 @@ test_credit_batching(void)
 	if (pair_init(&g, &g, false, false) < 0)
 		return TEST_FAILED;
 	for (i = 0; i < 20; i++) {
-		m[i] = pkt_make(64, 2048, i);
+		m[i] = test_pkt_make(pool, 64, 2048, i);
 		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
 	}
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 20), 20, "sent");
@@ -337,7 +276,7 @@ test_credit_batching(void)
 	TEST_ASSERT_EQUAL(rb.credit_sent, 20, "batch reached");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 1), 0, "nothing left");
 	rte_pktmbuf_free_bulk(rx, 20);
-	m[0] = pkt_make(64, 2048, 0);
+	m[0] = test_pkt_make(pool, 64, 2048, 0);
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 1), 1, "sent");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 1), 1, "received");
 	TEST_ASSERT_EQUAL(rb.credit_sent, 20, "held back");
@@ -356,16 +295,16 @@ test_drops(void)
 
 	if (pair_init(&g, &g, false, false) < 0)
 		return TEST_FAILED;
-	m[0] = pkt_make(2000, 2048, 0);		/* 32 slots > 16 */
+	m[0] = test_pkt_make(pool, 2000, 2048, 0);		/* 32 slots > 16 */
 	m[1] = rte_pktmbuf_alloc(pool);		/* empty */
-	m[2] = pkt_make(60, 2048, 2);
+	m[2] = test_pkt_make(pool, 60, 2048, 2);
 	TEST_ASSERT(m[0] != NULL && m[1] != NULL && m[2] != NULL, "mbufs");
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 3), 3, "all taken");
 	TEST_ASSERT_EQUAL(ra.tx_stats.too_big, 1, "too big");
 	TEST_ASSERT_EQUAL(ra.tx_stats.empty, 1, "empty");
 	TEST_ASSERT_EQUAL(ra.tx_stats.pkts, 1, "sent");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 3), 1, "received");
-	TEST_ASSERT_SUCCESS(pkt_verify(rx[0], 60, 2), "data");
+	TEST_ASSERT_SUCCESS(test_pkt_verify(rx[0], 60, 2), "data");
 	rte_pktmbuf_free(rx[0]);
 	pair_fini();
 	return TEST_SUCCESS;
@@ -386,7 +325,7 @@ test_zero_copy_free_order(void)
 	if (pair_init(&g, &g, false, true) < 0)
 		return TEST_FAILED;
 	for (i = 0; i < 4; i++) {
-		m[i] = pkt_make(len[i], 2048, i);	/* 2, 5, 4, 5 slots */
+		m[i] = test_pkt_make(pool, len[i], 2048, i);	/* 2, 5, 4, 5 slots */
 		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
 	}
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 4), 4, "sent");
@@ -395,7 +334,7 @@ test_zero_copy_free_order(void)
 		TEST_ASSERT_EQUAL(RTE_MBUF_HAS_EXTBUF(rx[i]) != 0, attached[i],
 				  "packet %u of %u B attached: %d", i, len[i],
 				  RTE_MBUF_HAS_EXTBUF(rx[i]) != 0);
-		TEST_ASSERT_SUCCESS(pkt_verify(rx[i], len[i], i), "data");
+		TEST_ASSERT_SUCCESS(test_pkt_verify(rx[i], len[i], i), "data");
 	}
 	/* The first, copied, is given back at once; the rest waits for the
 	 * attached second. */
@@ -455,7 +394,7 @@ test_bad_peer(void)
 	prod = 1000;
 	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_b, ra.dmb.token, 0, 0,
 				RTE_ISM_RING_CREDIT_OFF, &prod, 4), "move");
-	rx[0] = pkt_make(64, 2048, 0);
+	rx[0] = test_pkt_make(pool, 64, 2048, 0);
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, rx, 1), 1, "sent");
 	TEST_ASSERT_EQUAL(ra.tx_cons, 0, "bogus credits taken");
 	/* The ring still works: the receiver resynchronised at 3. */
@@ -475,8 +414,8 @@ test_reconnect_zero_copy(void)
 
 	if (pair_init(&g, &g, false, true) < 0)
 		return TEST_FAILED;
-	m[0] = pkt_make(300, 2048, 0);
-	m[1] = pkt_make(300, 2048, 1);
+	m[0] = test_pkt_make(pool, 300, 2048, 0);
+	m[1] = test_pkt_make(pool, 300, 2048, 1);
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 2), 2, "sent");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 2), 2, "received");
 	/* a restarts: new DMB, new token. */
@@ -488,10 +427,10 @@ test_reconnect_zero_copy(void)
 	TEST_ASSERT_EQUAL(ra.tx_prod, 10, "new sender starts after held");
 	TEST_ASSERT_EQUAL(ra.tx_cons, 0, "held slots are not credits");
 	rte_pktmbuf_free_bulk(rx, 2);
-	m[0] = pkt_make(300, 2048, 7);
+	m[0] = test_pkt_make(pool, 300, 2048, 7);
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 1), 1, "sent");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 2), 1, "received");
-	TEST_ASSERT_SUCCESS(pkt_verify(rx[0], 300, 7), "data");
+	TEST_ASSERT_SUCCESS(test_pkt_verify(rx[0], 300, 7), "data");
 	rte_pktmbuf_free(rx[0]);
 	rte_ism_ring_recv(&rb, rx, 1);
 	TEST_ASSERT_EQUAL(rte_ism_ring_rx_held(&rb), 0, "all given back");
@@ -508,7 +447,7 @@ test_peer_gone(void)
 	if (pair_init(&geom_default, &geom_default, false, false) < 0)
 		return TEST_FAILED;
 	rte_ism_ring_fini(&rb);
-	m = pkt_make(64, 2048, 0);
+	m = test_pkt_make(pool, 64, 2048, 0);
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, &m, 1), 0, "sent");
 	TEST_ASSERT_EQUAL(ra.tx_error, -ENOENT, "error %d", ra.tx_error);
 	rte_pktmbuf_free(m);
@@ -526,14 +465,14 @@ test_max_len(void)
 	if (pair_init(&geom_default, &geom_default, false, false) < 0)
 		return TEST_FAILED;
 	rte_ism_ring_set_max_len(&ra, 100);
-	m[0] = pkt_make(101, 2048, 0);
-	m[1] = pkt_make(100, 2048, 1);
+	m[0] = test_pkt_make(pool, 101, 2048, 0);
+	m[1] = test_pkt_make(pool, 100, 2048, 1);
 	TEST_ASSERT(m[0] != NULL && m[1] != NULL, "mbufs");
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 2), 2, "taken");
 	TEST_ASSERT_EQUAL(ra.tx_stats.too_big, 1, "too big");
 	TEST_ASSERT_EQUAL(ra.tx_stats.pkts, 1, "sent");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 2), 1, "received");
-	TEST_ASSERT_SUCCESS(pkt_verify(rx[0], 100, 1), "data");
+	TEST_ASSERT_SUCCESS(test_pkt_verify(rx[0], 100, 1), "data");
 	TEST_ASSERT_EQUAL(rx[0]->port, 7, "mbuf port %u", rx[0]->port);
 	rte_pktmbuf_free(rx[0]);
 	/* No limit: what the peer's ring holds. */
@@ -553,13 +492,13 @@ test_fini_busy(void)
 
 	if (pair_init(&geom_default, &geom_default, false, true) < 0)
 		return TEST_FAILED;
-	m = pkt_make(300, 2048, 0);
+	m = test_pkt_make(pool, 300, 2048, 0);
 	TEST_ASSERT_NOT_NULL(m, "mbuf");
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, &m, 1), 1, "sent");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, &rx, 1), 1, "received");
 	TEST_ASSERT_EQUAL(rte_ism_ring_fini(&rb), -EBUSY, "fini while held");
 	TEST_ASSERT(rb.dmb.token != 0, "DMB unregistered under an mbuf");
-	TEST_ASSERT_SUCCESS(pkt_verify(rx, 300, 0), "data after fini");
+	TEST_ASSERT_SUCCESS(test_pkt_verify(rx, 300, 0), "data after fini");
 	rte_pktmbuf_free(rx);
 	TEST_ASSERT_SUCCESS(rte_ism_ring_fini(&rb), "fini once freed");
 	TEST_ASSERT_EQUAL(rb.dmb.token, 0, "still registered");
@@ -589,7 +528,7 @@ test_poll_cursor(void)
 	while (rte_ism_signal_poll(dev_b, sig, RTE_DIM(sig)) > 0)
 		;	/* earlier tests' */
 	for (i = 0; i < 4; i++) {
-		m[i] = pkt_make(200, 2048, i);
+		m[i] = test_pkt_make(pool, 200, 2048, i);
 		TEST_ASSERT_NOT_NULL(m[i], "mbuf");
 	}
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(&ra, m, 4), 4, "sent");
@@ -597,7 +536,7 @@ test_poll_cursor(void)
 			  "the sender signalled");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&rb, rx, 4), 4, "received");
 	for (i = 0; i < 4; i++)
-		TEST_ASSERT_SUCCESS(pkt_verify(rx[i], 200, i), "data");
+		TEST_ASSERT_SUCCESS(test_pkt_verify(rx[i], 200, i), "data");
 	rte_pktmbuf_free_bulk(rx, 4);
 	pair_fini();
 	return TEST_SUCCESS;

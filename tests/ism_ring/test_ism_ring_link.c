@@ -81,11 +81,11 @@ one_packet(struct rte_ism_ring *from, struct rte_ism_ring *to, uint32_t len,
 {
 	struct rte_mbuf *m, *rx;
 
-	m = pkt_make(len, 2048, seed);
+	m = test_pkt_make(pool, len, 2048, seed);
 	TEST_ASSERT_NOT_NULL(m, "mbuf");
 	TEST_ASSERT_EQUAL(rte_ism_ring_send(from, &m, 1), 1, "sent");
 	TEST_ASSERT_EQUAL(rte_ism_ring_recv(to, &rx, 1), 1, "received");
-	TEST_ASSERT_SUCCESS(pkt_verify(rx, len, seed), "data");
+	TEST_ASSERT_SUCCESS(test_pkt_verify(rx, len, seed), "data");
 	rte_pktmbuf_free(rx);
 	return TEST_SUCCESS;
 }

@@ -27,6 +27,7 @@
 #include <rte_random.h>
 
 #include "test_assert.h"
+#include "test_pkt.h"
 
 #define NB_MBUFS	16384
 #define BURST		32
@@ -119,65 +120,14 @@ link_wait(uint16_t port, int status)
 	return link_status(port) == status;
 }
 
-static uint8_t
-pattern(uint32_t seed, uint32_t i)
-{
-	return (uint8_t)(seed * 131 + i * 7 + (i >> 8));
-}
-
-/* A packet of len bytes, chained in mbufs of the pool. */
-static struct rte_mbuf *
-pkt_make(uint32_t len, uint32_t seed)
-{
-	struct rte_mbuf *head = NULL, *m, *prev = NULL;
-	uint32_t off = 0, n, i;
-	uint8_t *d;
-
-	do {
-		m = rte_pktmbuf_alloc(pool);
-		if (m == NULL) {
-			rte_pktmbuf_free(head);
-			return NULL;
-		}
-		n = RTE_MIN(len - off, rte_pktmbuf_tailroom(m));
-		d = rte_pktmbuf_mtod(m, uint8_t *);
-		for (i = 0; i < n; i++)
-			d[i] = pattern(seed, off + i);
-		m->data_len = n;
-		off += n;
-		if (head == NULL) {
-			head = m;
-		} else {
-			prev->next = m;
-			head->nb_segs++;
-		}
-		prev = m;
-	} while (off < len);
-	head->pkt_len = len;
-	return head;
-}
-
+/* The packet test_pkt_make() wrote for seed, received on port. */
 static int
 pkt_verify(const struct rte_mbuf *m, uint32_t len, uint32_t seed,
 		uint16_t port)
 {
-	uint32_t off = 0, i;
-	const uint8_t *d;
-
-	TEST_ASSERT_EQUAL(rte_pktmbuf_pkt_len(m), len, "length %u, want %u",
-			  rte_pktmbuf_pkt_len(m), len);
 	TEST_ASSERT_EQUAL(m->port, port, "mbuf port %u, want %u", m->port,
 			  port);
-	for (; m != NULL; m = m->next) {
-		d = rte_pktmbuf_mtod(m, const uint8_t *);
-		for (i = 0; i < m->data_len; i++)
-			TEST_ASSERT_EQUAL(d[i], pattern(seed, off + i),
-					  "byte %u of %u (seed %u)", off + i,
-					  len, seed);
-		off += m->data_len;
-	}
-	TEST_ASSERT_EQUAL(off, len, "segments hold %u bytes", off);
-	return TEST_SUCCESS;
+	return test_pkt_verify(m, len, seed);
 }
 
 static uint32_t
@@ -203,8 +153,9 @@ stream(uint16_t a, uint16_t b, uint16_t nb_q, uint32_t nb, uint32_t max)
 			n = RTE_MIN((uint32_t)BURST, nb - sent[q]);
 			for (i = 0; i < n; i++) {
 				seq = sent[q] + i;
-				tx[i] = pkt_make(size_of(seq, max),
-						 seq * 16 + q);
+				tx[i] = test_pkt_make(pool,
+						size_of(seq, max), UINT32_MAX,
+						seq * 16 + q);
 				TEST_ASSERT(tx[i] != NULL, "mbuf");
 			}
 			k = rte_eth_tx_burst(a, q, tx, n);
@@ -315,8 +266,9 @@ test_stats(void)
 		    link_wait(b, RTE_ETH_LINK_UP), "no link");
 	if (stream(a, b, 1, 100, 1500) < 0)
 		return TEST_FAILED;
-	m[0] = pkt_make(1500 + 14 + 8 + 1, 1);	/* above MTU 1500 */
-	m[1] = pkt_make(1500 + 14 + 8, 2);	/* at the limit */
+	/* above MTU 1500, and at the limit */
+	m[0] = test_pkt_make(pool, 1500 + 14 + 8 + 1, UINT32_MAX, 1);
+	m[1] = test_pkt_make(pool, 1500 + 14 + 8, UINT32_MAX, 2);
 	TEST_ASSERT(m[0] != NULL && m[1] != NULL, "mbufs");
 	TEST_ASSERT_EQUAL(rte_eth_tx_burst(a, 0, m, 2), 2, "tx");
 	TEST_ASSERT_SUCCESS(rte_eth_stats_get(a, &st), "stats a");
@@ -478,7 +430,7 @@ test_close_held(void)
 		return TEST_FAILED;
 	TEST_ASSERT(link_wait(a, RTE_ETH_LINK_UP) &&
 		    link_wait(b, RTE_ETH_LINK_UP), "no link");
-	m = pkt_make(1000, 9);
+	m = test_pkt_make(pool, 1000, UINT32_MAX, 9);
 	TEST_ASSERT(m != NULL, "mbuf");
 	TEST_ASSERT_EQUAL(rte_eth_tx_burst(a, 0, &m, 1), 1, "tx");
 	TEST_ASSERT(link_wait(b, RTE_ETH_LINK_UP), "b");
