@@ -24,7 +24,7 @@ tag=$4
 . "$here/stage.sh"
 stage_install "$2" "install-$case"
 build_prefix=$(stage_option "$build" prefix)
-trap 'rm -rf "$dest"; rm -rf /var/run/dpdk/ism-inst-$tag-$$' EXIT
+trap 'stage_cleanup; rm -rf /var/run/dpdk/ism-inst-$tag-$$' EXIT
 
 fail() {
 	echo "FAIL: $*"

@@ -48,12 +48,9 @@ if [ "${ISM_IN_NS:-}" != 1 ]; then
 		exit 77
 	fi
 	scratch=$(mktemp -d /var/lib/dpdk-ism-install-system.XXXXXX)
-	# meson install rewrites the build's install-log.txt, which `ninja
-	# uninstall` reads: keep the user's.
-	log=$build/meson-logs/install-log.txt
-	[ ! -f "$log" ] || cp -p "$log" "$scratch/install-log.txt"
-	trap 'if [ -f "$scratch/install-log.txt" ]; then
-		mv -f "$scratch/install-log.txt" "$log"; else rm -f "$log"; fi
+	. "$here/install_log.sh"
+	install_log_keep "$build" "$scratch"
+	trap 'install_log_restore
 		rm -rf "$scratch" /var/run/dpdk/ism-sys-"$tag"-$$' EXIT
 	status=0
 	ISM_IN_NS=1 ISM_SCRATCH=$scratch ISM_RUN_PREFIX=ism-sys-$tag-$$ \

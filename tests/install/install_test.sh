@@ -31,22 +31,9 @@ else
 	dest=$(mktemp -d /var/lib/dpdk-ism-install-test.XXXXXX)
 fi
 chmod 755 "$dest"
-# meson install rewrites the build's install-log.txt, which `ninja
-# uninstall` reads: put back the log of the user's own install (or none).
-install_log=$build/meson-logs/install-log.txt
-kept_log=
-if [ -f "$install_log" ]; then
-	kept_log=$(mktemp "$build/meson-logs/install-log.kept.XXXXXX")
-	cp -p "$install_log" "$kept_log"
-fi
-restore_install_log() {
-	if [ -n "$kept_log" ]; then
-		mv -f "$kept_log" "$install_log"
-	else
-		rm -f "$install_log"
-	fi
-}
-trap 'rm -rf "$dest"; restore_install_log' EXIT
+. "$here/install_log.sh"
+install_log_keep "$build" "$dest"
+trap 'install_log_restore; rm -rf "$dest"' EXIT
 
 DESTDIR=$dest meson install -C "$build" --no-rebuild --quiet >/dev/null
 pc=$(find "$dest" -name libdpdk-ism.pc)

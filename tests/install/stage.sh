@@ -5,8 +5,9 @@
 # DESTDIR, which is also a moved prefix (the files are not where the build
 # put its prefix), and what is where in it.
 #
-#   stage_install <build dir> <name>
-# sets dest (the DESTDIR, removed at exit), prefix, bindir, libdir, pmd_dir
+#   stage_install <build dir> <name>      ($here: this directory)
+# sets dest (the DESTDIR, removed at exit by stage_cleanup, which also puts
+# back the build's install-log.txt), prefix, bindir, libdir, pmd_dir
 # (the staged paths, the prefix's own below $dest), pc_dir and
 # PKG_CONFIG_PATH (libdpdk-ism.pc first, then the DPDK the build used).
 
@@ -22,6 +23,15 @@ stage_safe_dir() {
 	return 0
 }
 
+. "$here/install_log.sh"
+
+# At exit (a caller's own trap calls it first): the user's install log
+# back, the staged files gone.
+stage_cleanup() {
+	install_log_restore
+	rm -rf "$dest"
+}
+
 stage_option() {
 	meson introspect --buildoptions "$1" | python3 -c \
 		'import json, sys; print([o["value"] for o in json.load(sys.stdin)
@@ -35,8 +45,9 @@ stage_install() {
 	else
 		dest=$(mktemp -d "/var/lib/dpdk-ism-$2.XXXXXX")
 	fi
-	trap 'rm -rf "$dest"' EXIT
+	trap stage_cleanup EXIT
 	chmod 755 "$dest"
+	install_log_keep "$build" "$dest"
 	DESTDIR=$dest meson install -C "$build" --no-rebuild --quiet >/dev/null
 	prefix=$dest$(stage_option "$build" prefix)
 	bindir=$prefix/$(stage_option "$build" bindir)

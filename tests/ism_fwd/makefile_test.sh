@@ -11,22 +11,9 @@ src=$2
 eal_py=$(cd "$(dirname "$0")/../lib" && pwd)/ism_eal.py
 
 dest=$(mktemp -d "$build/ism-fwd-make.XXXXXX")
-# meson install rewrites the build's install-log.txt, which `ninja
-# uninstall` reads: put back the log of the user's own install (or none).
-install_log=$build/meson-logs/install-log.txt
-kept_log=
-if [ -f "$install_log" ]; then
-	kept_log=$(mktemp "$build/meson-logs/install-log.kept.XXXXXX")
-	cp -p "$install_log" "$kept_log"
-fi
-restore_install_log() {
-	if [ -n "$kept_log" ]; then
-		mv -f "$kept_log" "$install_log"
-	else
-		rm -f "$install_log"
-	fi
-}
-trap 'rm -rf "$dest"; restore_install_log' EXIT
+. "$(dirname "$0")/../install/install_log.sh"
+install_log_keep "$build" "$dest"
+trap 'install_log_restore; rm -rf "$dest"' EXIT
 DESTDIR=$dest meson install -C "$build" --no-rebuild --quiet >/dev/null
 pc=$(find "$dest" -name libdpdk-ism.pc)
 [ -n "$pc" ] || { echo "FAIL: libdpdk-ism.pc not installed"; exit 1; }
