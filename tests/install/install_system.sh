@@ -20,17 +20,23 @@ build=$(cd "$1" && pwd)
 here=$2
 tag=$3
 
-stage_option() {
-	meson introspect --buildoptions "$build" | python3 -c \
-		'import json, sys; print([o["value"] for o in json.load(sys.stdin)
-		 if o["name"] == sys.argv[1]][0])' "$1"
-}
+. "$here/stage.sh"
 
-if [ "$(stage_option prefix)" != /usr/local ]; then
-	echo "SKIP: the build's prefix is $(stage_option prefix), not" \
-		"/usr/local"
+if [ "$(stage_option "$build" prefix)" != /usr/local ]; then
+	echo "SKIP: the build's prefix is $(stage_option "$build" prefix)," \
+		"not /usr/local"
 	exit 77
 fi
+# Only /usr/local is a throw-away overlay: a pmd_dir elsewhere (an absolute
+# one, e.g. DPDK's plugin directory) would be installed into for real.
+case "$(stage_option "$build" pmd_dir)" in
+/usr/local/*|[!/]*|"") ;;
+*)
+	echo "SKIP: pmd_dir $(stage_option "$build" pmd_dir) is outside" \
+		"/usr/local"
+	exit 77
+	;;
+esac
 # The DPDK the build used (the PKG_CONFIG_PATH meson test sets) must be
 # the one a plain pkg-config finds: the system's.
 dpdk_pc=$(pkg-config --variable=pcfiledir libdpdk)
@@ -48,7 +54,6 @@ if [ "${ISM_IN_NS:-}" != 1 ]; then
 		exit 77
 	fi
 	scratch=$(mktemp -d /var/lib/dpdk-ism-install-system.XXXXXX)
-	. "$here/install_log.sh"
 	install_log_keep "$build" "$scratch"
 	trap 'install_log_restore
 		rm -rf "$scratch" /var/run/dpdk/ism-sys-"$tag"-$$' EXIT
@@ -63,7 +68,8 @@ fi
 scratch=$ISM_SCRATCH
 overlay() {
 	mkdir -p "$scratch/$2.upper" "$scratch/$2.work"
-	mount -t overlay overlay -o "lowerdir=$1,upperdir=$scratch/$2.upper,workdir=$scratch/$2.work" "$1" 2>"$scratch/mount.err" || {
+	mount -t overlay overlay -o "lowerdir=$1,upperdir=$scratch/$2.upper" \
+		-o "workdir=$scratch/$2.work" "$1" 2>"$scratch/mount.err" || {
 		echo "SKIP: no overlay mount on $1: $(cat "$scratch/mount.err")"
 		exit 77
 	}
@@ -89,7 +95,7 @@ eal="-l 0 --no-huge -m 256 --no-shconf --no-pci --file-prefix $ISM_RUN_PREFIX"
 
 for p in dpdk-test-ism dpdk-ism_fwd; do
 	if [ "$p" = dpdk-ism_fwd ] &&
-	   [ "$(stage_option examples)" = False ]; then
+	   [ "$(stage_option "$build" examples)" = False ]; then
 		continue
 	fi
 	clean_env timeout 60 "$p" --help > "$scratch/help" 2>&1 ||
