@@ -22,6 +22,7 @@
 
 #include <rte_lcore.h>
 
+#include "ism_compat.h"
 #include "ism_ivshm.h"
 
 pthread_mutex_t ivshm_ctl_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -93,8 +94,9 @@ ivshm_ctl_attach(struct ivshm_dev *d)
 	pthread_mutex_lock(&ctl.life);
 	if (ctl.users == 0) {
 		ctl.stop = false;
-		ret = -rte_ctrl_thread_create(&ctl.thread, "ism-ivshm-ctl",
-				NULL, ctl_thread, NULL);
+		/* 0 or a negative errno (the EAL call changed in 23.11). */
+		ret = ism_ctrl_thread_create(&ctl.thread, "ism-ivshm-ctl",
+				ctl_thread, NULL);
 		if (ret < 0) {
 			ISM_PMD_LOG(ERR, "%s: cannot start the control thread: "
 				    "%s", d->name, strerror(-ret));

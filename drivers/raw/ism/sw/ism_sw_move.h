@@ -17,6 +17,7 @@
 
 #include <rte_prefetch.h>
 
+#include "ism_compat.h"
 #include "ism_pmd.h"
 #include "ism_sw_sba.h"
 
@@ -70,15 +71,15 @@ ism_sw_demote(void *base, uint32_t offset, uint32_t len)
  */
 #define ISM_SW_COPY_INLINE 64
 
-typedef struct {
+typedef struct __rte_packed_begin {
 	uint64_t w[2];
-} __rte_packed __rte_may_alias ism_sw_u128;
-typedef struct {
+} __rte_packed_end __rte_may_alias ism_sw_u128;
+typedef struct __rte_packed_begin {
 	uint64_t w;
-} __rte_packed __rte_may_alias ism_sw_u64;
-typedef struct {
+} __rte_packed_end __rte_may_alias ism_sw_u64;
+typedef struct __rte_packed_begin {
 	uint32_t w;
-} __rte_packed __rte_may_alias ism_sw_u32;
+} __rte_packed_end __rte_may_alias ism_sw_u32;
 
 #define ism_sw_copy_chunk(dst, src, off, type) \
 	(*(type *)RTE_PTR_ADD(dst, off) = *(const type *)RTE_PTR_ADD(src, off))
