@@ -47,10 +47,14 @@ else
 	DPDK_CACHE=${DPDK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dpdk-ism}
 fi
 
-# The recipe; a change rebuilds.
+# The recipe; a change rebuilds. default_library=shared: DPDK's default
+# (static) links dpdk-testpmd statically, and a plugin loaded with -d then
+# brings the shared libraries in a second time (EAL panics: "RTE_RING tailq
+# is already registered"); Debian's testpmd is shared too.
 RECIPE="-Dplatform=generic -Denable_driver_sdk=true
 -Denable_drivers=bus/pci,bus/vdev,net/null,net/ring,net/memif,net/pcap,mempool/ring,raw/skeleton
--Denable_apps=test-pmd -Dtests=false -Denable_docs=false -Dexamples= -Dbuildtype=release"
+-Denable_apps=test-pmd -Dtests=false -Denable_docs=false -Dexamples= -Dbuildtype=release
+-Ddefault_library=shared"
 
 die() {
 	echo "dpdk-version: $*" >&2

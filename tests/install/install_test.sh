@@ -73,7 +73,11 @@ cc -O2 -DALLOW_EXPERIMENTAL_API $test_inc "$here/ism_client.c" \
 	-o "$dest/ism_client" $(pkg-config --cflags --libs libdpdk-ism)
 # Under a deadline, with a file prefix of its own, runtime directory
 # removed: tests/lib/ism_eal.py.
-LD_LIBRARY_PATH=$libdir python3 "$here/../lib/ism_eal.py" run --tag install \
+# The ISM libraries from the install, DPDK's where the build found them
+# (DPDK_LIBDIR: a DPDK outside the loader's path, tests/versions).
+dpdk_ld=${DPDK_LIBDIR:+:$DPDK_LIBDIR}
+LD_LIBRARY_PATH=$libdir$dpdk_ld python3 "$here/../lib/ism_eal.py" run \
+	--tag install \
 	--name client --timeout 60 -- "$dest/ism_client" -l 0 --no-huge \
 	-m 256 --no-shconf --no-pci -d "$pmd_dir" --vdev ism_lo0 --vdev ism_lo1
 
@@ -81,5 +85,5 @@ cc -O2 -DALLOW_EXPERIMENTAL_API $test_inc "$here/ism_static.c" \
 	-o "$dest/ism_static" \
 	$(pkg-config --cflags libdpdk-ism) "$libdir/librte_ism.a" \
 	$(pkg-config --libs libdpdk)
-timeout 30 "$dest/ism_static"
+LD_LIBRARY_PATH=${DPDK_LIBDIR:-} timeout 30 "$dest/ism_static"
 echo "PASS"

@@ -19,12 +19,17 @@ pc=$(find "$dest" -name libdpdk-ism.pc)
 [ -n "$pc" ] || { echo "FAIL: libdpdk-ism.pc not installed"; exit 1; }
 cp -r "$src" "$dest/ism_fwd"
 rm -rf "$dest/ism_fwd/build"
-PKG_CONFIG_PATH=$(dirname "$pc") make -s -C "$dest/ism_fwd"
+# libdpdk-ism.pc first, then the DPDK the build used (meson test's
+# PKG_CONFIG_PATH; DPDK_LIBDIR: its libraries, when outside the loader's
+# path).
+PKG_CONFIG_PATH=$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} \
+	make -s -C "$dest/ism_fwd"
 
 # The binary finds the PMD through its rpath, librte_ism through this.
 # tests/lib/ism_eal.py adds a --file-prefix of its own, bounds the run and
 # removes the runtime directory.
-LD_LIBRARY_PATH=$(dirname "$(dirname "$pc")") python3 "$eal_py" run \
+LD_LIBRARY_PATH=$(dirname "$(dirname "$pc")")${DPDK_LIBDIR:+:$DPDK_LIBDIR} \
+	python3 "$eal_py" run \
 	--quiet --tag rel --name fwd-make --timeout 60 -- \
 	"$dest/ism_fwd/build/dpdk-ism_fwd" -l 0 --no-huge -m 256 --no-shconf \
 	--no-pci --vdev ism_lo0,gid=0x1 -- \
