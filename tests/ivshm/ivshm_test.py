@@ -68,11 +68,9 @@ REGION_SIZE = 64 << 20
 # declared gone. The 'bound' scenario runs with the default.
 LIVENESS_MS = 1000
 # regions: a polls two devices on both CPUs of a 2-CPU machine, beside b
-# and c; EAL confines b's control thread to the CPU where a's main lcore
-# polls, and there it was seen unscheduled for seconds (it was declared
-# gone in 3 of 4 loaded runs with 1 s). The scenario is about reach
-# between regions, not liveness: a timeout only a hang exceeds. Run by
-# hand; see tests/ivshm/meson.build for why it is not in make test.
+# and c, which overloads the CPUs: a timeout only a hang exceeds (it is
+# about reach between regions, not liveness). Run by hand: see
+# tests/ivshm/meson.build.
 REGIONS_LIVENESS_MS = 20000
 GID = {'a': '0x16a', 'b': '0x16b', 'c': '0x16c', 'd': '0x16d',
        'e': '0x16e', 's': '0x16f'}
