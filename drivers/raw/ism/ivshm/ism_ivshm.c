@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include <rte_cycles.h>
 #include <rte_malloc.h>
 #include <rte_random.h>
 
@@ -69,7 +70,8 @@ ivshm_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
  * One SBA per member, raised by every writer: the cost is one line read
  * when nothing is pending, whatever the number of DMBs and peers. Any
  * member may scribble over it: indices this device has no DMB at are
- * dropped (the SBA reports indices below IVSHM_NB_IDX only).
+ * dropped (the SBA reports indices below IVSHM_NB_IDX only). A poll also
+ * runs the control pass when the control thread is late (ism_ivshm_ctl.c).
  */
 static int
 ivshm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
@@ -91,6 +93,10 @@ ivshm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 				sigs[n++] = sigs[i];
 	}
 	rte_ism_pmd_move_exit(slot);
+	/* The control thread did not get the CPU lately: the pass here. */
+	if (unlikely(rte_get_tsc_cycles() >
+		     __atomic_load_n(&ivshm_ctl_due, __ATOMIC_RELAXED)))
+		ivshm_ctl_catch_up();
 	return n;
 }
 

@@ -14,18 +14,29 @@
  * Nothing here blocks while holding the lock: waits release it between
  * checks. A pass does call rte_ism_pmd_synchronize(), which waits only for
  * moves in progress (a move never takes this lock).
+ *
+ * The thread is not enough on its own: where lcores of other processes
+ * busy-poll the CPUs it may run on, Linux left it runnable but unscheduled
+ * for tens of seconds (issue 16: a member's heartbeat stood still for over
+ * 20 s while its lcore streamed, and it was declared gone). So a signal
+ * poll that finds the pass overdue (IVSHM_CATCH_UP_PERIODS without one)
+ * runs it on the polling lcore if the lock is free: a member whose
+ * application polls runs its control passes too.
  */
 
 #include <errno.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_lcore.h>
 
 #include "ism_compat.h"
 #include "ism_ivshm.h"
 
 pthread_mutex_t ivshm_ctl_lock = PTHREAD_MUTEX_INITIALIZER;
+/* TSC after which a signal poll runs the pass (ivshm_ctl_catch_up()). */
+uint64_t ivshm_ctl_due = UINT64_MAX;
 
 static struct {
 	pthread_mutex_t life;		/* start/stop of the thread */
@@ -66,6 +77,48 @@ ivshm_pass_all(void)
 		ivshm_member_step(d, now);
 		ivshm_peers_step(d, now);
 	}
+	__atomic_store_n(&ivshm_ctl_due, rte_get_tsc_cycles() +
+			 rte_get_tsc_hz() / 1000000 * IVSHM_PERIOD_US *
+			 IVSHM_CATCH_UP_PERIODS, __ATOMIC_RELAXED);
+}
+
+void
+ivshm_ctl_catch_up(void)
+{
+	if (pthread_mutex_trylock(&ivshm_ctl_lock) != 0)
+		return;
+	/* Another thread may have run it meanwhile. */
+	if (rte_get_tsc_cycles() > __atomic_load_n(&ivshm_ctl_due,
+						   __ATOMIC_RELAXED))
+		ivshm_pass_all();
+	pthread_mutex_unlock(&ivshm_ctl_lock);
+}
+
+/*
+ * EAL starts control threads on the CPUs none of the process's lcores
+ * uses (or on the main lcore's, when every CPU has one). Where another
+ * process busy-polls such a CPU, Linux 6.18 left this thread runnable but
+ * unscheduled for seconds to tens of seconds, holding the control lock at
+ * times (issue 16), while the process's lcores ran. So it may also run
+ * on the CPUs of the process's lcores: wherever the process itself gets
+ * the CPU, the scheduler can place the pass (at the cost of the pass on
+ * an lcore's CPU when it lands there).
+ */
+static void
+widen_affinity(void)
+{
+	rte_cpuset_t cpus, l;
+	unsigned int i;
+
+	if (pthread_getaffinity_np(pthread_self(), sizeof(cpus), &cpus) != 0)
+		return;
+	RTE_LCORE_FOREACH(i) {
+		l = rte_lcore_cpuset(i);
+		CPU_OR(&cpus, &cpus, &l);
+	}
+	if (pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus) != 0)
+		ISM_PMD_LOG(WARNING, "control thread: cannot also run on the "
+			    "CPUs of the lcores");
 }
 
 static void *
@@ -73,6 +126,7 @@ ctl_thread(void *arg __rte_unused)
 {
 	bool stop;
 
+	widen_affinity();
 	for (;;) {
 		pthread_mutex_lock(&ivshm_ctl_lock);
 		stop = ctl.stop;
