@@ -94,39 +94,11 @@ ivshm_ctl_catch_up(void)
 	pthread_mutex_unlock(&ivshm_ctl_lock);
 }
 
-/*
- * EAL starts control threads on the CPUs none of the process's lcores
- * uses (or on the main lcore's, when every CPU has one). Where another
- * process busy-polls such a CPU, Linux 6.18 left this thread runnable but
- * unscheduled for seconds to tens of seconds, holding the control lock at
- * times (issue 16), while the process's lcores ran. So it may also run
- * on the CPUs of the process's lcores: wherever the process itself gets
- * the CPU, the scheduler can place the pass (at the cost of the pass on
- * an lcore's CPU when it lands there).
- */
-static void
-widen_affinity(void)
-{
-	rte_cpuset_t cpus, l;
-	unsigned int i;
-
-	if (pthread_getaffinity_np(pthread_self(), sizeof(cpus), &cpus) != 0)
-		return;
-	RTE_LCORE_FOREACH(i) {
-		l = rte_lcore_cpuset(i);
-		CPU_OR(&cpus, &cpus, &l);
-	}
-	if (pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus) != 0)
-		ISM_PMD_LOG(WARNING, "control thread: cannot also run on the "
-			    "CPUs of the lcores");
-}
-
 static void *
 ctl_thread(void *arg __rte_unused)
 {
 	bool stop;
 
-	widen_affinity();
 	for (;;) {
 		pthread_mutex_lock(&ivshm_ctl_lock);
 		stop = ctl.stop;
