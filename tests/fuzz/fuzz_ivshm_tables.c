@@ -22,6 +22,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -112,24 +113,26 @@ check_member(unsigned int s, uint64_t seen)
 	unsigned int n, bad = 0, i, to;
 	struct ivshm_req r;
 	uint64_t w, head;
+	bool ok;
 	int ret;
 
 	if (ivshm_state_read(m, &w))
 		REQUIRE(ivshm_state_st(w) < IVSHM_ST_NB);
 	ret = ivshm_ident_read(m, &lay, &id, &why);
 	REQUIRE(ret == 0 || (ret == -EBADMSG && why));
-	if (ret == 0) {
+	ok = ret == 0;
+	if (ok) {
 		REQUIRE(id.gid != 0 || id.gid_ext != 0);
 		REQUIRE(id.max_dmbs >= 1 &&
 			id.max_dmbs <= IVSHM_NB_IDX - IVSHM_IDX_FIRST);
 		REQUIRE(id.max_dmb_len >= 1 && id.max_dmb_len <= lay.part_size);
 	}
 	/* A reader uses the identity it checked, or ignores the member. */
-	check_entries(s, ret == 0 ? &id : &def);
+	check_entries(s, ok ? &id : &def);
 	for (i = 0; i < 3; i++) {
 		n = 0;
 		ret = ivshm_chg_read(m, i == 0 ? 0 : i == 1 ? seen : seen - 3,
-				ret == 0 ? id.max_dmbs : def.max_dmbs, idx, &n,
+				ok ? id.max_dmbs : def.max_dmbs, idx, &n,
 				&head, &bad);
 		REQUIRE(ret == 0 || ret == 1);
 		REQUIRE(n <= IVSHM_CHG_RING);
