@@ -117,7 +117,7 @@ struct shm_view {
 	/* [SHM_NB_IDX]: every index a token can name, so that the fast
 	 * path needs no range check (those past max_dmbs stay empty). */
 	struct shm_view_ent *ent;
-	struct shm_view_ctl *ctl;	/* same size */
+	struct shm_view_ctl *ctl;	/* [SHM_IDX_FIRST + max_dmbs] */
 	/* After its peer left: mappings the control thread still unmaps. */
 	TAILQ_ENTRY(shm_view) reclaim_next;
 	uint32_t reclaim_idx;		/* next index to look at */
