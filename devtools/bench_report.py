@@ -381,6 +381,13 @@ class Report:
                      is not None else "") + "."
                   if v('lo_move_data', 'over_copy', 'instr/call')
                   is not None else ""))
+        b = one(rows, series="move_burst_32", stat="instr")
+        if b:
+            self.p(f"rte_ism_move_burst() of 32 segments: {b['value']:.1f} "
+                   "instructions per message, against "
+                   f"{b['ref_value']:.1f} for 32 memcpy() calls of the "
+                   "same copies (the rate case's reference): reference / "
+                   f"burst {b['ref_value'] / b['value']:.2f}.")
         self.p()
         self.table(["call", "instr/call", "extra instr", "loads/call",
                     "extra loads"], body)

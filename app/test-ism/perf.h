@@ -27,6 +27,8 @@
 
 #define PERF_MAX_POINTS	64
 #define PERF_NAME_LEN	64
+/* Segments of the fastpath case's burst loops (perf_fp_probe.c). */
+#define PERF_FP_BURST	32
 
 /* One [section] of the configuration. */
 struct perf_case {

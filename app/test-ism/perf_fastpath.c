@@ -15,7 +15,9 @@
  * the driver's own instructions; whether __tls_get_addr is called (the
  * drivers are built with -ftls-model=initial-exec so that rte_lcore_id()
  * is a plain %fs load); and the poll's instructions with 1, 64 and 1888
- * registered DMBs, which must be equal.
+ * registered DMBs, which must be equal; and per message of a
+ * rte_ism_move_burst() of PERF_FP_BURST segments against PERF_FP_BURST
+ * memcpy() calls of the same copies (the rate case's reference).
  */
 
 #include <dirent.h>
@@ -287,7 +289,7 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 		uint64_t n)
 {
 	double nop_i, nop_d, dir_i, dir_d, wr_i, wr_d, ch_i, ch_d;
-	double cp_i, cp_d, shm_i = 0, shm_d;
+	double cp_i, cp_d, shm_i = 0, shm_d, bu_i, bu_d, cb_i, cb_d;
 	bool have_shm;
 	double r_i[3], r_d, rp_i[3], rp_d, poll_i[3];
 	static const unsigned int nb[3] = { 1, 64, 1888 };
@@ -300,8 +302,13 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 	    per_call(fc, "direct", n, &dir_i, &dir_d, NULL) < 0 ||
 	    per_call(fc, "wrapper", n, &wr_i, &wr_d, &tls) < 0 ||
 	    per_call(fc, "chain", n, &ch_i, &ch_d, NULL) < 0 ||
-	    per_call(fc, "copy", n, &cp_i, &cp_d, NULL) < 0)
+	    per_call(fc, "copy", n, &cp_i, &cp_d, NULL) < 0 ||
+	    per_call(fc, "burst", n, &bu_i, &bu_d, NULL) < 0 ||
+	    per_call(fc, "copy_burst", n, &cb_i, &cb_d, NULL) < 0)
 		return PERF_FAIL;
+	/* Per message. */
+	bu_i /= PERF_FP_BURST;
+	cb_i /= PERF_FP_BURST;
 	/* The probe skips shm when it cannot create the device. */
 	have_shm = find(fc, "shm_direct", n) != NULL;
 	if (have_shm &&
@@ -356,6 +363,9 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 	}
 	perf_emit(c, size, "tls_get_addr_calls", "count", "yes=1", tls,
 		  NULL, 0, 0);
+	/* Instructions per message against the rate case's reference. */
+	perf_emit(c, size, "move_burst_32", "instr", "instr/msg", bu_i,
+		  "memcpy_loop_32", cb_i, bu_i / cb_i);
 	for (i = 0; i < 3; i++) {
 		snprintf(a, sizeof(a), "signal_poll_%udmbs", nb[i]);
 		perf_emit(c, size, a, "instr", "instr/call", poll_i[i],
@@ -377,13 +387,17 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 	       "(one signalled): %s.\n"
 	       "  Fixed cost over a function that only copies (memcpy(), "
 	       "%.0f instructions\n  with its call): loopback %+.0f, shm "
-	       "%s instructions per %u B move.\n", n, wr_i - dir_i,
+	       "%s instructions per %u B move.\n"
+	       "  rte_ism_move_burst() of %u segments: %.1f instructions "
+	       "per message, %u memcpy()\n  calls of the same copies %.1f "
+	       "(reference / burst: %.2f).\n", n, wr_i - dir_i,
 	       wr_d - dir_d, ch_i - dir_i, ch_d - dir_d, dir_i - nop_i, size,
 	       tls ? "CALLED (TLS through the general-dynamic model)" :
 	       "not called", poll_i[0], poll_i[1], poll_i[2],
 	       poll_i[0] == poll_i[1] && poll_i[1] == poll_i[2] ?
 	       "independent of the number of DMBs" : "NOT FLAT",
-	       cp_i - nop_i, dir_i - cp_i, shm_txt, size);
+	       cp_i - nop_i, dir_i - cp_i, shm_txt, size, PERF_FP_BURST,
+	       bu_i, PERF_FP_BURST, cb_i, cb_i / bu_i);
 	/* Equal counts are a property of the code, not of the machine. */
 	if (poll_i[0] != poll_i[1] || poll_i[1] != poll_i[2])
 		return PERF_FAIL;

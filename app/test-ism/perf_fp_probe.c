@@ -28,7 +28,12 @@
  *   copy     a function with the driver's signature that only copies
  *            (memcpy() into a DMB): what a move costs at the least;
  *   shm_direct  as direct, with the shm driver (one device writing its
- *            own DMB; skipped when the shm driver cannot be created).
+ *            own DMB; skipped when the shm driver cannot be created);
+ *   burst    rte_ism_move_burst() of PROBE_BURST segments of size bytes,
+ *            segment i from src + i * size to offset i * size;
+ *   copy_burst  the same copies by PROBE_BURST memcpy() calls through a
+ *            function pointer, as the reference of the rate case
+ *            (perf_copy.c): per message, what a burst should cost.
  * Signal poll, with nb registered DMBs (1, 64, 1888) of which the last is
  * signalled: raise = move with signal; raise_poll = the same plus
  * rte_ism_signal_poll(). The poll costs the difference.
@@ -57,6 +62,7 @@
 #endif
 
 #define PROBE_MAX_DMBS	1888	/* as the ISM hardware */
+#define PROBE_BURST	PERF_FP_BURST	/* segments of the burst loops */
 static const unsigned int probe_nb_dmbs[] = { 1, 64, PROBE_MAX_DMBS };
 
 /* The dev->ops->fn chain, built for comparison. Not static and not
@@ -109,6 +115,34 @@ loop_direct(rte_ism_move_data_t fn, void *ctx, uint64_t token,
 	for (i = 0; i < n; i++)
 		ret |= fn(ctx, token, 0, 0, 0, src, size);
 	return ret;
+}
+
+/* As the rate case's reference: glibc's memcpy() through a pointer. */
+static void *(*volatile probe_memcpy)(void *, const void *, size_t) = memcpy;
+
+static __rte_noinline int
+loop_burst(uint16_t dev, uint64_t token, const struct rte_ism_move_seg *segs,
+		uint64_t n)
+{
+	uint64_t i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		ret |= rte_ism_move_burst(dev, token, 0, 0, segs, PROBE_BURST);
+	return ret;
+}
+
+static __rte_noinline int
+loop_copy_burst(uint8_t *dst, const uint8_t *src, uint32_t size, uint64_t n)
+{
+	void *(*copy)(void *, const void *, size_t) = probe_memcpy;
+	uint64_t i;
+	uint32_t j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < PROBE_BURST; j++)
+			copy(dst + j * size, src + j * size, size);
+	return 0;
 }
 
 static __rte_noinline int
@@ -184,6 +218,11 @@ struct probe {
 	rte_ism_move_data_t shm_fn;
 	void *shm_ctx;
 	uint64_t shm_token;
+	/* The burst loops: a DMB of PROBE_BURST * size bytes on b. */
+	uint64_t burst_token;
+	void *burst_addr;
+	const uint8_t *burst_src;
+	struct rte_ism_move_seg segs[PROBE_BURST];
 };
 
 /* Run one loop in a section named NAME:n. */
@@ -213,6 +252,9 @@ probe_moves(const struct probe *p, uint64_t n)
 		SECTION("shm_direct", n, loop_direct(p->shm_fn, p->shm_ctx,
 						     p->shm_token, p->src,
 						     p->size, n));
+	SECTION("burst", n, loop_burst(p->a, p->burst_token, p->segs, n));
+	SECTION("copy_burst", n, loop_copy_burst(p->burst_addr, p->burst_src,
+						 p->size, n));
 	return ret;
 }
 
@@ -311,8 +353,10 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rte_ism_dev_info ia, ib;
-	struct rte_ism_dmb dmb = { 0 };
+	struct rte_ism_dmb dmb = { 0 }, bdmb = { 0 };
 	struct probe p = { 0 };
+	uint8_t *bsrc = NULL;
+	unsigned int i;
 	struct probe_shm shm = { .dir = "" };
 	uint64_t n = 10000;
 	void *src = NULL;
@@ -346,8 +390,9 @@ main(int argc, char **argv)
 	}
 	if (perf_vdev_create("ism_lo_probe_a", NULL, &p.a, &ia) < 0)
 		goto out_eal;
-	/* One DMB for the moves, then PROBE_MAX_DMBS for the poll. */
-	snprintf(args, sizeof(args), "max_dmbs=%u", PROBE_MAX_DMBS + 1);
+	/* Two DMBs for the moves (one, burst), then PROBE_MAX_DMBS for the
+	 * poll. */
+	snprintf(args, sizeof(args), "max_dmbs=%u", PROBE_MAX_DMBS + 2);
 	if (perf_vdev_create("ism_lo_probe_b", args, &p.b, &ib) < 0)
 		goto out_a;
 	if (perf_dmb_register(p.b, p.size, &ia.gid, &dmb) < 0)
@@ -364,14 +409,30 @@ main(int argc, char **argv)
 	perf_probe_devs[p.a].priv = p.ctx;
 
 	p.dmb_addr = dmb.addr;
+	if (perf_dmb_register(p.b, PROBE_BURST * p.size, &ia.gid, &bdmb) < 0)
+		goto out;
+	bsrc = rte_zmalloc(NULL, PROBE_BURST * p.size, RTE_CACHE_LINE_SIZE);
+	if (bsrc == NULL)
+		goto out;
+	p.burst_token = bdmb.token;
+	p.burst_addr = bdmb.addr;
+	p.burst_src = bsrc;
+	for (i = 0; i < PROBE_BURST; i++) {
+		p.segs[i].offset = i * p.size;
+		p.segs[i].data = bsrc + i * p.size;
+		p.segs[i].len = p.size;
+	}
 	probe_shm_open(&p, &shm);
 
 	ret = probe_run(&p, n, &ia.gid) == 0 ? 0 : 1;
 	printf("dpdk-test-ism-fp-probe: %s\n",
 	       ret == 0 ? "done" : "a move failed");
-	rte_free(src);
 	probe_shm_close(&shm);
 out:
+	rte_free(src);
+	rte_free(bsrc);
+	if (bdmb.token != 0)
+		rte_ism_dmb_unregister(p.b, bdmb.token);
 	if (dmb.token != 0)
 		rte_ism_dmb_unregister(p.b, dmb.token);
 	perf_vdev_remove("ism_lo_probe_b");

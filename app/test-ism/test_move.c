@@ -5,6 +5,9 @@
 /* move_data and move_burst: the errors, and that a refused move writes
  * nothing. */
 
+#include <inttypes.h>
+#include <string.h>
+
 #include <rte_rawdev.h>
 
 #include "test_ism.h"
@@ -254,12 +257,53 @@ test_self_write(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Loopback: the writer of a DMB is found by GID when it joins, not only at
+ * the registration (its rgid named no device then), and no longer once it
+ * left: a device of another GID created after it, which may be given the
+ * departed device's memory, is refused; the same GID back is the writer
+ * again. (The fast path compares a per-DMB writer pointer that the
+ * control path keeps; these are the moments it changes.)
+ */
+static int
+test_late_writer(void)
+{
+	struct rte_ism_gid g = { .gid = UINT64_C(0x5eed0000c0de0017) };
+	char name[RTE_ISM_NAME_LEN], args[64], buf[64];
+	struct rte_ism_dmb d;
+	unsigned int round;
+	int w;
+
+	if (strcmp(fx.spawn_drv, "ism_lo") != 0)
+		return TEST_SKIPPED;
+	memset(buf, 0x5c, sizeof(buf));
+	TEST_ASSERT_SUCCESS(fx_register(fx.a, 256, &g, &d), "register a DMB");
+	snprintf(args, sizeof(args), "gid=0x%" PRIx64, g.gid);
+	for (round = 0; round < 3; round++) {
+		/* Rounds 0 and 2: the writer (its GID); 1: another device. */
+		w = fx_spawn(round == 1 ? NULL : args, name, sizeof(name));
+		TEST_ASSERT(w >= 0, "spawn: %d", w);
+		memset(d.addr, 0, d.len);
+		TEST_ASSERT_EQUAL(rte_ism_move_data(w, d.token, 0, 0, 8, buf,
+						    sizeof(buf)),
+				  round == 1 ? -EACCES : 0, "round %u",
+				  round);
+		TEST_ASSERT((memcmp((char *)d.addr + 8, buf, sizeof(buf)) ==
+			     0) == (round != 1), "round %u: data", round);
+		TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove it");
+	}
+	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),
+			    "dmb_unregister");
+	return TEST_SUCCESS;
+}
+
 static const struct test_case move_cases[] = {
 	{ "move_errors", test_move_errors },
 	{ "move_edges", test_move_edges },
 	{ "move_sizes", test_move_sizes },
 	{ "burst", test_burst },
 	{ "self_write", test_self_write },
+	{ "late_writer", test_late_writer },
 	{ NULL, NULL },
 };
 

@@ -32,20 +32,29 @@
 
 _Static_assert(LO_MAX_DEVS <= 1 << ISM_SW_TOK_SLOT_BITS, "token slot field");
 
+struct lo_dev;
+
 /* One per DMB index; one cache line, so that a move reads one line. */
 struct lo_dmb {
 	/* Read by the fast path. */
 	uint64_t token;		/* current token, 0 = not writable */
 	void *addr;
-	uint32_t len;
+	uint64_t len;		/* 64 bits: the fast path's bound */
+	/* The device of the fabric whose GID is rgid, NULL while there is
+	 * none: the fast path compares one pointer, not the 16-byte GIDs.
+	 * Kept by the control path (register, join, leave); GIDs are
+	 * unique in a fabric and never change. */
+	const struct lo_dev *writer;
+	struct rte_ism_gid rgid;
 	uint16_t vlan_id;
 	uint8_t vlan_valid;
-	struct rte_ism_gid rgid;
 	/* Control path, under the fabric lock. */
-	uint64_t id_token;	/* token while memory lives (detach) */
-	uint32_t attach_cnt;	/* attachments by the writer device */
 	bool registered;	/* the owner still holds it */
+	uint32_t attach_cnt;	/* attachments by the writer device */
+	uint64_t id_token;	/* token while memory lives (detach) */
 } __rte_cache_aligned;
+_Static_assert(sizeof(struct lo_dmb) == RTE_CACHE_LINE_SIZE,
+	       "a move reads one line of the DMB table");
 
 struct lo_dev {
 	struct ism_pmd_dev common;	/* first: fast-path context */
@@ -147,7 +156,9 @@ lo_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
  * CHID and holds a table of ISM_SW_NB_IDX entries for every slot, so no
  * test of the device or of the index. An entry not in use has token 0
  * and len 0: token 0 (slot 0, index 0, always empty) matches such an
- * entry but fits in no move.
+ * entry but fits in no move. The writer check is dmb->writer == src: the
+ * device whose GID is rgid (lo_dmb); where it is not set yet, the full
+ * path compares the GIDs.
  */
 static __rte_always_inline bool
 lo_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
@@ -155,10 +166,17 @@ lo_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	const struct lo_dev *src = ctx;
 	const struct lo_dmb *dmb;
 
-	dmb = __atomic_load_n(&src->reach[tok_slot(token)], __ATOMIC_ACQUIRE);
+	/* Relaxed: the entry is read through the pointer (an address
+	 * dependency, as rcu_dereference()). */
+	dmb = __atomic_load_n(src->reach + tok_slot(token), __ATOMIC_RELAXED);
 	dmb += tok_idx(token);
-	if (unlikely(__atomic_load_n(&dmb->token, __ATOMIC_ACQUIRE) != token ||
-		     !rte_ism_gid_equal(&dmb->rgid, &src->gid) ||
+	/* A plain load, which the compiler folds into the compare; the
+	 * fence makes it an acquire (x86: no instruction), so that the
+	 * fields below are those published with this token. */
+	if (unlikely(dmb->token != token))
+		return false;
+	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (unlikely(dmb->writer != src ||
 		     (dmb->vlan_valid && !lo_vlan_member(src, dmb->vlan_id))))
 		return false;
 	t->addr = dmb->addr;
@@ -233,6 +251,7 @@ lo_dmb_free(struct lo_dev *owner, uint32_t idx)
 	rte_free(dmb->addr);
 	dmb->addr = NULL;
 	dmb->len = 0;
+	__atomic_store_n(&dmb->writer, NULL, __ATOMIC_RELAXED);
 	dmb->id_token = 0;
 	dmb->attach_cnt = 0;
 	ism_sw_ids_put(&owner->ids, idx);
@@ -274,6 +293,8 @@ lo_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	dmb->addr = mem;
 	dmb->len = req->len;
 	dmb->rgid = req->rgid;
+	__atomic_store_n(&dmb->writer, lo_find_gid(d->chid, &req->rgid),
+			__ATOMIC_RELAXED);
 	dmb->vlan_valid = req->vlan_valid;
 	dmb->vlan_id = req->vlan_id;
 	dmb->id_token = token;
@@ -453,7 +474,8 @@ lo_dump(struct rte_ism_dev *idev, FILE *f)
 		if (dmb->id_token == 0)
 			continue;
 		rte_ism_gid_format(&dmb->rgid, gid, sizeof(gid));
-		fprintf(f, "  dmb %u token 0x%016" PRIx64 " len %u rgid %s%s%s\n",
+		fprintf(f, "  dmb %u token 0x%016" PRIx64 " len %" PRIu64
+			" rgid %s%s%s\n",
 			idx, dmb->id_token, dmb->len, gid,
 			dmb->registered ? "" : " unregistered",
 			dmb->attach_cnt ? " attached" : "");
@@ -531,6 +553,8 @@ lo_leave_fabric(struct lo_dev *d)
 			if (dmb->id_token == 0 ||
 			    !rte_ism_gid_equal(&dmb->rgid, &d->gid))
 				continue;
+			/* Before d's memory can be reused by another device. */
+			__atomic_store_n(&dmb->writer, NULL, __ATOMIC_RELAXED);
 			if (dmb->registered)
 				ism_pmd_post(&o->common, RTE_ISM_EVENT_BUF,
 					     RTE_ISM_BUF_USER_DISABLED, &d->gid,
@@ -575,6 +599,22 @@ static const char *const lo_valid_args[] = {
 	"gid", "chid", "max_dmbs", "max_dmb_len", "socket", NULL
 };
 
+/* d is the writer of o's DMBs whose rgid is its GID (d joins). */
+static void
+lo_set_writer(struct lo_dev *o, const struct lo_dev *d)
+{
+	struct lo_dmb *dmb;
+	uint32_t idx;
+
+	for (idx = RTE_ISM_DMB_IDX_FIRST;
+	     idx < RTE_ISM_DMB_IDX_FIRST + o->max_dmbs; idx++) {
+		dmb = &o->dmbs[idx];
+		if (dmb->id_token != 0 &&
+		    rte_ism_gid_equal(&dmb->rgid, &d->gid))
+			__atomic_store_n(&dmb->writer, d, __ATOMIC_RELAXED);
+	}
+}
+
 /* Join the fabric: unique GID, free slot; announce to the others. */
 static int
 lo_join_fabric(struct lo_dev *d, const char *name)
@@ -609,6 +649,7 @@ lo_join_fabric(struct lo_dev *d, const char *name)
 	for (i = 0; i < LO_MAX_DEVS; i++) {
 		o = lo_fabric.devs[i];
 		if (o != NULL && o->chid == d->chid) {
+			lo_set_writer(o, d);
 			__atomic_store_n(&d->reach[i], o->dmbs,
 					__ATOMIC_RELEASE);
 			__atomic_store_n(&o->reach[slot], d->dmbs,

@@ -41,7 +41,7 @@ shm_lookup(const struct shm_dev *d, uint64_t token,
 	e = &v->ent[idx];
 	if (unlikely(__atomic_load_n(&e->token, __ATOMIC_ACQUIRE) != token))
 		return -ENOENT;
-	if (unlikely(!e->writable))
+	if (unlikely(e->writable == 0))
 		return -EACCES;
 	*vp = v;
 	*ep = e;
@@ -65,15 +65,31 @@ shm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	return ret;
 }
 
-/* Fast-path resolution (ism_sw_move_data_fast): shm_lookup without the
- * errno and the SBA. */
+/*
+ * Fast-path resolution (ism_sw_move_data_fast): the checks of shm_lookup
+ * without the errno and the SBA. fp_ent[] holds a table of SHM_NB_IDX
+ * entries for every slot, so no test of the view or of the index; an
+ * entry not in use has token 0 and len 0 (token 0, index 0, is never
+ * given out: it fits in no move).
+ */
 static __rte_always_inline bool
 shm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 {
+	const struct shm_dev *d = ctx;
 	const struct shm_view_ent *e;
-	const struct shm_view *v;
 
-	if (unlikely(shm_lookup(ctx, token, &v, &e) != 0))
+	/* Relaxed: the entry is read through the pointer (an address
+	 * dependency, as rcu_dereference()). */
+	e = __atomic_load_n(d->fp_ent + ism_sw_tok_slot(token),
+			__ATOMIC_RELAXED);
+	e += ism_sw_tok_idx(token);
+	/* A plain load, folded into the compare; the fence makes it an
+	 * acquire (x86: no instruction): the fields below are those
+	 * published with this token. */
+	if (unlikely(e->token != token))
+		return false;
+	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (unlikely(e->writable == 0))
 		return false;
 	t->addr = e->addr;
 	t->len = e->len;
@@ -326,7 +342,7 @@ shm_start(struct shm_dev *d, struct shm_fabric_peer *fp, unsigned int nfp,
 
 	shm_ctl_lock();
 	d->own_view->sba = d->sba;
-	__atomic_store_n(&d->views[d->slot], d->own_view, __ATOMIC_RELEASE);
+	shm_view_publish(d, d->slot, d->own_view);
 	__atomic_store_n(&d->rx_sba[d->slot], d->sba, __ATOMIC_RELEASE);
 	__atomic_fetch_or(&d->rx_active, RTE_BIT64(d->slot), __ATOMIC_RELEASE);
 	ret = shm_listen_start(d, lfd);
@@ -367,7 +383,7 @@ shm_probe(struct rte_vdev_device *vdev)
 	struct rte_ism_dev *ism;
 	struct shm_dev *d;
 	int socket = rte_socket_id();
-	unsigned int nfp;
+	unsigned int nfp, i;
 	uint32_t uid[SHM_MAX_ALLOW], gid[SHM_MAX_ALLOW];
 	int ret, lfd, nb_uid, nb_gid;
 	bool chid_set;
@@ -430,6 +446,8 @@ shm_probe(struct rte_vdev_device *vdev)
 	STAILQ_INIT(&d->outbox);
 	pthread_mutex_init(&d->op_lock, NULL);
 	memset(d->writer_slot, SHM_NO_SLOT, sizeof(d->writer_slot));
+	for (i = 0; i < SHM_MAX_SLOTS; i++)
+		d->fp_ent[i] = shm_no_ent;
 	d->own = rte_zmalloc_socket("ism_shm_own", sizeof(*d->own) *
 			(SHM_IDX_FIRST + a.max_dmbs), 0, socket);
 	d->sba = rte_zmalloc_socket("ism_shm_sba", sizeof(*d->sba), 0, socket);

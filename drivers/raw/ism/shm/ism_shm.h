@@ -91,13 +91,16 @@ _Static_assert(SHM_NB_IDX == ISM_SW_SBA_NB_IDX, "SBA covers all indices");
 _Static_assert(SHM_NB_IDX == ISM_SW_NB_IDX, "token covers all indices");
 _Static_assert(SHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
 
-/* What the fast path reads about one DMB index of one owner. */
+/* What the fast path reads about one DMB index of one owner: 32 bytes,
+ * so that an index is one shift and a mask of the token. */
 struct shm_view_ent {
 	uint64_t token;		/* current token; 0 = no writable DMB */
 	void *addr;		/* mapping, if this device is the rgid */
-	uint32_t len;
+	uint64_t len;		/* 64 bits: the fast path's bound */
 	uint32_t writable;	/* this device is the rgid */
+	uint32_t pad;
 };
+_Static_assert(sizeof(struct shm_view_ent) == 32, "fast-path entry");
 
 /* Control-path state of a remote DMB mapped here. */
 struct shm_view_ctl {
@@ -111,8 +114,10 @@ struct shm_view_ctl {
 struct shm_view {
 	struct ism_sw_sba *sba;	/* where to raise the owner's signals */
 	uint32_t max_dmbs;
-	struct shm_view_ent *ent;	/* [SHM_IDX_FIRST + max_dmbs] */
-	struct shm_view_ctl *ctl;	/* same size */
+	/* [SHM_NB_IDX]: every index a token can name, so that the fast
+	 * path needs no range check (those past max_dmbs stay empty). */
+	struct shm_view_ent *ent;
+	struct shm_view_ctl *ctl;	/* [SHM_IDX_FIRST + max_dmbs] */
 	/* After its peer left: mappings the control thread still unmaps. */
 	TAILQ_ENTRY(shm_view) reclaim_next;
 	uint32_t reclaim_idx;		/* next index to look at */
@@ -218,6 +223,9 @@ struct shm_dev {
 
 	/* Fast path: written under shm_ctl.lock, read with atomics. */
 	struct shm_view *views[SHM_MAX_SLOTS];	/* by owner's fabric slot */
+	/* views[slot]->ent, shm_no_ent where views[slot] is NULL: the
+	 * fast path tests neither the view nor the index. */
+	const struct shm_view_ent *fp_ent[SHM_MAX_SLOTS];
 	struct ism_sw_sba *rx_sba[SHM_MAX_SLOTS];	/* by writer slot */
 	uint64_t rx_active;			/* rx_sba[] entries in use */
 	uint8_t writer_slot[SHM_NB_IDX];	/* own DMB -> writer slot */
@@ -402,6 +410,11 @@ struct shm_peer *shm_peer_by_gid(struct shm_dev *d,
 /* Slot whose SBA signals of a DMB for rgid arrive in, or SHM_NO_SLOT. */
 uint8_t shm_writer_slot(struct shm_dev *d, const struct rte_ism_gid *rgid);
 struct shm_view *shm_view_new(uint32_t max_dmbs);
+/* What fp_ent[] holds for a slot without a view: every entry empty. */
+extern struct shm_view_ent shm_no_ent[SHM_NB_IDX];
+/* views[slot] = v (NULL: none) and fp_ent[slot] with it. */
+void shm_view_publish(struct shm_dev *d, unsigned int slot,
+		struct shm_view *v);
 void shm_view_free(struct shm_view *v);
 /* Free an own DMB index (unmapped, fd closed); no move may use it. */
 void shm_own_free(struct shm_dev *d, uint32_t idx);

@@ -44,21 +44,32 @@ gid_to_wire(struct shm_msg_gid *w, const struct rte_ism_gid *g)
 	w->gid_ext = g->gid_ext;
 }
 
+struct shm_view_ent shm_no_ent[SHM_NB_IDX];
+
 struct shm_view *
 shm_view_new(uint32_t max_dmbs)
 {
-	uint32_t n = SHM_IDX_FIRST + max_dmbs;
+	size_t head = RTE_ALIGN_CEIL(sizeof(struct shm_view),
+			RTE_CACHE_LINE_SIZE);
 	struct shm_view *v;
 
-	v = rte_zmalloc("ism_shm_view", sizeof(*v) + n *
-			(sizeof(*v->ent) + sizeof(*v->ctl)),
+	v = rte_zmalloc("ism_shm_view", head + SHM_NB_IDX * sizeof(*v->ent) +
+			(SHM_IDX_FIRST + max_dmbs) * sizeof(*v->ctl),
 			RTE_CACHE_LINE_SIZE);
 	if (v == NULL)
 		return NULL;
 	v->max_dmbs = max_dmbs;
-	v->ent = (struct shm_view_ent *)(v + 1);
-	v->ctl = (struct shm_view_ctl *)(v->ent + n);
+	v->ent = RTE_PTR_ADD(v, head);
+	v->ctl = (struct shm_view_ctl *)(v->ent + SHM_NB_IDX);
 	return v;
+}
+
+void
+shm_view_publish(struct shm_dev *d, unsigned int slot, struct shm_view *v)
+{
+	__atomic_store_n(&d->fp_ent[slot], v != NULL ? v->ent : shm_no_ent,
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&d->views[slot], v, __ATOMIC_RELEASE);
 }
 
 void
@@ -299,7 +310,7 @@ on_hello(struct shm_peer *p, const struct shm_msg *m, int fd,
 	p->max_dmb_len = h->max_dmb_len;
 	p->hello_rcvd = true;
 	d->peers[p->slot] = p;
-	__atomic_store_n(&d->views[p->slot], p->view, __ATOMIC_RELEASE);
+	shm_view_publish(d, p->slot, p->view);
 	return 0;
 }
 
@@ -612,8 +623,7 @@ shm_peer_down(struct shm_peer *p, enum shm_peer_how how)
 	 * polls that may still use its memory. */
 	if (slot != SHM_NO_SLOT) {
 		if (d->views[slot] == p->view && p->view != NULL)
-			__atomic_store_n(&d->views[slot], NULL,
-					 __ATOMIC_RELEASE);
+			shm_view_publish(d, slot, NULL);
 		if (d->rx_sba[slot] == p->rx_sba && p->rx_sba != NULL) {
 			__atomic_fetch_and(&d->rx_active, ~RTE_BIT64(slot),
 					   __ATOMIC_RELEASE);

@@ -27,7 +27,7 @@ _Static_assert(ISM_SW_MAX_DMBS == ISM_SW_SBA_NB_IDX - RTE_ISM_DMB_IDX_FIRST,
 /* Where a move lands once its token is resolved. */
 struct ism_sw_target {
 	void *addr;			/* DMB base */
-	uint32_t len;			/* DMB length */
+	uint64_t len;			/* DMB length */
 	uint32_t dmb_idx;		/* the DMB's index in sba */
 	struct ism_sw_sba *sba;	/* where the owner polls this writer */
 };
@@ -95,17 +95,20 @@ ism_sw_copy_call(void *dst, const void *src, uint32_t len, uint64_t *seq)
 	return 0;
 }
 
-/* Copy, end the bracket seq (ism_sw_move_data_fast) and return 0. */
-static __rte_always_inline int
-ism_sw_copy_exit(void *dst, const void *src, uint32_t len, uint64_t *seq)
+/* Copy len bytes if 4 <= len <= ISM_SW_COPY_INLINE, inline: true if done. */
+static __rte_always_inline bool
+ism_sw_copy_small(void *dst, const void *src, uint32_t len)
 {
+	/* One subtraction for the size test and both tail chunks. */
+	uint64_t o = len - 33;
+
 	/* (32, 64] first: a cache line, the common small message. */
-	if (likely(len - 33 < ISM_SW_COPY_INLINE - 32)) {
+	if (likely(o < ISM_SW_COPY_INLINE - 32)) {
 		/* [0, 32) and [len - 32, len) */
 		ism_sw_copy_chunk(dst, src, 0, ism_sw_u128);
 		ism_sw_copy_chunk(dst, src, 16, ism_sw_u128);
-		ism_sw_copy_chunk(dst, src, len - 32, ism_sw_u128);
-		ism_sw_copy_chunk(dst, src, len - 16, ism_sw_u128);
+		ism_sw_copy_chunk(dst, src, o + 1, ism_sw_u128);
+		ism_sw_copy_chunk(dst, src, o + 17, ism_sw_u128);
 	} else if (len - 16 <= 16) {
 		ism_sw_copy_chunk(dst, src, 0, ism_sw_u128);
 		ism_sw_copy_chunk(dst, src, len - 16, ism_sw_u128);
@@ -116,8 +119,17 @@ ism_sw_copy_exit(void *dst, const void *src, uint32_t len, uint64_t *seq)
 		ism_sw_copy_chunk(dst, src, 0, ism_sw_u32);
 		ism_sw_copy_chunk(dst, src, len - 4, ism_sw_u32);
 	} else {
-		return ism_sw_copy_call(dst, src, len, seq);
+		return false;
 	}
+	return true;
+}
+
+/* Copy, end the bracket seq (ism_sw_move_data_fast) and return 0. */
+static __rte_always_inline int
+ism_sw_copy_exit(void *dst, const void *src, uint32_t len, uint64_t *seq)
+{
+	if (unlikely(!ism_sw_copy_small(dst, src, len)))
+		return ism_sw_copy_call(dst, src, len, seq);
 	rte_atomic_thread_fence(__ATOMIC_RELEASE);
 	(*seq)++;
 	return 0;
@@ -182,9 +194,13 @@ _Static_assert(ISM_SW_MAX_DMB_LEN < UINT32_MAX,
  *     backend installs this function only where membarrier(2) works
  *     (rte_ism_pmd_need_fence unset), so no fence and no test of that
  *     flag.
- *   - len - 1 wraps to 2^32 - 1 for len 0, which is above any DMB
- *     length: one compare covers len == 0 and len > dmb_len; then
- *     dmb_len - len does not wrap.
+ *   - The arguments alone are checked first (sf, lcore, idx), each
+ *     with a return of its own: GCC merges one condition of several
+ *     tests into set/or instructions, which cost more.
+ *   - Bounds in 64 bits: offset + (len - 1), with len - 1 wrapping to
+ *     2^32 - 1 for len 0, is below dmb_len (at most 2^30) exactly when
+ *     1 <= len and offset + len <= dmb_len: one compare covers len 0,
+ *     offset and end.
  *   - The counters are incremented before the copy, which cannot fail;
  *     copies up to ISM_SW_COPY_INLINE bytes are inline, longer ones a
  *     tail call that also ends the bracket: nothing lives across a call,
@@ -201,8 +217,12 @@ ism_sw_move_data_fast(void *ctx, ism_sw_find_t find, rte_ism_move_data_t full,
 	struct ism_sw_target t;
 	uint64_t *seq;
 
-	if (unlikely(lcore >= RTE_MAX_LCORE || sf != 0))
+	if (unlikely(sf != 0))
 		return full(ctx, token, idx, sf, offset, data, len);
+	if (unlikely(lcore >= RTE_MAX_LCORE))
+		return full(ctx, token, idx, 0, offset, data, len);
+	if (unlikely(idx >= RTE_ISM_DMBE_MAX))
+		return full(ctx, token, idx, 0, offset, data, len);
 	/* Only this lcore writes its sequence: plain increments (one
 	 * instruction each), ordered by compiler barriers (x86: a store is
 	 * a release). */
@@ -210,8 +230,8 @@ ism_sw_move_data_fast(void *ctx, ism_sw_find_t find, rte_ism_move_data_t full,
 	__asm__("" : "+r" (seq));
 	(*seq)++;
 	rte_compiler_barrier();
-	if (unlikely(!find(ctx, token, &t) || idx >= RTE_ISM_DMBE_MAX ||
-		     len - 1 >= t.len || offset > t.len - len)) {
+	if (unlikely(!find(ctx, token, &t) ||
+		     (uint64_t)offset + (uint32_t)(len - 1) >= t.len)) {
 		rte_atomic_thread_fence(__ATOMIC_RELEASE);
 		(*seq)++;
 		return full(ctx, token, idx, sf, offset, data, len);
@@ -224,6 +244,35 @@ ism_sw_move_data_fast(void *ctx, ism_sw_find_t find, rte_ism_move_data_t full,
 	return ism_sw_copy_exit(RTE_PTR_ADD(t.addr, offset), data, len, seq);
 }
 
+/*
+ * The checks of a burst one segment after the other, as ism_check_move():
+ * the errno of the first segment that fails (nb_segs 0: -EINVAL). Only
+ * when the quick check of ism_sw_move_burst() found one.
+ */
+static __rte_noinline int
+ism_sw_burst_check(uint32_t idx, const struct rte_ism_move_seg *segs,
+		uint16_t nb_segs, uint32_t dmb_len)
+{
+	uint16_t i;
+	int ret;
+
+	if (nb_segs == 0)
+		return -EINVAL;
+	for (i = 0; i < nb_segs; i++) {
+		ret = ism_check_move(idx, segs[i].offset, segs[i].len,
+				dmb_len);
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * rte_ism_move_burst() of the software backends. Per segment: the bounds
+ * as one 64-bit compare, accumulated without a branch (the errno, if any,
+ * comes from ism_sw_burst_check()), and the copy inline up to
+ * ISM_SW_COPY_INLINE bytes, as move_data: no call per small segment.
+ */
 static __rte_always_inline int
 ism_sw_move_burst(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 		uint32_t idx, uint32_t sf, const struct rte_ism_move_seg *segs,
@@ -233,24 +282,31 @@ ism_sw_move_burst(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 	unsigned int slot = rte_ism_pmd_lcore_slot();
 	struct ism_sw_target t;
 	uint32_t bytes = 0;
+	bool bad = false;
 	uint16_t i;
+	void *dst;
 	int ret;
 
 	rte_ism_pmd_move_enter(slot);
 	ret = lookup(ctx, token, &t);
-	if (unlikely(nb_segs == 0 && ret == 0))
-		ret = -EINVAL;
-	/* Check every segment first: a failed burst writes nothing. */
-	for (i = 0; ret == 0 && i < nb_segs; i++) {
-		ret = ism_check_move(idx, segs[i].offset, segs[i].len, t.len);
-		bytes += segs[i].len;
+	if (likely(ret == 0)) {
+		/* Check every segment first: a failed burst writes nothing.
+		 * len - 1 wraps for len 0 (ism_sw_move_data_fast). */
+		for (i = 0; i < nb_segs; i++) {
+			bad |= (uint64_t)segs[i].offset +
+				(uint32_t)(segs[i].len - 1) >= t.len;
+			bytes += segs[i].len;
+		}
+		if (unlikely(bad || nb_segs == 0 || idx >= RTE_ISM_DMBE_MAX))
+			ret = ism_sw_burst_check(idx, segs, nb_segs, t.len);
 	}
 	if (likely(ret == 0)) {
 		if (sf)
 			ism_sw_sba_prepare(t.sba, t.dmb_idx);
 		for (i = 0; i < nb_segs; i++) {
-			memcpy(RTE_PTR_ADD(t.addr, segs[i].offset),
-			       segs[i].data, segs[i].len);
+			dst = RTE_PTR_ADD(t.addr, segs[i].offset);
+			if (!ism_sw_copy_small(dst, segs[i].data, segs[i].len))
+				memcpy(dst, segs[i].data, segs[i].len);
 			/* Segments become visible in order. */
 			rte_atomic_thread_fence(__ATOMIC_RELEASE);
 		}
