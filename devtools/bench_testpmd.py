@@ -6,7 +6,7 @@ on each, in the same run, interleaved, as ratios.
 
     devtools/bench_testpmd.py [--build DIR] [--tests txrx,iofwd]
         [--sizes 64,1500] [--modes copy,zc] [--mems nohuge,huge]
-        [--reps 3] [--dur 10] [--min-probe 95] [--retries 2] [--wait 120]
+        [--reps 3] [--dur 8] [--min-probe 90] [--retries 1] [--wait 20]
         [--hugepages 512] [--out DIR]
 
 Tests (receiver's forwarding lcore on CPU 0, sender's on CPU 1; each
@@ -194,11 +194,14 @@ def main():
     ap.add_argument("--modes", default="copy,zc")
     ap.add_argument("--mems", default="nohuge,huge")
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--dur", type=int, default=10,
+    ap.add_argument("--dur", type=int, default=8,
                     help="seconds of traffic per run")
-    ap.add_argument("--min-probe", type=float, default=95)
-    ap.add_argument("--retries", type=int, default=2)
-    ap.add_argument("--wait", type=int, default=120)
+    # A KVM guest whose host is busy reads 90-94 % at best: a higher bar
+    # (95, with 2 retries of up to 120 s) never let a run on the AMD
+    # development VM finish in hours; the probes are in the report.
+    ap.add_argument("--min-probe", type=float, default=90)
+    ap.add_argument("--retries", type=int, default=1)
+    ap.add_argument("--wait", type=int, default=20)
     ap.add_argument("--hugepages", type=int, default=512,
                     help="2 MiB pages the huge runs need free")
     ap.add_argument("--out", default=None)
