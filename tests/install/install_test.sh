@@ -14,50 +14,18 @@ build=$(cd "$1" && pwd)
 here=$2
 test_inc="-I$3 -I$4"
 
-# EAL's -d refuses plugin paths under a world-writable directory (/tmp):
-# install below the build tree unless that is the case.
-safe_dir() {
-	d=$1
-	while [ "$d" != / ]; do
-		[ -n "$(find "$d" -maxdepth 0 -perm -0002 2>/dev/null)" ] &&
-			return 1
-		d=$(dirname "$d")
-	done
-	return 0
-}
-if safe_dir "$build"; then
-	dest=$(mktemp -d "$build/install-test.XXXXXX")
-else
-	dest=$(mktemp -d /var/lib/dpdk-ism-install-test.XXXXXX)
-fi
-chmod 755 "$dest"
-. "$here/install_log.sh"
-install_log_keep "$build" "$dest"
-trap 'install_log_restore; rm -rf "$dest"' EXIT
-
-DESTDIR=$dest meson install -C "$build" --no-rebuild --quiet >/dev/null
-pc=$(find "$dest" -name libdpdk-ism.pc)
-[ -n "$pc" ] || { echo "FAIL: libdpdk-ism.pc not installed"; exit 1; }
-# libdpdk-ism.pc, then the DPDK the build used (PKG_CONFIG_PATH of meson
-# test).
-export PKG_CONFIG_PATH=$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-libdir=$(pkg-config --variable=libdir libdpdk-ism)
+# The staged install (stage.sh): dest, libdir, pmd_dir, PKG_CONFIG_PATH
+# with libdpdk-ism.pc first; the user's install log kept.
+. "$here/stage.sh"
+stage_install "$build" install-test
 incdir=$(pkg-config --variable=includedir libdpdk-ism)
-pmd_dir=$(pkg-config --variable=pmd_dir libdpdk-ism)
-# An absolute pmd_dir outside the prefix is not relocated with the .pc file.
-case "$pmd_dir" in
-"$dest"/*) ;;
-*) pmd_dir=$dest$pmd_dir ;;
-esac
 for f in "$incdir/dpdk-ism/rte_ism.h" "$incdir/dpdk-ism/rte_ism_core.h" \
 	"$libdir/librte_ism.a" "$libdir/librte_ism.so" \
 	"$pmd_dir/librte_raw_ism.so"; do
 	[ -e "$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 # Driver-facing headers only with -Denable_driver_sdk=true, as in DPDK.
-sdk=$(meson introspect --buildoptions "$build" | python3 -c \
-	'import json,sys; print([o["value"] for o in json.load(sys.stdin)
-	 if o["name"] == "enable_driver_sdk"][0])')
+sdk=$(stage_option "$build" enable_driver_sdk)
 for h in ism_driver.h ism_driver_sync.h bus_ism_driver.h; do
 	if [ "$sdk" = True ]; then
 		[ -e "$incdir/dpdk-ism/$h" ] ||

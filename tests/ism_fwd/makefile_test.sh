@@ -10,25 +10,20 @@ build=$(cd "$1" && pwd)
 src=$2
 eal_py=$(cd "$(dirname "$0")/../lib" && pwd)/ism_eal.py
 
-dest=$(mktemp -d "$build/ism-fwd-make.XXXXXX")
-. "$(dirname "$0")/../install/install_log.sh"
-install_log_keep "$build" "$dest"
-trap 'install_log_restore; rm -rf "$dest"' EXIT
-DESTDIR=$dest meson install -C "$build" --no-rebuild --quiet >/dev/null
-pc=$(find "$dest" -name libdpdk-ism.pc)
-[ -n "$pc" ] || { echo "FAIL: libdpdk-ism.pc not installed"; exit 1; }
+# The staged install (tests/install/stage.sh): dest, pc_dir, libdir,
+# PKG_CONFIG_PATH with libdpdk-ism.pc first; the user's install log kept.
+here=$(cd "$(dirname "$0")/../install" && pwd)
+. "$here/stage.sh"
+stage_install "$build" ism-fwd-make
 cp -r "$src" "$dest/ism_fwd"
 rm -rf "$dest/ism_fwd/build"
-# libdpdk-ism.pc first, then the DPDK the build used (meson test's
-# PKG_CONFIG_PATH; DPDK_LIBDIR: its libraries, when outside the loader's
-# path).
-PKG_CONFIG_PATH=$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} \
-	make -s -C "$dest/ism_fwd"
+make -s -C "$dest/ism_fwd"
 
 # The binary finds the PMD through its rpath, librte_ism through this.
 # tests/lib/ism_eal.py adds a --file-prefix of its own, bounds the run and
 # removes the runtime directory.
-LD_LIBRARY_PATH=$(dirname "$(dirname "$pc")")${DPDK_LIBDIR:+:$DPDK_LIBDIR} \
+# (DPDK_LIBDIR: the DPDK the build used, when outside the loader's path.)
+LD_LIBRARY_PATH=$libdir${DPDK_LIBDIR:+:$DPDK_LIBDIR} \
 	python3 "$eal_py" run \
 	--quiet --tag rel --name fwd-make --timeout 60 -- \
 	"$dest/ism_fwd/build/dpdk-ism_fwd" -l 0 --no-huge -m 256 --no-shconf \
