@@ -17,6 +17,8 @@
 #include <rte_eal.h>
 #include <rte_memory.h>
 
+#include <ism_compat.h>
+
 #include "ism_pci_model_priv.h"
 
 RTE_LOG_REGISTER_DEFAULT(ism_model_logtype, INFO);
@@ -28,14 +30,14 @@ static uint64_t model_violation_count;
 uint64_t
 ism_pci_model_violations(void)
 {
-	return __atomic_load_n(&model_violation_count, __ATOMIC_RELAXED);
+	return rte_atomic_load_explicit(&model_violation_count, rte_memory_order_relaxed);
 }
 
 int
 model_violation(const struct ism_pci_model_fn *fn, const char *what,
 		unsigned int bar, uint64_t off, size_t len)
 {
-	__atomic_fetch_add(&model_violation_count, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&model_violation_count, 1, rte_memory_order_relaxed);
 	MODEL_LOG(ERR, "%s: refused: %s (BAR %u, %zu bytes at 0x%" PRIx64 ")",
 		  fn->name, what, bar, len, off);
 	return -EINVAL;
@@ -150,13 +152,13 @@ model_post(struct ism_pci_model_fn *fn, uint32_t type, uint32_t code,
 	e->type = rte_cpu_to_be_32(type);
 	e->code = rte_cpu_to_be_32(code);
 	e->tok = rte_cpu_to_be_64(tok);
-	e->time = rte_cpu_to_be_64(__atomic_add_fetch(&model_fabric.clock, 1,
-			__ATOMIC_RELAXED));
+	e->time = rte_cpu_to_be_64((rte_atomic_fetch_add_explicit(&model_fabric.clock, 1,
+			rte_memory_order_relaxed) + 1));
 	e->info = rte_cpu_to_be_64(info);
-	__atomic_store_n(&fn->ieq->idx, rte_cpu_to_be_64(slot + 1),
-			__ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&fn->ieq->idx, rte_cpu_to_be_64(slot + 1),
+			rte_memory_order_release);
 	fn->ieq_next = (slot + 1) % ISM_PCI_IEQ_NR;
-	__atomic_fetch_or(&fn->sba->s_e, ISM_SBA_E, __ATOMIC_RELEASE);
+	rte_atomic_fetch_or_explicit(&fn->sba->s_e, ISM_SBA_E, rte_memory_order_release);
 	model_irq_raise(fn, true);
 }
 
@@ -176,17 +178,17 @@ raise_signal(struct ism_pci_model_fn *fn, uint32_t dmb_idx, uint32_t elem)
 	if (sba == NULL)
 		return;
 	if (!(q & ISM_MODEL_Q_MASK0))
-		__atomic_fetch_or(&sba->dmbe_mask[dmb_idx],
+		rte_atomic_fetch_or_explicit(&sba->dmbe_mask[dmb_idx],
 				rte_cpu_to_be_16(ism_pci_elem_to_hw(elem)),
-				__ATOMIC_RELEASE);
-	old = __atomic_fetch_or(&sba->dmb_bits[dmb_idx / 32],
-			ism_sba_bit(dmb_idx), __ATOMIC_RELEASE);
+				rte_memory_order_release);
+	old = rte_atomic_fetch_or_explicit(&sba->dmb_bits[dmb_idx / 32],
+			ism_sba_bit(dmb_idx), rte_memory_order_release);
 	if (q & ISM_MODEL_Q_NO_S) {
 		if (!(old & ism_sba_bit(dmb_idx)))
 			model_irq_raise(fn, false);
 		return;
 	}
-	old = __atomic_fetch_or(&sba->s_e, ISM_SBA_S, __ATOMIC_RELEASE);
+	old = rte_atomic_fetch_or_explicit(&sba->s_e, ISM_SBA_S, rte_memory_order_release);
 	if (!(old & ISM_SBA_S))
 		model_irq_raise(fn, false);
 }
