@@ -10,8 +10,10 @@
  */
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <rte_bus_vdev.h>
+#include <rte_byteorder.h>
 #include <rte_hash_crc.h>
 #include <rte_kvargs.h>
 #include <rte_rawdev.h>
@@ -169,11 +171,24 @@ fx_crc(const void *p, size_t len)
 {
 	const uint8_t *b = p;
 	uint32_t crc = 0xffffffff;
+	uint64_t w;
 
-	/* rte_hash_crc() reads 8 bytes at a time: start it aligned. */
+	/*
+	 * The CRC of the bytes in order, wherever they are: 8 of them at a
+	 * time as a little-endian word, which is what rte_hash_crc_8byte()
+	 * takes them for. (rte_hash_crc() loads native words: on a
+	 * big-endian CPU the same bytes at another alignment gave another
+	 * CRC, and a copy did not match its original.)
+	 */
 	for (; len > 0 && ((uintptr_t)b & 7) != 0; len--)
 		crc = rte_hash_crc_1byte(*b++, crc);
-	return rte_hash_crc(b, len, crc);
+	for (; len >= 8; len -= 8, b += 8) {
+		memcpy(&w, b, sizeof(w));
+		crc = rte_hash_crc_8byte(rte_le_to_cpu_64(w), crc);
+	}
+	for (; len > 0; len--)
+		crc = rte_hash_crc_1byte(*b++, crc);
+	return crc;
 }
 
 uint64_t
