@@ -17,7 +17,8 @@
 #               suites run under QEMU's user-mode emulator (suite s390x,
 #               part of make test): the cross compiler and emulator from
 #               Debian, DPDK 25.11 with the port of platform/s390x built
-#               once per machine (doc/guides/linux_gsg/ibm_z.rst)
+#               once per machine (doc/guides/platform/ibm_z.rst);
+#               make s390x-full adds the emulated tests left out for time
 #   make bench  the benchmark suite (devtools/bench.sh): CSV, charts and a
 #               summary of ratios in build/perf-results; then net_ism
 #               against net_memif with testpmd (devtools/bench_testpmd.py)
@@ -32,7 +33,7 @@ ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
 .PHONY: all setup build build-asan vm-setup dpdk-versions s390x-setup \
-	s390x demo test bench clean
+	s390x s390x-full demo test bench clean
 
 all: build
 
@@ -94,6 +95,11 @@ s390x-setup:
 
 s390x: build s390x-setup
 	meson test -C $(BUILD) --print-errorlogs --suite s390x
+
+# The same with the emulated tests that make test leaves out for its time
+# (tests/s390x/s390x_test.sh).
+s390x-full: build s390x-setup
+	tests/s390x/s390x_test.sh $(CURDIR) $(CURDIR)/$(BUILD)/tests/s390x/build full
 
 ifeq ($(DPDK),)
 test: build build-asan vm-setup dpdk-versions s390x-setup
