@@ -14,7 +14,7 @@
 # Other DPDK versions (24.11, 25.11) are built from source by
 # devtools/dpdk-version.sh, on demand.
 # 'setup.sh s390x' installs only what the s390x build and its emulated
-# tests need (doc/guides/linux_gsg/ibm_z.rst): Debian's cross compiler and
+# tests need (doc/guides/platform/ibm_z.rst): Debian's cross compiler and
 # C library for s390x-linux-gnu and QEMU's user-mode emulator. No s390x
 # package of the multiarch kind is needed (DPDK is built without libnuma
 # there), so the machine's package architectures stay as they are.
