@@ -64,9 +64,9 @@ RECIPE="-Dplatform=generic -Denable_driver_sdk=true
 # cross file (Debian's s390x-linux-gnu-gcc), only what its tests use: no
 # net/pcap nor net/memif (no s390x libpcap is installed; memif is used by
 # the benchmarks alone), no optional library but rawdev and cfgfile
-# (dpdk-test-ism-perf); two NUMA nodes, as the ism bus tests' sysfs trees
-# have (the port's default is one: Linux on s390 reports one node). The port's
-# files are part of the recipe: a change of the port rebuilds.
+# (dpdk-test-ism-perf); two NUMA nodes, as the ism bus tests' sysfs
+# trees have (the port's default is one: Linux on s390 reports one node).
+# The port's files are part of the recipe: a change of the port rebuilds.
 RECIPE_S390X="--cross-file config/s390x/s390x_linux_gcc -Dplatform=generic
 -Dmax_numa_nodes=2 -Denable_driver_sdk=true
 -Denable_drivers=bus/pci,bus/vdev,net/null,net/ring,mempool/ring,raw/skeleton
