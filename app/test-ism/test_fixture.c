@@ -171,20 +171,23 @@ fx_crc(const void *p, size_t len)
 {
 	const uint8_t *b = p;
 	uint32_t crc = 0xffffffff;
-	uint64_t w;
+	uint32_t w;
 
 	/*
-	 * The CRC of the bytes in order, wherever they are: 8 of them at a
-	 * time as a little-endian word, which is what rte_hash_crc_8byte()
-	 * takes them for. (rte_hash_crc() loads native words: on a
-	 * big-endian CPU the same bytes at another alignment gave another
-	 * CRC, and a copy did not match its original.)
+	 * The CRC of the bytes in order, wherever they are: 4 of them at a
+	 * time as a little-endian word, which is what rte_hash_crc_4byte()
+	 * takes them for. Not rte_hash_crc() nor rte_hash_crc_8byte(): they
+	 * load native words, and DPDK's software CRC takes the two halves of
+	 * an 8-byte word in memory order (crc32c_2words() of
+	 * lib/hash/rte_crc_sw.h), so on a big-endian CPU the same bytes at
+	 * another alignment gave another CRC, and a copy did not match its
+	 * original.
 	 */
-	for (; len > 0 && ((uintptr_t)b & 7) != 0; len--)
+	for (; len > 0 && ((uintptr_t)b & 3) != 0; len--)
 		crc = rte_hash_crc_1byte(*b++, crc);
-	for (; len >= 8; len -= 8, b += 8) {
+	for (; len >= 4; len -= 4, b += 4) {
 		memcpy(&w, b, sizeof(w));
-		crc = rte_hash_crc_8byte(rte_le_to_cpu_64(w), crc);
+		crc = rte_hash_crc_4byte(rte_le_to_cpu_32(w), crc);
 	}
 	for (; len > 0; len--)
 		crc = rte_hash_crc_1byte(*b++, crc);
