@@ -238,8 +238,8 @@ refused:
  * namespace through a bind-mounted directory. So each device starts a
  * small program of its own, dpdk-ism-shm-reaper (ism_shm_reaper.c), in
  * its own session, which waits on a socket (stdin): a byte means "exit,
- * the socket is gone", end of file means "the device's process died without closing
- * it", and it then removes the socket if it still is ours (same inode).
+ * the socket is gone", end of file means "the device's process died
+ * without closing it", and it then removes the socket if it still is ours (same inode).
  * posix_spawn() (vfork and exec inside libc) shares nothing with the
  * process afterwards: no copy of its memory, no shared stack, no
  * hand-written system calls.
