@@ -237,9 +237,9 @@ refused:
  * (abstract sockets, memfds) can be found by a peer in another network
  * namespace through a bind-mounted directory. So each device starts a
  * small program of its own, dpdk-ism-shm-reaper (ism_shm_reaper.c), in
- * its own session, which waits on a pipe: a byte means "exit, the socket
- * is gone", end of file means "the device's process died without closing
- * it", and it then removes the socket if it still is ours (same inode).
+ * its own session, which waits on a socket (stdin): a byte means "exit,
+ * the socket is gone", end of file means "the device's process died
+ * without closing it", and it then removes the socket if it still is ours (same inode).
  * posix_spawn() (vfork and exec inside libc) shares nothing with the
  * process afterwards: no copy of its memory, no shared stack, no
  * hand-written system calls.
@@ -284,14 +284,20 @@ reaper_start(struct shm_dev *d)
 	ret = reaper_path(path, sizeof(path));
 	if (ret < 0)
 		goto err;
-	what = "pipe";
-	if (pipe2(p, O_CLOEXEC) < 0) {
+	/*
+	 * A socket, not a pipe: the byte goes with MSG_NOSIGNAL, so a reaper
+	 * that is gone (killed, or never started: an exec that failed in the
+	 * child, as under QEMU's user-mode emulation) is an EPIPE, not a
+	 * SIGPIPE that kills the application.
+	 */
+	what = "socketpair";
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) < 0) {
 		ret = -errno;
 		goto err;
 	}
 	snprintf(dev, sizeof(dev), "%" PRIu64, (uint64_t)d->sock_dev);
 	snprintf(ino, sizeof(ino), "%" PRIu64, (uint64_t)d->sock_ino);
-	/* stdin: the pipe; fd 3: the directory; its own session, so that a
+	/* stdin: the socket; fd 3: the directory; its own session, so that a
 	 * signal to our process group does not reach it. */
 	sigemptyset(&none);
 	posix_spawn_file_actions_init(&fa);
@@ -326,7 +332,7 @@ reaper_stop(struct shm_dev *d)
 	if (d->reaper_fd < 0)
 		return;
 	/* One byte: "exit, leave the socket alone" (we unlinked it). */
-	if (write(d->reaper_fd, "x", 1) < 0)
+	if (send(d->reaper_fd, "x", 1, MSG_NOSIGNAL) < 0)
 		ISM_PMD_LOG(ERR, "%s: cannot stop the reaper: %s", d->name,
 			    strerror(errno));
 	close(d->reaper_fd);

@@ -8,8 +8,8 @@
  *
  *   dpdk-ism-shm-reaper SOCKET DEV INODE DIR
  *
- * stdin: a pipe whose write end only the device's process holds; fd 3: the
- * rendezvous directory. A byte on the pipe: the device closed and removed
+ * stdin: a socket whose other end only the device's process holds; fd 3:
+ * the rendezvous directory. A byte on it: the device closed and removed
  * its socket itself, exit. End of file: the process is gone; under the
  * directory's lock (as devices join and leave), remove SOCKET if it still
  * is the device's (device and inode numbers DEV, INODE; a device that took
