@@ -50,6 +50,7 @@ struct rogue {
 	struct rte_ism_gid fake;	/* a GID whose socket we bind */
 	char fake_path[512];
 	int fake_lfd;
+	unsigned int fake_claims;
 	unsigned int passed, failed, violations;
 };
 
@@ -86,6 +87,72 @@ find_sock(const char *dir, const struct rte_ism_gid *gid, char *path,
 	if (d != NULL)
 		closedir(d);
 	return ret;
+}
+
+static void
+claim_path(char *buf, size_t size, const char *dir, uint16_t chid,
+		unsigned int slot, const struct rte_ism_gid *gid, bool of_gid)
+{
+	if (of_gid)
+		snprintf(buf, size, "%s/%04x-gid-%016" PRIx64 "%016" PRIx64,
+			 dir, chid, gid->gid, gid->gid_ext);
+	else
+		snprintf(buf, size, "%s/%04x-slot-%02u", dir, chid, slot);
+}
+
+unsigned int
+raw_claim(const char *dir, uint16_t chid, unsigned int slot,
+		const struct rte_ism_gid *gid)
+{
+	char path[512], sock[64];
+	unsigned int made = 0, k;
+
+	snprintf(sock, sizeof(sock), "%04x-%02u-%016" PRIx64 "%016" PRIx64
+		 ".sock", chid, slot, gid->gid, gid->gid_ext);
+	for (k = 0; k < 2; k++) {
+		claim_path(path, sizeof(path), dir, chid, slot, gid, k == 0);
+		if (symlink(sock, path) == 0)
+			made |= RTE_BIT32(k);
+	}
+	return made;
+}
+
+void
+raw_unclaim(const char *dir, uint16_t chid, unsigned int slot,
+		const struct rte_ism_gid *gid, unsigned int made)
+{
+	char path[512];
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		claim_path(path, sizeof(path), dir, chid, slot, gid, k == 0);
+		if (made & RTE_BIT32(k))
+			unlink(path);
+	}
+}
+
+int
+raw_listen(const char *dir, uint16_t chid, unsigned int slot,
+		const struct rte_ism_gid *gid, char *path, size_t size)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if ((size_t)snprintf(path, size, "%s/%04x-%02u-%016" PRIx64 "%016"
+			     PRIx64 ".sock", dir, chid, slot, gid->gid,
+			     gid->gid_ext) >= size ||
+	    strlen(path) >= sizeof(sa.sun_path))
+		return -1;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(fd, 64) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static bool
@@ -452,24 +519,16 @@ bye_race(struct rogue *r)
 		close(fd);
 }
 
+/* A device of our own making (the fake GID, FAKE_SLOT): claimed and
+ * listening, as the victim checks a HELLO's claim. */
 static int
 fake_listen(struct rogue *r)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-
 	r->fake = fake_gid(&r->o->gid);
-	snprintf(r->fake_path, sizeof(r->fake_path),
-		 "%s/%04x-%02u-%016" PRIx64 "%016" PRIx64 ".sock", r->o->dir,
-		 r->chid, FAKE_SLOT, r->fake.gid, r->fake.gid_ext);
-	if (strlen(r->fake_path) >= sizeof(sa.sun_path))
-		return -1;
-	memcpy(sa.sun_path, r->fake_path, strlen(r->fake_path) + 1);
-	r->fake_lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (r->fake_lfd < 0 ||
-	    bind(r->fake_lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(r->fake_lfd, 64) < 0)
-		return -1;
-	return 0;
+	r->fake_claims = raw_claim(r->o->dir, r->chid, FAKE_SLOT, &r->fake);
+	r->fake_lfd = raw_listen(r->o->dir, r->chid, FAKE_SLOT, &r->fake,
+			r->fake_path, sizeof(r->fake_path));
+	return r->fake_lfd < 0 ? -1 : 0;
 }
 
 static void
@@ -600,6 +659,7 @@ rogue_main(uint16_t dev, const struct peer_opts *o)
 	bye_race(&r);
 	close(r.fake_lfd);
 	unlink(r.fake_path);
+	raw_unclaim(o->dir, r.chid, FAKE_SLOT, &r.fake, r.fake_claims);
 
 	say("ATTACKS passed %u failed %u violations %u", r.passed, r.failed,
 	    r.violations);
@@ -648,4 +708,73 @@ flood_main(uint16_t dev __rte_unused, const struct peer_opts *o)
 			close(fds[i]);
 	say("FLOOD silent %u", opened);
 	return closed == o->msgs ? 0 : 1;
+}
+
+/*
+ * role storm: after a correct handshake as the fake GID, raise signals in
+ * the SBA the victim gave us, with changing patterns, until released. The
+ * victim registered no DMB for us: its polls must report none of them,
+ * and each must end (the driver runs a bounded number of them meanwhile).
+ */
+int
+storm_main(uint16_t dev, const struct peer_opts *o)
+{
+	struct rogue r = { .dev = dev, .o = o, .fake_lfd = -1 };
+	struct ism_sw_sba *sba = MAP_FAILED;
+	uint64_t rounds = 0, x = o->seed;
+	unsigned int vslot, i;
+	int fd = -1, vfd = -1, ret = 1;
+	uint64_t *w;
+
+	if (find_sock(o->dir, &o->victim, r.victim_path,
+		      sizeof(r.victim_path), &r.chid, &vslot) < 0 ||
+	    fake_listen(&r) < 0) {
+		fail("cannot find the victim's socket or listen");
+		goto out;
+	}
+	fd = handshake(&r, &vfd);
+	if (vfd >= 0)
+		sba = mmap(NULL, sba_len(), PROT_READ | PROT_WRITE, MAP_SHARED,
+			   vfd, 0);
+	if (sba == MAP_FAILED) {
+		fail("no SBA from the victim's HELLO");
+		goto out;
+	}
+	say("STORM raising");
+	w = (uint64_t *)sba;
+	while (!released()) {
+		switch (rounds++ % 4) {
+		case 0:		/* everything raised */
+			memset(sba, 0xff, sizeof(*sba));
+			break;
+		case 1:		/* the summary only: groups with nothing */
+			memset(sba, 0, sizeof(*sba));
+			sba->summary[0] = UINT64_MAX;
+			sba->summary[1] = UINT64_MAX;
+			break;
+		default:	/* noise */
+			for (i = 0; i < sizeof(*sba) / sizeof(*w); i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				w[i] = x;
+			}
+			break;
+		}
+	}
+	say("STORM rounds %" PRIu64, rounds);
+	ret = 0;
+out:
+	if (sba != MAP_FAILED)
+		munmap(sba, sba_len());
+	if (vfd >= 0)
+		close(vfd);
+	if (fd >= 0)
+		close(fd);
+	if (r.fake_lfd >= 0) {
+		close(r.fake_lfd);
+		unlink(r.fake_path);
+	}
+	raw_unclaim(o->dir, r.chid, FAKE_SLOT, &r.fake, r.fake_claims);
+	return ret;
 }

@@ -459,6 +459,9 @@ shm_probe(struct rte_vdev_device *vdev)
 		ret = -ENOMEM;
 		goto err;
 	}
+	ret = shm_policy_ids_init(d);
+	if (ret < 0)
+		goto err;
 	ret = shm_fabric_open(d, dir, chid_set);
 	if (ret < 0)
 		goto err;

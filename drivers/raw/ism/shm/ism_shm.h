@@ -269,6 +269,10 @@ struct shm_dev {
 
 	/* Access policy (ism_shm_fabric.c): who may be a peer. */
 	uid_t dir_uid;		/* the directory's owner: always */
+	/* What an id not mapped in our user namespace reads as (never
+	 * equal to an allowed id); UINT32_MAX where every id is mapped. */
+	uint32_t unmapped_uid;
+	uint32_t unmapped_gid;
 	uint32_t allow_uid[SHM_MAX_ALLOW];
 	uint32_t allow_gid[SHM_MAX_ALLOW];
 	unsigned int nb_allow_uid;
@@ -443,6 +447,9 @@ int shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set);
 /* Why the policy refuses a process of these credentials; NULL if it may
  * be a peer. */
 const char *shm_policy_refusal(const struct shm_dev *d, uid_t uid, gid_t gid);
+/* Check the allowed ids against our user namespace (-EINVAL: one names
+ * every unmapped id; one not mapped here: a warning). */
+int shm_policy_ids_init(struct shm_dev *d);
 /* Whether the directory (real path, stat) agrees with the policy; sets
  * d->dir_uid. 0 or -EPERM (logged). */
 int shm_policy_dir_check(struct shm_dev *d, const char *real,
@@ -459,7 +466,6 @@ struct shm_fabric_peer {
 	uint8_t slot;
 	struct rte_ism_gid gid;
 	pid_t pid;
-	struct timespec ctime;	/* of its socket: the oldest claim wins */
 };
 /* Connect to every live device (fp[SHM_MAX_SLOTS], *n), claim a slot,
  * bind the listening socket (*lfd), start the reaper. */
@@ -474,6 +480,8 @@ void shm_fabric_reap(struct shm_dev *d, uint8_t slot,
  * it was up. */
 void shm_fabric_retry(struct shm_dev *d, uint8_t slot,
 		const struct rte_ism_gid *gid);
+/* A connection we made to slot is up: its next retry starts afresh. */
+void shm_fabric_retry_reset(struct shm_dev *d, uint8_t slot);
 uint64_t shm_fabric_tick(struct shm_dev *d, uint64_t now);
 /* Is the socket of (slot, gid) in the fabric held by p's process? */
 bool shm_fabric_verify(struct shm_dev *d, uint8_t slot,

@@ -16,16 +16,29 @@
  * one connection links each pair (the newcomer connects).
  *
  * A name proves nothing by itself: anybody who may write the directory
- * can bind any name. So:
- *  - a joiner that finds two live sockets claiming one GID or one slot
- *    keeps the older one (its ctime: nobody can make a new file older,
- *    and with the sticky bit, which a directory others can write must
- *    have, nobody but its owner can replace it) and ignores the other;
- *  - an acceptor checks a connecting peer's claim by connecting to the
- *    socket it claims and comparing the processes at both ends: their
- *    pidfds (SO_PEERPIDFD, whose pidfs inode names one process for the
- *    life of the system, Linux >= 6.9), else their pids (SO_PEERCRED),
- *    which only works in one PID namespace;
+ * can bind any name, and may change the times of a socket it may connect
+ * to (utimensat() needs write permission only). So a device also claims
+ * its GID and its slot, each with a name of its own that only one file
+ * can have at a time:
+ *
+ *     <dir>/<chid>-gid-<GID, 32 hex>  ->  <its socket's name>
+ *     <dir>/<chid>-slot-<slot, 2 digits>  ->  <its socket's name>
+ *
+ * symbolic links made with symlink() (which fails if the name exists)
+ * under the directory's lock, before the socket is bound. A socket is a
+ * device only if both claims name it. Nobody but the claim's owner (and
+ * the directory's owner) can remove or replace a claim in a sticky
+ * directory, and a claim held by a live socket is never removed; so
+ * while a device lives, nobody else can be believed to have its GID or
+ * slot, whatever it binds or touches. A claim whose socket is gone is
+ * stale: whoever may remove it does (the next device that wants that GID
+ * or slot, a survivor, the reaper); one that cannot be removed keeps its
+ * slot from use, or its GID from joining (said so).
+ *  - an acceptor checks a connecting peer's claim the same way, and by
+ *    connecting to the socket it claims and comparing the processes at
+ *    both ends: their pidfds (SO_PEERPIDFD, whose pidfs inode names one
+ *    process for the life of the system, Linux >= 6.9), else their pids
+ *    (SO_PEERCRED), which only works in one PID namespace;
  *  - the access policy (allow_uid=, allow_gid=, the directory's owner by
  *    default) is checked on both ends with SO_PEERCRED: no connection, and
  *    therefore no fd of a DMB, to a process it does not allow.
@@ -152,6 +165,110 @@ peer_cred(int fd, struct ucred *cr)
 	socklen_t len = sizeof(*cr);
 
 	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, cr, &len) == 0;
+}
+
+/* The names of the claims of (slot, gid), CLAIM_NAME_SIZE bytes each. */
+#define CLAIM_NAME_SIZE	64
+
+static void
+claim_names(uint16_t chid, unsigned int slot, const struct rte_ism_gid *gid,
+		char *gname, char *sname)
+{
+	snprintf(gname, CLAIM_NAME_SIZE, "%04x-gid-%016" PRIx64 "%016" PRIx64,
+		 chid, gid->gid, gid->gid_ext);
+	snprintf(sname, CLAIM_NAME_SIZE, "%04x-slot-%02u", chid, slot);
+}
+
+/* Whether name in the directory is a symbolic link to target. */
+static bool
+link_is(int dirfd, const char *name, const char *target)
+{
+	char buf[CLAIM_NAME_SIZE];
+	ssize_t n = readlinkat(dirfd, name, buf, sizeof(buf));
+
+	return n > 0 && (size_t)n == strlen(target) &&
+		memcmp(buf, target, n) == 0;
+}
+
+/* Both claims of (slot, gid) name the socket sock: it is that device. */
+static bool
+claimed(const struct shm_dev *d, const char *sock, unsigned int slot,
+		const struct rte_ism_gid *gid)
+{
+	char gname[CLAIM_NAME_SIZE], sname[CLAIM_NAME_SIZE];
+
+	claim_names(d->chid, slot, gid, gname, sname);
+	return link_is(d->dirfd, gname, sock) && link_is(d->dirfd, sname, sock);
+}
+
+/* Remove the claims of (slot, gid) that name sock: its device is gone
+ * (the directory's lock held: no device claims without binding then). */
+static void
+unclaim(const struct shm_dev *d, const char *sock, unsigned int slot,
+		const struct rte_ism_gid *gid)
+{
+	char gname[CLAIM_NAME_SIZE], sname[CLAIM_NAME_SIZE];
+
+	claim_names(d->chid, slot, gid, gname, sname);
+	if (link_is(d->dirfd, gname, sock))
+		unlinkat(d->dirfd, gname, 0);
+	if (link_is(d->dirfd, sname, sock))
+		unlinkat(d->dirfd, sname, 0);
+}
+
+/*
+ * Make the claim name point to our socket sock (the directory's lock
+ * held). 0; -EEXIST if a live socket holds the claim; -EPERM if a stale
+ * claim (its socket gone or dead, or not a claim at all) cannot be
+ * removed: another user's in a sticky directory. *holder gets the name
+ * the claim points to.
+ */
+static int
+claim_one(const struct shm_dev *d, const char *name, const char *sock,
+		char *holder)
+{
+	ssize_t n;
+	int fd, i;
+
+	for (i = 0; i < 4; i++) {
+		if (symlinkat(sock, d->dirfd, name) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+		n = readlinkat(d->dirfd, name, holder, CLAIM_NAME_SIZE - 1);
+		holder[n > 0 ? n : 0] = '\0';
+		if (n > 0 && strchr(holder, '/') == NULL) {
+			fd = sock_connect(d, holder);
+			if (fd >= 0) {
+				close(fd);
+				return -EEXIST;
+			}
+		}
+		if (unlinkat(d->dirfd, name, 0) < 0 && errno != ENOENT)
+			return -EPERM;
+	}
+	return -EEXIST;
+}
+
+/* A claim whose socket does not exist at all: remove it if we may. */
+static void
+sweep_claim(const struct shm_dev *d, const char *name)
+{
+	char target[CLAIM_NAME_SIZE];
+	struct stat st;
+	ssize_t n;
+
+	if (strncmp(name + 4, "-gid-", 5) != 0 &&
+	    strncmp(name + 4, "-slot-", 6) != 0)
+		return;
+	n = readlinkat(d->dirfd, name, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	if (strchr(target, '/') == NULL &&
+	    fstatat(d->dirfd, target, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+	    errno == ENOENT)
+		unlinkat(d->dirfd, name, 0);
 }
 
 /* The directory's lock, waited for SHM_DIR_LOCK_MS at most: false if
@@ -345,8 +462,6 @@ sock_listen(struct shm_dev *d)
 	mode_t mode;
 	int fd, ret;
 
-	sock_name(d->sock_name, sizeof(d->sock_name), d->chid, d->slot,
-		  &d->gid);
 	ret = sock_addr(d, d->sock_name, &sa);
 	if (ret < 0)
 		return ret;
@@ -358,7 +473,6 @@ sock_listen(struct shm_dev *d)
 		ISM_PMD_LOG(ERR, "%s: bind %s: %s", d->name, sa.sun_path,
 			    strerror(errno));
 		close(fd);
-		d->sock_name[0] = '\0';
 		return ret;
 	}
 	/* Others may connect if the policy may let them in: it is checked
@@ -372,7 +486,6 @@ sock_listen(struct shm_dev *d)
 			    sa.sun_path, strerror(errno));
 		unlinkat(d->dirfd, d->sock_name, 0);
 		close(fd);
-		d->sock_name[0] = '\0';
 		return ret;
 	}
 	d->sock_dev = st.st_dev;
@@ -390,18 +503,20 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 	const char *why;
 	unsigned int slot;
 	struct ucred cr;
-	struct stat st;
 	uint16_t chid;
 	int fd;
 
-	if (!sock_parse(name, &chid, &slot, &gid) || chid != d->chid)
+	if (!sock_parse(name, &chid, &slot, &gid) || chid != d->chid) {
+		sweep_claim(d, name);
 		return 0;
+	}
 	fd = sock_connect(d, name);
 	if (fd == -ENOENT)
 		return 0;
 	if (fd == -ECONNREFUSED) {
 		/* Nobody listens: a device that died. */
 		if (unlinkat(d->dirfd, name, 0) == 0) {
+			unclaim(d, name, slot, &gid);
 			ISM_PMD_LOG_RL(INFO, "%s: removed stale socket %s/%s",
 				       d->name, d->dir, name);
 			return 0;
@@ -429,6 +544,14 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 		close(fd);
 		return 0;
 	}
+	if (!claimed(d, name, slot, &gid)) {
+		ISM_PMD_LOG_RL(ERR, "%s: ignoring %s/%s (uid %u): its GID or "
+			       "slot is not claimed for it (an impostor, or "
+			       "a device of this name is still joining)",
+			       d->name, d->dir, name, (unsigned int)cr.uid);
+		close(fd);
+		return 0;
+	}
 	if (rte_ism_gid_equal(&gid, &d->gid)) {
 		rte_ism_gid_format(&gid, gs, sizeof(gs));
 		ISM_PMD_LOG(ERR, "%s: GID %s is already used by a live device "
@@ -437,8 +560,7 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 		close(fd);
 		return -EEXIST;
 	}
-	if (*n == SHM_MAX_SLOTS ||
-	    fstatat(d->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+	if (*n == SHM_MAX_SLOTS) {
 		close(fd);
 		return 0;
 	}
@@ -446,62 +568,71 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 	fp[*n].slot = slot;
 	fp[*n].gid = gid;
 	fp[*n].pid = cr.pid;
-	fp[*n].ctime = st.st_ctim;
 	(*n)++;
 	return 0;
 }
 
-static bool
-older(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec < b->tv_sec ||
-		(a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
-}
-
 /*
- * Two live sockets that claim one GID, or one slot: one of them is not
- * what it says. Keep the older claim; drop both if they are as old (no
- * way to tell, and a device we do not talk to is better than a DMB
- * granted to an impostor).
+ * Claim a free slot and our GID, then bind (the directory's lock held).
+ * A slot is free when no socket of it is live and its claim can be made.
  */
-static void
-drop_collisions(struct shm_dev *d, struct shm_fabric_peer *fp,
-		unsigned int *n)
+static int
+claim_and_listen(struct shm_dev *d, uint64_t used)
 {
-	bool drop[SHM_MAX_SLOTS] = { false };
-	char ga[RTE_ISM_GID_STRLEN], gb[RTE_ISM_GID_STRLEN];
-	unsigned int i, j, k;
+	char gname[CLAIM_NAME_SIZE], sname[CLAIM_NAME_SIZE];
+	char holder[CLAIM_NAME_SIZE], gs[RTE_ISM_GID_STRLEN];
+	unsigned int slot;
+	int ret = -ENOSPC, fd;
 
-	for (i = 0; i < *n; i++) {
-		for (j = i + 1; j < *n; j++) {
-			if (fp[i].slot != fp[j].slot &&
-			    !rte_ism_gid_equal(&fp[i].gid, &fp[j].gid))
-				continue;
-			rte_ism_gid_format(&fp[i].gid, ga, sizeof(ga));
-			rte_ism_gid_format(&fp[j].gid, gb, sizeof(gb));
-			ISM_PMD_LOG_RL(ERR, "%s: sockets of slot %u GID %s and "
-				       "slot %u GID %s in %s claim one slot or "
-				       "GID: ignoring the newer one (both if "
-				       "as old)", d->name, fp[i].slot, ga,
-				       fp[j].slot, gb, d->dir);
-			if (older(&fp[i].ctime, &fp[j].ctime)) {
-				drop[j] = true;
-			} else if (older(&fp[j].ctime, &fp[i].ctime)) {
-				drop[i] = true;
-			} else {
-				drop[i] = true;
-				drop[j] = true;
-			}
-		}
-	}
-	for (i = 0, k = 0; i < *n; i++) {
-		if (drop[i]) {
-			close(fp[i].fd);
+	for (slot = 0; slot < SHM_MAX_SLOTS; slot++) {
+		if (used & RTE_BIT64(slot))
 			continue;
-		}
-		fp[k++] = fp[i];
+		sock_name(d->sock_name, sizeof(d->sock_name), d->chid, slot,
+			  &d->gid);
+		claim_names(d->chid, slot, &d->gid, gname, sname);
+		ret = claim_one(d, sname, d->sock_name, holder);
+		if (ret == 0)
+			break;
+		if (ret != -EEXIST && ret != -EPERM)
+			goto err;
+		ret = -ENOSPC;
 	}
-	*n = k;
+	if (ret < 0) {
+		ISM_PMD_LOG(ERR, "%s: all %d slots of fabric %s (chid 0x%04x) "
+			    "are taken", d->name, SHM_MAX_SLOTS, d->dir,
+			    d->chid);
+		goto err;
+	}
+	d->slot = slot;
+	ret = claim_one(d, gname, d->sock_name, holder);
+	if (ret < 0) {
+		rte_ism_gid_format(&d->gid, gs, sizeof(gs));
+		if (ret == -EEXIST)
+			ISM_PMD_LOG(ERR, "%s: GID %s is already used by a live "
+				    "device in fabric %s (chid 0x%04x): %s/%s "
+				    "names %s", d->name, gs, d->dir, d->chid,
+				    d->dir, gname, holder);
+		else
+			ISM_PMD_LOG(ERR, "%s: GID %s is claimed by %s/%s, "
+				    "which we may not remove (another user's "
+				    "in a sticky directory): %s", d->name, gs,
+				    d->dir, gname, strerror(-ret));
+		unlinkat(d->dirfd, sname, 0);
+		ret = -EEXIST;
+		goto err;
+	}
+	fd = sock_listen(d);
+	if (fd < 0) {
+		unlinkat(d->dirfd, gname, 0);
+		unlinkat(d->dirfd, sname, 0);
+		ret = fd;
+		goto err;
+	}
+	return fd;
+err:
+	d->sock_name[0] = '\0';
+	d->slot = SHM_NO_SLOT;
+	return ret;
 }
 
 int
@@ -537,16 +668,7 @@ shm_fabric_join(struct shm_dev *d, struct shm_fabric_peer *fp,
 	closedir(dp);
 	if (ret < 0)
 		goto out;
-	drop_collisions(d, fp, n);
-	if (used == UINT64_MAX) {
-		ISM_PMD_LOG(ERR, "%s: all %d slots of fabric %s (chid 0x%04x) "
-			    "are taken", d->name, SHM_MAX_SLOTS, d->dir,
-			    d->chid);
-		ret = -ENOSPC;
-		goto out;
-	}
-	d->slot = rte_bsf64(~used);
-	*lfd = sock_listen(d);
+	*lfd = claim_and_listen(d, used);
 	if (*lfd < 0)
 		ret = *lfd;
 out:
@@ -575,9 +697,15 @@ shm_fabric_leave(struct shm_dev *d)
 		 * meanwhile finds it stale or gone, both fine. */
 		locked = dir_lock(d);
 		if (fstatat(d->dirfd, d->sock_name, &st,
-			    AT_SYMLINK_NOFOLLOW) == 0 &&
-		    st.st_dev == d->sock_dev && st.st_ino == d->sock_ino)
-			unlinkat(d->dirfd, d->sock_name, 0);
+			    AT_SYMLINK_NOFOLLOW) == 0) {
+			/* Replaced: the claims are the new socket's. */
+			if (st.st_dev == d->sock_dev &&
+			    st.st_ino == d->sock_ino &&
+			    unlinkat(d->dirfd, d->sock_name, 0) == 0)
+				unclaim(d, d->sock_name, d->slot, &d->gid);
+		} else if (locked) {
+			unclaim(d, d->sock_name, d->slot, &d->gid);
+		}
 		if (locked)
 			dir_unlock(d);
 		d->sock_name[0] = '\0';
@@ -597,11 +725,15 @@ reap_one(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
 		return errno != EWOULDBLOCK && errno != EINTR;
 	sock_name(name, sizeof(name), d->chid, slot, gid);
 	fd = sock_connect(d, name);
-	if (fd >= 0)
+	if (fd >= 0) {
 		close(fd);	/* alive: a restarted peer */
-	else if (fd == -ECONNREFUSED && unlinkat(d->dirfd, name, 0) == 0)
+	} else if (fd == -ECONNREFUSED && unlinkat(d->dirfd, name, 0) == 0) {
+		unclaim(d, name, slot, gid);
 		ISM_PMD_LOG_RL(INFO, "%s: removed the socket of a vanished "
 			       "peer: %s/%s", d->name, d->dir, name);
+	} else if (fd == -ENOENT) {
+		unclaim(d, name, slot, gid);
+	}
 	dir_unlock(d);
 	return true;
 }
@@ -658,6 +790,8 @@ shm_fabric_verify(struct shm_dev *d, uint8_t slot,
 	int fd;
 
 	sock_name(name, sizeof(name), d->chid, slot, gid);
+	if (!claimed(d, name, slot, gid))
+		return false;
 	fd = sock_connect(d, name);
 	if (fd < 0)
 		return false;
@@ -684,7 +818,10 @@ shm_fabric_retry(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
 
 	if (slot >= SHM_MAX_SLOTS)
 		return;
-	if ((d->retry_slots & bit) &&
+	/* The back-off grows from one attempt to the next (the bit of a
+	 * slot is cleared while its attempt runs) until a connection to it
+	 * is up (shm_fabric_retry_reset()), or another device is there. */
+	if (d->retry_ms[slot] != 0 &&
 	    rte_ism_gid_equal(&d->retry_gid[slot], gid)) {
 		ms = RTE_MIN(2u * d->retry_ms[slot], (uint32_t)SHM_RETRY_MAX_MS);
 	} else {
@@ -695,6 +832,13 @@ shm_fabric_retry(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
 	d->retry_ms[slot] = ms;
 	d->retry_ns[slot] = ism_now_ns() + ms * 1000000ULL;
 	shm_loop_arm(d->retry_ns[slot]);
+}
+
+void
+shm_fabric_retry_reset(struct shm_dev *d, uint8_t slot)
+{
+	if (slot < SHM_MAX_SLOTS && !(d->retry_slots & RTE_BIT64(slot)))
+		d->retry_ms[slot] = 0;
 }
 
 /* Connect to (slot, gid) again; false once there is nothing to retry. */
@@ -723,7 +867,8 @@ retry_one(struct shm_dev *d, uint8_t slot)
 		return false;
 	}
 	if (!peer_cred(fd, &cr) ||
-	    shm_policy_refusal(d, cr.uid, cr.gid) != NULL) {
+	    shm_policy_refusal(d, cr.uid, cr.gid) != NULL ||
+	    !claimed(d, name, slot, gid)) {
 		close(fd);
 		return false;
 	}

@@ -328,6 +328,8 @@ on_ready(struct shm_peer *p, const char **why)
 	}
 	p->ready_rcvd = true;
 	p->up = true;
+	if (p->initiator)
+		shm_fabric_retry_reset(d, p->slot);
 	/* Before our answer: when the newcomer sees our READY, our
 	 * DEV_ENABLED is queued already. */
 	shm_post(d, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED, &p->gid, 0, 0);
