@@ -16,11 +16,18 @@
  *
  * After its rounds a racer tells its peers (EV_DONE) and waits for theirs,
  * so that nobody leaves while another still moves into its DMBs.
+ *
+ * With --survive 1 a thread without an lcore id moves without pause into
+ * the latest token of the first peer meanwhile (the memory a peer's
+ * unregister retires may be in use by it: the unregister waits for it).
  */
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <ism_compat.h>
 
 #include "shm_peer.h"
 
@@ -34,7 +41,28 @@ struct racer {
 	bool done[4];
 	uint64_t calls, longest_ns, moves_ok, moves_gone;
 	int failed;
+	uint64_t mover_token;	/* for the mover thread */
+	bool stop;
+	uint64_t mover_moves;
 };
+
+/* A thread without an lcore id that moves without pause. */
+static void *
+mover(void *arg)
+{
+	struct racer *r = arg;
+	uint64_t t, v = 0;
+
+	while (!rte_atomic_load_explicit(&r->stop, rte_memory_order_acquire)) {
+		t = rte_atomic_load_explicit(&r->mover_token,
+				rte_memory_order_acquire);
+		if (t != 0 && rte_ism_move_data(r->dev, t, 0, 0, 8, &v,
+						 sizeof(v)) == 0)
+			r->mover_moves++;
+		v++;
+	}
+	return NULL;
+}
 
 static void
 timed(struct racer *r, uint64_t t0, int ret, const char *what)
@@ -66,6 +94,9 @@ drain_events(struct racer *r)
 				continue;
 			if (ev.code == EV_TOKEN)
 				r->their[i] = ev.info;
+			if (ev.code == EV_TOKEN && i == 0)
+				rte_atomic_store_explicit(&r->mover_token,
+					ev.info, rte_memory_order_release);
 			else if (ev.code == EV_DONE)
 				r->done[i] = true;
 		}
@@ -114,6 +145,7 @@ race_main(uint16_t dev, const struct peer_opts *o)
 	struct rte_ism_event ev;
 	unsigned int i, spins = 0;
 	uint64_t round, t0, end;
+	pthread_t mt;
 	int ret;
 
 	/* Everyone is there before the race starts. */
@@ -127,6 +159,10 @@ race_main(uint16_t dev, const struct peer_opts *o)
 			next_event(dev, &ev);
 			usleep(1000);
 		}
+	}
+	if (o->survive > 0 && pthread_create(&mt, NULL, mover, &r) != 0) {
+		fail("cannot start the mover thread");
+		return 1;
 	}
 	for (round = 1; round <= o->msgs && !r.failed; round++) {
 		for (i = 0; i < o->nb_peers; i++) {
@@ -153,6 +189,11 @@ race_main(uint16_t dev, const struct peer_opts *o)
 			timed(&r, t0, ret, "unregister");
 		}
 	}
+	if (o->survive > 0) {
+		rte_atomic_store_explicit(&r.stop, true,
+				rte_memory_order_release);
+		pthread_join(mt, NULL);
+	}
 	for (i = 0; i < o->nb_peers; i++)
 		rte_ism_signal_event(dev, &o->peers[i], 1, EV_DONE, 0);
 	end = now_ns() + RACE_WAIT_MS * 1000000ULL;
@@ -165,7 +206,8 @@ race_main(uint16_t dev, const struct peer_opts *o)
 		r.failed = 1;
 	}
 	say("RACE rounds %" PRIu64 " calls %" PRIu64 " longest_ms %" PRIu64
-	    " moves %" PRIu64 " %" PRIu64, round - 1, r.calls,
-	    r.longest_ns / 1000000, r.moves_ok, r.moves_gone);
+	    " moves %" PRIu64 " %" PRIu64 " mover %" PRIu64, round - 1,
+	    r.calls, r.longest_ns / 1000000, r.moves_ok, r.moves_gone,
+	    r.mover_moves);
 	return r.failed;
 }

@@ -618,12 +618,13 @@ class Test:
         w.expect_pass()
         v.quit()
 
-    def race(self):
+    def race(self, mover=False):
         names = 'abcv'
         racers = [self.Peer(self, n, ['--gid', GID[n], '--role', 'race',
                                       '--peers', ','.join(GID[p] for p in
                                                           names if p != n),
-                                      '--msgs', '150'])
+                                      '--msgs', '150'] +
+                            (['--survive', '1'] if mover else []))
                   for n in names]
         for r in racers:
             r.ready()
@@ -656,7 +657,8 @@ class Test:
              'crowd': self.crowd,
              'retry-backoff': self.retry_backoff,
              'sba-storm': self.sba_storm,
-             'race': self.race}[self.scenario]()
+             'race': self.race,
+             'race-mover': lambda: self.race(True)}[self.scenario]()
             self.check_leftovers(shm_before)
         finally:
             for p in self.peers:
@@ -695,7 +697,7 @@ def main():
                                          'impostor-gid', 'impostor-slot',
                                          'dir-lock', 'crowd',
                                          'retry-backoff', 'sba-storm',
-                                         'race'])
+                                         'race', 'race-mover'])
     args = ap.parse_args()
     if not os.path.isdir('/proc/self/fd') or shutil.which('timeout') is None:
         print('SKIP: needs /proc and timeout(1)')

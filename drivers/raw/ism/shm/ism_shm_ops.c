@@ -165,7 +165,14 @@ dmb_unregister(struct shm_dev *d, uint64_t token)
 	m.u.tok.token = token;
 	seq = shm_announce(d, &m, ids, &n, false);
 	wait_all(d, seq, ids, n);
+	/* Our own moves into it (a DMB we write ourselves): without the
+	 * control lock, as a thread without an lcore id that never pauses
+	 * can make this wait long, and the control thread must go on
+	 * answering the peers meanwhile (what it may do to this DMB
+	 * meanwhile, it may do while we wait for the answers too). */
+	shm_ctl_unlock();
 	rte_ism_pmd_synchronize();
+	shm_ctl_lock();
 
 	/* No late signal of this DMB is reported for the next one. */
 	if (ws != SHM_NO_SLOT && d->rx_sba[ws] != NULL)
