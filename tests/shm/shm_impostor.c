@@ -18,7 +18,7 @@
  *   role impostor-slot  binds a socket at the victim's slot under another
  *                       GID: a device that joins must not let it overwrite
  *                       the victim's slot
- *   role crowd          keeps SHM_MAX_PENDING (16) silent connections
+ *   role crowd          keeps ISM_SHM_MAX_PENDING (16) silent connections
  *                       pending on the victim, opening a new one for each
  *                       that the victim drops: a device that joins
  *                       meanwhile is refused, and must join once the crowd
@@ -55,7 +55,7 @@
 #define IMPOSTOR_SLOT	62	/* free in the tests: they have few devices */
 #define SLAMMER_SLOT	61
 #define MAX_CONNS	32
-#define CROWD		16	/* SHM_MAX_PENDING */
+#define CROWD		16	/* ISM_SHM_MAX_PENDING */
 #define POLL_MS		20
 
 struct impostor {
@@ -75,7 +75,7 @@ answer_hello(struct impostor *im, int fd)
 	struct shm_msg m;
 	int sba = memfd(sba_len(), true);
 
-	shm_msg_init(&m, SHM_MSG_HELLO, 0);
+	ism_shm_msg_init(&m, SHM_MSG_HELLO, 0);
 	m.u.hello.gid.gid = im->gid.gid;
 	m.u.hello.gid.gid_ext = im->gid.gid_ext;
 	m.u.hello.max_dmbs = 64;
@@ -83,7 +83,7 @@ answer_hello(struct impostor *im, int fd)
 	m.u.hello.chid = im->chid;
 	m.u.hello.slot = im->slot;
 	if (sba >= 0 && raw_send(fd, &m, sizeof(m), &sba, 1) == 0) {
-		shm_msg_init(&m, SHM_MSG_READY, 0);
+		ism_shm_msg_init(&m, SHM_MSG_READY, 0);
 		raw_send(fd, &m, sizeof(m), NULL, 0);
 		im->hellos++;
 	}
@@ -109,7 +109,7 @@ serve(struct impostor *im, int fd)
 	if (m.hdr.type == SHM_MSG_READY)
 		answer_hello(im, fd);
 	if (m.hdr.seq != 0 && m.hdr.type != SHM_MSG_ACK) {
-		shm_msg_init(&ack, SHM_MSG_ACK, 0);
+		ism_shm_msg_init(&ack, SHM_MSG_ACK, 0);
 		ack.u.ack.seq = m.hdr.seq;
 		raw_send(fd, &ack, sizeof(ack), NULL, 0);
 	}

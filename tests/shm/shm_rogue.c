@@ -259,7 +259,7 @@ closed_by_victim(int fd)
 	while ((r = raw_recv(fd, &m)) == 1) {
 		if (m.hdr.seq == 0 || m.hdr.type == SHM_MSG_ACK)
 			continue;
-		shm_msg_init(&ack, SHM_MSG_ACK, 0);
+		ism_shm_msg_init(&ack, SHM_MSG_ACK, 0);
 		ack.u.ack.seq = m.hdr.seq;
 		raw_send(fd, &ack, sizeof(ack), NULL, 0);
 	}
@@ -293,7 +293,7 @@ static void
 hello(struct rogue *r, struct shm_msg *m, const struct rte_ism_gid *gid,
 		unsigned int slot)
 {
-	shm_msg_init(m, SHM_MSG_HELLO, 0);
+	ism_shm_msg_init(m, SHM_MSG_HELLO, 0);
 	m->u.hello.gid.gid = gid->gid;
 	m->u.hello.gid.gid_ext = gid->gid_ext;
 	m->u.hello.max_dmbs = 64;
@@ -351,7 +351,7 @@ handshake(struct rogue *r, int *sba)
 		goto err;
 	close(sfd);
 	sfd = -1;
-	shm_msg_init(&m, SHM_MSG_READY, 0);
+	ism_shm_msg_init(&m, SHM_MSG_READY, 0);
 	if (raw_send(fd, &m, sizeof(m), NULL, 0) < 0)
 		goto err;
 	for (k = 0; k < 100; k++) {
@@ -365,7 +365,7 @@ handshake(struct rogue *r, int *sba)
 			return fd;
 		}
 		if (m.hdr.seq != 0) {
-			shm_msg_init(&ack, SHM_MSG_ACK, 0);
+			ism_shm_msg_init(&ack, SHM_MSG_ACK, 0);
 			ack.u.ack.seq = m.hdr.seq;
 			raw_send(fd, &ack, sizeof(ack), NULL, 0);
 		}
@@ -413,7 +413,7 @@ scribble(struct rogue *r)
 
 /*
  * Requests without end, answers never read: once they fill the socket the
- * victim may queue SHM_WINDOW answers (an honest peer never has more
+ * victim may queue ISM_SHM_WINDOW answers (an honest peer never has more
  * requests unanswered), then it must drop the connection, not queue
  * without bound.
  */
@@ -429,7 +429,7 @@ flood(struct rogue *r)
 		return;
 	}
 	/* A token of our own slot that we never announced: -ENOENT. */
-	shm_msg_init(&m, SHM_MSG_DMB_DEL, 0);
+	ism_shm_msg_init(&m, SHM_MSG_DMB_DEL, 0);
 	m.u.tok.token = ism_sw_tok_make(FAKE_SLOT, 40, 1);
 	for (i = 1; i <= 100000; i++) {
 		m.hdr.seq = i;
@@ -459,7 +459,7 @@ foreign_attach(struct rogue *r, uint64_t leak)
 	struct shm_msg m;
 	int fd = handshake(r, NULL), got;
 
-	shm_msg_init(&m, SHM_MSG_ATTACH, 7);
+	ism_shm_msg_init(&m, SHM_MSG_ATTACH, 7);
 	m.u.tok.token = leak;
 	if (fd < 0 || raw_send(fd, &m, sizeof(m), NULL, 0) < 0) {
 		check(r, false, "raw ATTACH: handshake or send failed");
@@ -500,14 +500,14 @@ bye_race(struct rogue *r)
 	while (fd >= 0 && (got = raw_recv(fd, &m)) == 1) {
 		if (m.hdr.seq == 0 || m.hdr.type == SHM_MSG_ACK)
 			continue;
-		shm_msg_init(&out[0], SHM_MSG_ACK, 0);
+		ism_shm_msg_init(&out[0], SHM_MSG_ACK, 0);
 		out[0].u.ack.seq = m.hdr.seq;
 		if (m.hdr.type != SHM_MSG_EVENT) {
 			raw_send(fd, &out[0], sizeof(out[0]), NULL, 0);
 			continue;
 		}
 		/* Answer and good-bye in one go. */
-		shm_msg_init(&out[1], SHM_MSG_BYE, 1000);
+		ism_shm_msg_init(&out[1], SHM_MSG_BYE, 1000);
 		got = sendmmsg(fd, mm, 2, MSG_NOSIGNAL);
 		check(r, got == 2 && closed_by_victim(fd),
 		      "answer then good-bye: %d", got);
@@ -542,18 +542,18 @@ raw_attacks(struct rogue *r, uint64_t leak)
 	for (i = 0; i < sizeof(junk); i++)
 		junk[i] = i * 37 + 11;
 	attack(r, "truncated", junk, 10, NULL, 0);
-	shm_msg_init(&m, SHM_MSG_READY, 0);
+	ism_shm_msg_init(&m, SHM_MSG_READY, 0);
 	memcpy(junk, &m, sizeof(m));
 	attack(r, "oversized", junk, sizeof(junk), NULL, 0);
 	memset(junk, 0xa5, sizeof(m));
 	attack(r, "garbage", junk, sizeof(m), NULL, 0);
-	shm_msg_init(&m, SHM_MSG_READY, 0);
+	ism_shm_msg_init(&m, SHM_MSG_READY, 0);
 	m.hdr.type = 77;
 	attack(r, "wrong type", &m, sizeof(m), NULL, 0);
-	shm_msg_init(&m, SHM_MSG_READY, 0);
+	ism_shm_msg_init(&m, SHM_MSG_READY, 0);
 	m.hdr.version = 9;
 	attack(r, "wrong version", &m, sizeof(m), NULL, 0);
-	shm_msg_init(&m, SHM_MSG_DMB_DEL, 1);
+	ism_shm_msg_init(&m, SHM_MSG_DMB_DEL, 1);
 	m.u.tok.token = leak;
 	attack(r, "request before HELLO", &m, sizeof(m), NULL, 0);
 
@@ -580,7 +580,7 @@ raw_attacks(struct rogue *r, uint64_t leak)
 
 	scribble(r);
 	foreign_attach(r, leak);
-	shm_msg_init(&m, SHM_MSG_DMB_ADD, 5);
+	ism_shm_msg_init(&m, SHM_MSG_DMB_ADD, 5);
 	m.u.dmb.token = ism_sw_tok_make(r->honest_slot, 40, 1);
 	m.u.dmb.idx = 40;
 	m.u.dmb.len = 4096;
@@ -599,7 +599,7 @@ raw_attacks(struct rogue *r, uint64_t leak)
 	after_handshake(r, "DMB grant with a memfd of the wrong size", &m,
 			fds, 1);
 	close(fds[0]);
-	shm_msg_init(&m, SHM_MSG_ACK, 0);
+	ism_shm_msg_init(&m, SHM_MSG_ACK, 0);
 	m.u.ack.seq = 99;
 	after_handshake(r, "answer to no request", &m, NULL, 0);
 	flood(r);
@@ -671,7 +671,7 @@ rogue_main(uint16_t dev, const struct peer_opts *o)
  * role flood: what must not flood the victim's log. --msgs connections
  * that each send a malformed datagram (each must be closed by the victim),
  * then FLOOD_SILENT connections at once that send nothing: beyond
- * SHM_MAX_PENDING (16) handshakes the victim refuses them. The driver
+ * ISM_SHM_MAX_PENDING (16) handshakes the victim refuses them. The driver
  * compares the victim's log lines with its counters.
  */
 #define FLOOD_SILENT	100

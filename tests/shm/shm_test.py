@@ -93,7 +93,7 @@ GID = {'a': '0x15a', 'b': '0x15b', 'c': '0x15c', 'r': '0x15f',
        'f': '0x16f', 'j': '0x16a', 'k': '0x16b', 'v': '0x16c',
        's': '0x16d', 'w': '0x16e'}
 # The PMD's log rate limit (drivers/raw/ism/ism_log_rl.h) and the control
-# thread's budget per turn (SHM_LOOP_BUDGET + SHM_WORK_DEPART, ism_shm.h).
+# thread's budget per turn (ISM_SHM_LOOP_BUDGET + ISM_SHM_WORK_DEPART, ism_shm_loop.h).
 LOG_BURST, LOG_WINDOW_S = 10, 5
 TURN_WORK_MAX = 64 + 16
 ENETUNREACH, ENOMEM, EBUSY = 101, 12, 16

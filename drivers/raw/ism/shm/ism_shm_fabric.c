@@ -66,7 +66,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ism_shm.h"
+#include "ism_log_rl.h"
+#include "ism_pmd.h"
+#include "ism_shm_fabric.h"
+#include "ism_shm_loop.h"
 
 /* "ffff-63-<32 hex>.sock" */
 #define SOCK_NAME_LEN	(4 + 1 + 2 + 1 + 32 + 5)
@@ -128,7 +131,7 @@ sock_parse(const char *s, uint16_t *chid, unsigned int *slot,
 }
 
 static int
-sock_addr(const struct shm_dev *d, const char *name, struct sockaddr_un *sa)
+sock_addr(const struct ism_shm_fabric *d, const char *name, struct sockaddr_un *sa)
 {
 	memset(sa, 0, sizeof(*sa));
 	sa->sun_family = AF_UNIX;
@@ -140,7 +143,7 @@ sock_addr(const struct shm_dev *d, const char *name, struct sockaddr_un *sa)
 
 /* Connect to a device's socket: the fd, or -errno. */
 static int
-sock_connect(const struct shm_dev *d, const char *name)
+sock_connect(const struct ism_shm_fabric *d, const char *name)
 {
 	struct sockaddr_un sa;
 	int fd, ret;
@@ -192,7 +195,7 @@ link_is(int dirfd, const char *name, const char *target)
 
 /* Both claims of (slot, gid) name the socket sock: it is that device. */
 static bool
-claimed(const struct shm_dev *d, const char *sock, unsigned int slot,
+claimed(const struct ism_shm_fabric *d, const char *sock, unsigned int slot,
 		const struct rte_ism_gid *gid)
 {
 	char gname[CLAIM_NAME_SIZE], sname[CLAIM_NAME_SIZE];
@@ -204,7 +207,7 @@ claimed(const struct shm_dev *d, const char *sock, unsigned int slot,
 /* Remove the claims of (slot, gid) that name sock: its device is gone
  * (the directory's lock held: no device claims without binding then). */
 static void
-unclaim(const struct shm_dev *d, const char *sock, unsigned int slot,
+unclaim(const struct ism_shm_fabric *d, const char *sock, unsigned int slot,
 		const struct rte_ism_gid *gid)
 {
 	char gname[CLAIM_NAME_SIZE], sname[CLAIM_NAME_SIZE];
@@ -224,7 +227,7 @@ unclaim(const struct shm_dev *d, const char *sock, unsigned int slot,
  * the claim points to.
  */
 static int
-claim_one(const struct shm_dev *d, const char *name, const char *sock,
+claim_one(const struct ism_shm_fabric *d, const char *name, const char *sock,
 		char *holder)
 {
 	ssize_t n;
@@ -252,7 +255,7 @@ claim_one(const struct shm_dev *d, const char *name, const char *sock,
 
 /* A claim whose socket does not exist at all: remove it if we may. */
 static void
-sweep_claim(const struct shm_dev *d, const char *name)
+sweep_claim(const struct ism_shm_fabric *d, const char *name)
 {
 	char target[CLAIM_NAME_SIZE];
 	struct stat st;
@@ -274,7 +277,7 @@ sweep_claim(const struct shm_dev *d, const char *name)
 /* The directory's lock, waited for SHM_DIR_LOCK_MS at most: false if
  * someone holds it longer. */
 static bool
-dir_lock(const struct shm_dev *d)
+dir_lock(const struct ism_shm_fabric *d)
 {
 	uint64_t end = ism_now_ns() + SHM_DIR_LOCK_MS * 1000000ULL;
 	struct timespec ts = { 0, 2000000 };
@@ -290,13 +293,13 @@ dir_lock(const struct shm_dev *d)
 }
 
 static void
-dir_unlock(const struct shm_dev *d)
+dir_unlock(const struct ism_shm_fabric *d)
 {
 	flock(d->dirfd, LOCK_UN);
 }
 
 int
-shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
+ism_shm_fabric_open(struct ism_shm_fabric *d, const char *dir, bool chid_set)
 {
 	char real[PATH_MAX];
 	struct stat st;
@@ -319,7 +322,7 @@ shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
 		ret = -ENOTDIR;
 		goto refused;
 	}
-	ret = shm_policy_dir_check(d, real, &st);
+	ret = ism_shm_policy_dir_check(d->pol, real, &st);
 	if (ret < 0)
 		goto refused;
 	if (strlen(real) > max) {
@@ -385,7 +388,7 @@ reaper_path(char *buf, size_t size)
 }
 
 static void
-reaper_start(struct shm_dev *d)
+reaper_start(struct ism_shm_fabric *d)
 {
 	char path[PATH_MAX], dev[24], ino[24];
 	char *argv[] = { (char *)(uintptr_t)SHM_REAPER_NAME, d->sock_name,
@@ -438,7 +441,7 @@ err:
 }
 
 static void
-reaper_stop(struct shm_dev *d)
+reaper_stop(struct ism_shm_fabric *d)
 {
 	if (d->reaper_fd < 0)
 		return;
@@ -455,7 +458,7 @@ reaper_stop(struct shm_dev *d)
 }
 
 static int
-sock_listen(struct shm_dev *d)
+sock_listen(struct ism_shm_fabric *d)
 {
 	struct sockaddr_un sa;
 	struct stat st;
@@ -477,7 +480,7 @@ sock_listen(struct shm_dev *d)
 	}
 	/* Others may connect if the policy may let them in: it is checked
 	 * on every connection. */
-	mode = d->nb_allow_uid > 0 ? 0666 : d->nb_allow_gid > 0 ? 0660 : 0600;
+	mode = ism_shm_policy_sock_mode(d->pol);
 	if (fchmodat(d->dirfd, d->sock_name, mode, 0) < 0 ||
 	    fstatat(d->dirfd, d->sock_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    listen(fd, LISTEN_BACKLOG) < 0) {
@@ -495,8 +498,8 @@ sock_listen(struct shm_dev *d)
 
 /* Connected or not, decide about one socket of the directory. */
 static int
-scan_one(struct shm_dev *d, const char *name, uint64_t *used,
-		struct shm_fabric_peer *fp, unsigned int *n)
+scan_one(struct ism_shm_fabric *d, const char *name, uint64_t *used,
+		struct ism_shm_fabric_peer *fp, unsigned int *n)
 {
 	struct rte_ism_gid gid;
 	char gs[RTE_ISM_GID_STRLEN];
@@ -535,7 +538,7 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 		close(fd);
 		return 0;
 	}
-	why = shm_policy_refusal(d, cr.uid, cr.gid);
+	why = ism_shm_policy_refusal(d->pol, cr.uid, cr.gid);
 	if (why != NULL) {
 		ISM_PMD_LOG_RL(WARNING, "%s: not joining %s/%s, served by uid "
 			       "%u gid %u: %s", d->name, d->dir, name,
@@ -577,7 +580,7 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
  * A slot is free when no socket of it is live and its claim can be made.
  */
 static int
-claim_and_listen(struct shm_dev *d, uint64_t used)
+claim_and_listen(struct ism_shm_fabric *d, uint64_t used)
 {
 	char gname[CLAIM_NAME_SIZE], sname[CLAIM_NAME_SIZE];
 	char holder[CLAIM_NAME_SIZE], gs[RTE_ISM_GID_STRLEN];
@@ -631,12 +634,12 @@ claim_and_listen(struct shm_dev *d, uint64_t used)
 	return fd;
 err:
 	d->sock_name[0] = '\0';
-	d->slot = SHM_NO_SLOT;
+	d->slot = ISM_SHM_NO_SLOT;
 	return ret;
 }
 
 int
-shm_fabric_join(struct shm_dev *d, struct shm_fabric_peer *fp,
+ism_shm_fabric_join(struct ism_shm_fabric *d, struct ism_shm_fabric_peer *fp,
 		unsigned int *n, int *lfd)
 {
 	uint64_t used = 0;
@@ -685,7 +688,7 @@ out:
 }
 
 void
-shm_fabric_leave(struct shm_dev *d)
+ism_shm_fabric_leave(struct ism_shm_fabric *d)
 {
 	struct stat st;
 	bool locked;
@@ -711,12 +714,14 @@ shm_fabric_leave(struct shm_dev *d)
 		d->sock_name[0] = '\0';
 	}
 	reaper_stop(d);
+	close(d->dirfd);
+	d->dirfd = -1;
 }
 
 /* Remove the socket of (slot, gid) if nobody listens there; false if
  * the directory is locked (a device joining or leaving). */
 static bool
-reap_one(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
+reap_one(struct ism_shm_fabric *d, uint8_t slot, const struct rte_ism_gid *gid)
 {
 	char name[64];
 	int fd;
@@ -739,7 +744,7 @@ reap_one(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
 }
 
 void
-shm_fabric_reap(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
+ism_shm_fabric_reap(struct ism_shm_fabric *d, uint8_t slot, const struct rte_ism_gid *gid)
 {
 	/* Runs on the control thread: a lock held by whoever may not stop
 	 * it; retried a little later instead. */
@@ -749,12 +754,12 @@ shm_fabric_reap(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
 	d->reap_gid[slot] = *gid;
 	if (d->reap_retry_ns == 0) {
 		d->reap_retry_ns = ism_now_ns() + SHM_REAP_RETRY_MS * 1000000ULL;
-		shm_loop_arm(d->reap_retry_ns);
+		ism_shm_loop_arm(d->reap_retry_ns);
 	}
 }
 
 static uint64_t
-reap_tick(struct shm_dev *d, uint64_t now)
+reap_tick(struct ism_shm_fabric *d, uint64_t now)
 {
 	uint64_t left;
 	unsigned int slot;
@@ -763,13 +768,13 @@ reap_tick(struct shm_dev *d, uint64_t now)
 		return UINT64_MAX;
 	if (now < d->reap_retry_ns)
 		return d->reap_retry_ns;
-	for (left = d->reap_slots; left != 0 && shm_loop_budget_left();
+	for (left = d->reap_slots; left != 0 && ism_shm_loop_budget_left();
 	     left &= left - 1) {
 		slot = rte_bsf64(left);
 		if (!reap_one(d, slot, &d->reap_gid[slot]))
 			break;
 		d->reap_slots &= ~RTE_BIT64(slot);
-		shm_loop_work(1);
+		ism_shm_loop_work(1);
 	}
 	if (d->reap_slots == 0) {
 		d->reap_retry_ns = 0;
@@ -780,8 +785,8 @@ reap_tick(struct shm_dev *d, uint64_t now)
 }
 
 bool
-shm_fabric_verify(struct shm_dev *d, uint8_t slot,
-		const struct rte_ism_gid *gid, const struct shm_peer *p)
+ism_shm_fabric_verify(struct ism_shm_fabric *d, uint8_t slot,
+		const struct rte_ism_gid *gid, pid_t pid, uint64_t pid_ino)
 {
 	uint64_t ino;
 	char name[64];
@@ -798,125 +803,58 @@ shm_fabric_verify(struct shm_dev *d, uint8_t slot,
 	/* The listener's credentials are those of listen(): nothing it
 	 * must do for us, no wait. */
 	if (peer_cred(fd, &cr) &&
-	    shm_policy_refusal(d, cr.uid, cr.gid) == NULL) {
-		ino = shm_peer_process(fd);
-		if (ino != 0 && p->pid_ino != 0)
-			ok = ino == p->pid_ino;
+	    ism_shm_policy_refusal(d->pol, cr.uid, cr.gid) == NULL) {
+		ino = ism_shm_process_of(fd);
+		if (ino != 0 && pid_ino != 0)
+			ok = ino == pid_ino;
 		else	/* no pidfs: pid 0 (not visible here) proves nothing */
-			ok = cr.pid != 0 && cr.pid == p->pid;
+			ok = cr.pid != 0 && cr.pid == pid;
 	}
 	close(fd);
 	return ok;
 }
 
-/* A connection that we made ended before it was up. */
-void
-shm_fabric_retry(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
+int
+ism_shm_fabric_connect(struct ism_shm_fabric *d, uint8_t slot,
+		const struct rte_ism_gid *gid, pid_t *pid)
 {
-	uint64_t bit = RTE_BIT64(slot);
-	uint32_t ms;
-
-	if (slot >= SHM_MAX_SLOTS)
-		return;
-	/* The back-off grows from one attempt to the next (the bit of a
-	 * slot is cleared while its attempt runs) until a connection to it
-	 * is up (shm_fabric_retry_reset()), or another device is there. */
-	if (d->retry_ms[slot] != 0 &&
-	    rte_ism_gid_equal(&d->retry_gid[slot], gid)) {
-		ms = RTE_MIN(2u * d->retry_ms[slot], (uint32_t)SHM_RETRY_MAX_MS);
-	} else {
-		ms = SHM_RETRY_MIN_MS;
-	}
-	d->retry_slots |= bit;
-	d->retry_gid[slot] = *gid;
-	d->retry_ms[slot] = ms;
-	d->retry_ns[slot] = ism_now_ns() + ms * 1000000ULL;
-	shm_loop_arm(d->retry_ns[slot]);
-}
-
-void
-shm_fabric_retry_reset(struct shm_dev *d, uint8_t slot)
-{
-	if (slot < SHM_MAX_SLOTS && !(d->retry_slots & RTE_BIT64(slot)))
-		d->retry_ms[slot] = 0;
-}
-
-/* Connect to (slot, gid) again; false once there is nothing to retry. */
-static bool
-retry_one(struct shm_dev *d, uint8_t slot)
-{
-	const struct rte_ism_gid *gid = &d->retry_gid[slot];
-	struct shm_peer *p;
 	char name[64];
 	struct ucred cr;
 	int fd;
 
-	/* It joined us meanwhile (a restart), or it is there already. */
-	TAILQ_FOREACH(p, &d->conns, next)
-		if (p->slot == slot || rte_ism_gid_equal(&p->gid, gid))
-			return false;
 	sock_name(name, sizeof(name), d->chid, slot, gid);
 	fd = sock_connect(d, name);
-	if (fd == -EAGAIN)	/* its backlog is full: later */
-		return true;
 	if (fd == -ECONNREFUSED)	/* died */
-		shm_fabric_reap(d, slot, gid);
-	if (fd < 0) {
-		ISM_PMD_LOG_RL(INFO, "%s: not connecting again to %s/%s: %s",
-			       d->name, d->dir, name, strerror(-fd));
-		return false;
-	}
+		ism_shm_fabric_reap(d, slot, gid);
+	if (fd < 0)
+		return fd;
 	if (!peer_cred(fd, &cr) ||
-	    shm_policy_refusal(d, cr.uid, cr.gid) != NULL ||
+	    ism_shm_policy_refusal(d->pol, cr.uid, cr.gid) != NULL ||
 	    !claimed(d, name, slot, gid)) {
 		close(fd);
-		return false;
+		return -EACCES;
 	}
-	p = shm_conn_new(d, fd, true);
-	if (p == NULL)
-		return true;
-	p->gid = *gid;
-	p->slot = slot;
-	p->pid = cr.pid;
-	ISM_PMD_LOG_RL(INFO, "%s: connecting again to %s/%s", d->name, d->dir,
-		       name);
-	if (shm_peer_greet(p) < 0)
-		shm_peer_down(p, SHM_DOWN_LOST);	/* retried again */
-	return false;
-}
-
-static uint64_t
-retry_tick(struct shm_dev *d, uint64_t now)
-{
-	uint64_t left, next = UINT64_MAX;
-	unsigned int slot;
-
-	for (left = d->retry_slots; left != 0; left &= left - 1) {
-		slot = rte_bsf64(left);
-		if (now < d->retry_ns[slot]) {
-			next = RTE_MIN(next, d->retry_ns[slot]);
-			continue;
-		}
-		if (!shm_loop_budget_left())
-			return now;
-		shm_loop_work(1);
-		d->retry_slots &= ~RTE_BIT64(slot);
-		if (retry_one(d, slot)) {
-			/* Not now: again after the back-off. */
-			shm_fabric_retry(d, slot, &d->retry_gid[slot]);
-			next = RTE_MIN(next, d->retry_ns[slot]);
-		} else if (d->retry_slots & RTE_BIT64(slot)) {
-			/* The new connection failed at once. */
-			next = RTE_MIN(next, d->retry_ns[slot]);
-		}
-	}
-	return next;
+	*pid = cr.pid;
+	return fd;
 }
 
 uint64_t
-shm_fabric_tick(struct shm_dev *d, uint64_t now)
+ism_shm_fabric_tick(struct ism_shm_fabric *d, uint64_t now)
 {
-	uint64_t next = reap_tick(d, now);
+	return reap_tick(d, now);
+}
 
-	return RTE_MIN(next, retry_tick(d, now));
+void
+ism_shm_fabric_init(struct ism_shm_fabric *d, const char *name,
+		struct ism_shm_policy *pol, const struct rte_ism_gid *gid,
+		uint16_t chid)
+{
+	memset(d, 0, sizeof(*d));
+	d->name = name;
+	d->pol = pol;
+	d->gid = *gid;
+	d->chid = chid;
+	d->slot = ISM_SHM_NO_SLOT;
+	d->dirfd = -1;
+	d->reaper_fd = -1;
 }

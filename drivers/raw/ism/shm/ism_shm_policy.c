@@ -27,6 +27,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,9 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "ism_shm.h"
+#include "ism_log_rl.h"
+#include "ism_pmd.h"
+#include "ism_shm_policy.h"
 
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD		77	/* Linux 6.5 */
@@ -45,7 +48,7 @@
 #endif
 
 uint64_t
-shm_peer_process(int fd)
+ism_shm_process_of(int fd)
 {
 	socklen_t len = sizeof(int);
 	struct statfs sfs;
@@ -65,7 +68,7 @@ shm_peer_process(int fd)
 }
 
 const char *
-shm_policy_refusal(const struct shm_dev *d, uid_t uid, gid_t gid)
+ism_shm_policy_refusal(const struct ism_shm_policy *d, uid_t uid, gid_t gid)
 {
 	bool uid_known = uid != d->unmapped_uid;
 	bool gid_known = gid != d->unmapped_gid;
@@ -92,7 +95,7 @@ shm_policy_refusal(const struct shm_dev *d, uid_t uid, gid_t gid)
 }
 
 int
-shm_policy_parse(const char *v, uint32_t *ids)
+ism_shm_policy_parse(const char *v, uint32_t *ids)
 {
 	char buf[256], *p, *end;
 	size_t len = strlen(v);
@@ -108,7 +111,7 @@ shm_policy_parse(const char *v, uint32_t *ids)
 	memcpy(buf, v, len);
 	buf[len] = '\0';
 	for (p = buf;; p = end + 1) {
-		if (*p < '0' || *p > '9' || n == SHM_MAX_ALLOW)
+		if (*p < '0' || *p > '9' || n == ISM_SHM_MAX_ALLOW)
 			return -EINVAL;
 		errno = 0;
 		x = strtoul(p, &end, 10);
@@ -126,12 +129,12 @@ shm_policy_parse(const char *v, uint32_t *ids)
 static uint32_t
 read_u32(const char *path, uint32_t def)
 {
-	unsigned long v;
+	uint64_t v;
 	FILE *f = fopen(path, "re");
 
 	if (f == NULL)
 		return def;
-	if (fscanf(f, "%lu", &v) != 1)
+	if (fscanf(f, "%" SCNu64, &v) != 1)
 		v = def;
 	fclose(f);
 	return v;
@@ -145,14 +148,15 @@ read_u32(const char *path, uint32_t def)
 static bool
 id_mapped(const char *map, uint32_t id, bool *all)
 {
-	unsigned long in, out, cnt, total = 0;
+	uint64_t in, out, cnt, total = 0;
 	bool found = false;
 	FILE *f = fopen(map, "re");
 
 	*all = f == NULL;	/* no user namespaces: one, whole */
 	if (f == NULL)
 		return true;
-	while (fscanf(f, "%lu %lu %lu", &in, &out, &cnt) == 3) {
+	while (fscanf(f, "%" SCNu64 " %" SCNu64 " %" SCNu64, &in, &out,
+		      &cnt) == 3) {
 		found |= id >= in && id - in < cnt;
 		total += cnt;
 	}
@@ -162,7 +166,7 @@ id_mapped(const char *map, uint32_t id, bool *all)
 }
 
 int
-shm_policy_ids_init(struct shm_dev *d)
+ism_shm_policy_ids_init(struct ism_shm_policy *d)
 {
 	static const char *const kind[2] = { "uid", "gid" };
 	static const char *const map[2] = { "/proc/self/uid_map",
@@ -204,7 +208,7 @@ shm_policy_ids_init(struct shm_dev *d)
 }
 
 static bool
-gid_allowed(const struct shm_dev *d, gid_t gid)
+gid_allowed(const struct ism_shm_policy *d, gid_t gid)
 {
 	unsigned int i;
 
@@ -215,7 +219,8 @@ gid_allowed(const struct shm_dev *d, gid_t gid)
 }
 
 int
-shm_policy_dir_check(struct shm_dev *d, const char *real, const struct stat *st)
+ism_shm_policy_dir_check(struct ism_shm_policy *d, const char *real,
+		const struct stat *st)
 {
 	bool policy = d->nb_allow_uid + d->nb_allow_gid > 0;
 	mode_t mode = st->st_mode;
@@ -263,4 +268,10 @@ shm_policy_dir_check(struct shm_dev *d, const char *real, const struct stat *st)
 			    "a directory's owner)", d->name, real,
 			    (unsigned int)st->st_uid);
 	return 0;
+}
+
+mode_t
+ism_shm_policy_sock_mode(const struct ism_shm_policy *d)
+{
+	return d->nb_allow_uid > 0 ? 0666 : d->nb_allow_gid > 0 ? 0660 : 0600;
 }
