@@ -161,7 +161,8 @@ flush(struct ism_shm_conn *p)
 		}
 		r = send_raw(p->fd, &o->msg, gfd);
 		if (r == -EAGAIN) {
-			ism_shm_loop_arm(ism_now_ns() + SHM_FLUSH_RETRY_MS * MS);
+			ism_shm_loop_arm(ism_now_ns() +
+					 SHM_FLUSH_RETRY_MS * MS);
 			return;
 		}
 		STAILQ_REMOVE_HEAD(&p->outq, next);
@@ -770,7 +771,8 @@ ism_shm_conn_wait_answers(struct ism_shm_conns *d, uint32_t seq,
 	/* Answers already in, or connections already gone, were missed:
 	 * the caller queued the request, so neither can have happened. */
 	for (i = 0; i < n; i++)
-		status[i] = ism_shm_conn_find(d, ids[i]) != NULL ? 1 : -ENETUNREACH;
+		status[i] = ism_shm_conn_find(d, ids[i]) != NULL ? 1 :
+			-ENETUNREACH;
 	d->wait = &w;
 	deadline_ts(end, &ts);
 	for (;;) {

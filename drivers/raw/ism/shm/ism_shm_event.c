@@ -143,7 +143,8 @@ ism_shm_events_tick(struct ism_shm_events *d, uint64_t now)
 	struct ism_shm_ev *e;
 
 	while ((e = STAILQ_FIRST(&d->outbox)) != NULL &&
-	       ism_shm_loop_budget_left() && rte_ism_pmd_event_space(idev) > 0) {
+	       ism_shm_loop_budget_left() &&
+	       rte_ism_pmd_event_space(idev) > 0) {
 		STAILQ_REMOVE_HEAD(&d->outbox, next);
 		d->outbox_len--;
 		rte_ism_pmd_event_post(idev, &e->ev);

@@ -131,7 +131,8 @@ sock_parse(const char *s, uint16_t *chid, unsigned int *slot,
 }
 
 static int
-sock_addr(const struct ism_shm_fabric *d, const char *name, struct sockaddr_un *sa)
+sock_addr(const struct ism_shm_fabric *d, const char *name,
+		struct sockaddr_un *sa)
 {
 	memset(sa, 0, sizeof(*sa));
 	sa->sun_family = AF_UNIX;
@@ -744,7 +745,8 @@ reap_one(struct ism_shm_fabric *d, uint8_t slot, const struct rte_ism_gid *gid)
 }
 
 void
-ism_shm_fabric_reap(struct ism_shm_fabric *d, uint8_t slot, const struct rte_ism_gid *gid)
+ism_shm_fabric_reap(struct ism_shm_fabric *d, uint8_t slot,
+		const struct rte_ism_gid *gid)
 {
 	/* Runs on the control thread: a lock held by whoever may not stop
 	 * it; retried a little later instead. */

@@ -196,7 +196,8 @@ ev_fn(struct ism_shm_watch *w, uint32_t events __rte_unused)
 /* Watches. */
 
 struct ism_shm_watch *
-ism_shm_watch_add(int fd, void (*fn)(struct ism_shm_watch *, uint32_t), void *arg)
+ism_shm_watch_add(int fd, void (*fn)(struct ism_shm_watch *, uint32_t),
+		void *arg)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct ism_shm_watch *w = calloc(1, sizeof(*w));

@@ -5,7 +5,7 @@
 /*
  * The control ops of an shm device (rte_ism_dev_ops). Each takes the
  * device's op lock (one op waiting for answers at a time) and
- * shm_ctl.lock, sends its request to the peers concerned and waits for
+ * the control lock, sends its request to the peers concerned and waits for
  * their answers (ism_shm_conn.c bounds the wait).
  */
 
@@ -22,7 +22,8 @@
 
 /* Wait for the answers to a request sent to n connections. */
 static void
-wait_all(struct ism_shm_dev *d, uint32_t seq, const uint64_t *ids, unsigned int n)
+wait_all(struct ism_shm_dev *d, uint32_t seq, const uint64_t *ids,
+		unsigned int n)
 {
 	int status[2 * SHM_MAX_SLOTS];
 
@@ -160,7 +161,8 @@ dmb_unregister(struct ism_shm_dev *d, uint64_t token)
 	/* The writer hears of it, be it this device itself (the others
 	 * post it when our DMB_DEL reaches them). */
 	if (rte_ism_gid_equal(&o->rgid, &d->gid))
-		ism_shm_event_post(&d->ev, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_UNREGISTERED,
+		ism_shm_event_post(&d->ev, RTE_ISM_EVENT_BUF,
+				   RTE_ISM_BUF_UNREGISTERED,
 			 &d->gid, token, 0);
 
 	/* When the writer answers, it has stopped using the token. */
@@ -202,7 +204,8 @@ shm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 
 /* Send a request about a token to p; its seq, or 0 if it failed. */
 static uint32_t
-send_token(struct ism_shm_dev *d, struct ism_shm_peer *p, enum shm_msg_type type,
+send_token(struct ism_shm_dev *d, struct ism_shm_peer *p,
+		enum shm_msg_type type,
 		uint64_t token)
 {
 	struct shm_msg m;
@@ -368,7 +371,8 @@ shm_signal_event(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
 
 	ism_shm_op_lock(d);
 	if (rte_ism_gid_equal(rgid, &d->gid)) {
-		ism_shm_event_post(&d->ev, RTE_ISM_EVENT_SW, code, &d->gid, 0, info);
+		ism_shm_event_post(&d->ev, RTE_ISM_EVENT_SW, code, &d->gid, 0,
+				   info);
 		ret = 0;
 		goto out;
 	}
@@ -428,7 +432,8 @@ shm_dump(struct rte_ism_dev *idev, FILE *f)
 		rte_ism_gid_format(&p->gid, gid, sizeof(gid));
 		fprintf(f, "  peer %s slot %d pid %d %s%s\n",
 			p->hello_rcvd || p->c.initiator ? gid : "?",
-			p->slot == ISM_SHM_NO_SLOT ? -1 : p->slot, (int)p->c.pid,
+			p->slot == ISM_SHM_NO_SLOT ? -1 : p->slot,
+			(int)p->c.pid,
 			p->up ? "up" : "handshake",
 			p->c.initiator ? " (we connected)" : "");
 	}

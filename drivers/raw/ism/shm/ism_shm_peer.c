@@ -74,9 +74,11 @@ ism_shm_view_new(uint32_t max_dmbs)
 }
 
 void
-ism_shm_view_publish(struct ism_shm_dev *d, unsigned int slot, struct shm_view *v)
+ism_shm_view_publish(struct ism_shm_dev *d, unsigned int slot,
+		struct shm_view *v)
 {
-	rte_atomic_store_explicit(&d->fp_ent[slot], v != NULL ? v->ent : ism_shm_no_ent,
+	rte_atomic_store_explicit(&d->fp_ent[slot],
+			v != NULL ? v->ent : ism_shm_no_ent,
 			 rte_memory_order_release);
 	rte_atomic_store_explicit(&d->views[slot], v, rte_memory_order_release);
 }
@@ -180,7 +182,8 @@ ism_shm_announce(struct ism_shm_dev *d, struct shm_msg *m, uint64_t *ids,
 		if (!p->hello_sent)
 			continue;
 		ret = grant && rte_ism_gid_equal(&p->gid, &rgid) ?
-			ism_shm_conn_send_grant(&p->c, m) : ism_shm_conn_send(&p->c, m, -1);
+			ism_shm_conn_send_grant(&p->c, m) :
+			ism_shm_conn_send(&p->c, m, -1);
 		if (ret < 0 || *n == 2 * SHM_MAX_SLOTS)
 			continue;
 		ids[(*n)++] = p->c.id;
@@ -199,7 +202,8 @@ send_dmb_add(struct ism_shm_peer *p, uint32_t idx)
 	m.u.dmb.idx = idx;
 	m.u.dmb.len = o->len;
 	gid_to_wire(&m.u.dmb.rgid, &o->rgid);
-	return rte_ism_gid_equal(&o->rgid, &p->gid) ? ism_shm_conn_send_grant(&p->c, &m) :
+	return rte_ism_gid_equal(&o->rgid, &p->gid) ?
+		ism_shm_conn_send_grant(&p->c, &m) :
 		ism_shm_conn_send(&p->c, &m, -1);
 }
 
@@ -252,7 +256,8 @@ peer_greet(struct ism_shm_peer *p)
 
 /* Another connection claims slot or GID: if it is dead, see it now. */
 static bool
-identity_taken(struct ism_shm_peer *p, uint8_t slot, const struct rte_ism_gid *gid)
+identity_taken(struct ism_shm_peer *p, uint8_t slot,
+		const struct rte_ism_gid *gid)
 {
 	struct ism_shm_dev *d = p->dev;
 	struct ism_shm_peer *o, *tmp;
@@ -294,8 +299,9 @@ on_hello(struct ism_shm_peer *p, const struct shm_msg *m, int fd,
 		*why = "HELLO does not match the peer's socket name";
 	else if (identity_taken(p, h->slot, &gid))
 		*why = "HELLO with a slot or GID of a connected peer";
-	else if (!p->c.initiator && !ism_shm_fabric_verify(&d->fab, h->slot, &gid,
-					     p->c.pid, p->c.pid_ino))
+	else if (!p->c.initiator &&
+		 !ism_shm_fabric_verify(&d->fab, h->slot, &gid, p->c.pid,
+					p->c.pid_ino))
 		*why = "HELLO claims a socket the sender does not hold";
 	else if (fd == ISM_SHM_FD_LOST) {
 		*why = "cannot receive the peer's SBA";
@@ -344,7 +350,8 @@ on_ready(struct ism_shm_peer *p, const char **why)
 		retry_reset(d, p->slot);
 	/* Before our answer: when the newcomer sees our READY, our
 	 * DEV_ENABLED is queued already. */
-	ism_shm_event_post(&d->ev, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED, &p->gid, 0, 0);
+	ism_shm_event_post(&d->ev, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
+			   &p->gid, 0, 0);
 	if (!p->c.initiator) {
 		ret = peer_greet(p);
 		if (ret < 0) {
@@ -492,7 +499,8 @@ on_refuse(struct ism_shm_peer *p, const struct shm_msg *m, const char **why)
 	if (p->retry)
 		ISM_PMD_LOG_RL(WARNING, "%s: device %s (slot %u, pid %d) is "
 			       "busy with other handshakes: connecting again "
-			       "later", p->dev->name, gs, p->slot, (int)p->c.pid);
+			       "later", p->dev->name, gs, p->slot,
+			       (int)p->c.pid);
 	else
 		ISM_PMD_LOG_RL(ERR, "%s: device %s (slot %u, pid %d) refused "
 			       "us: %s (its log says why)", p->dev->name, gs,
@@ -526,11 +534,13 @@ peer_handle(struct ism_shm_peer *p, const struct shm_msg *m, int fd,
 	case SHM_MSG_DETACH:
 		return on_attach(p, m, m->hdr.type == SHM_MSG_ATTACH, why);
 	case SHM_MSG_EVENT:
-		ism_shm_event_post(&p->dev->ev, RTE_ISM_EVENT_SW, m->u.event.code, &p->gid, 0,
+		ism_shm_event_post(&p->dev->ev, RTE_ISM_EVENT_SW,
+				   m->u.event.code, &p->gid, 0,
 			 m->u.event.info);
 		return answer(p, m->hdr.seq, 0, why);
 	case SHM_MSG_BYE:
-		/* Answered by ism_shm_peer_down(), once our events are posted. */
+		/* Answered by ism_shm_peer_down(), once our events are
+		 * posted. */
 		p->bye_seq = m->hdr.seq;
 		ism_shm_peer_down(p, ISM_SHM_DOWN_BYE);
 		return 1;
@@ -555,7 +565,8 @@ view_release(struct ism_shm_peer *p, bool events)
 		if (c->id_token == 0)
 			continue;
 		if (events && v->ent[idx].token != 0 &&
-		    !ism_shm_event_post(&d->ev, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_UNREGISTERED,
+		    !ism_shm_event_post(&d->ev, RTE_ISM_EVENT_BUF,
+					RTE_ISM_BUF_UNREGISTERED,
 			      &p->gid, c->id_token, 0))
 			p->ev_summarised++;
 		if (c->attach_cnt == 0)
@@ -615,7 +626,8 @@ own_release(struct ism_shm_peer *p, uint8_t slot, bool events)
 		if (d->writer_slot[idx] == slot)
 			d->writer_slot[idx] = ISM_SHM_NO_SLOT;
 		if (events && o->registered &&
-		    !ism_shm_event_post(&d->ev, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_USER_DISABLED,
+		    !ism_shm_event_post(&d->ev, RTE_ISM_EVENT_BUF,
+					RTE_ISM_BUF_USER_DISABLED,
 			      &p->gid, o->token, 0))
 			p->ev_summarised++;
 		if (!p->hello_rcvd)
@@ -660,7 +672,8 @@ ism_shm_peer_down(struct ism_shm_peer *p, enum ism_shm_peer_how how)
 	/* Never summarised; its info says how many DMB events about the
 	 * peer were (0 normally). */
 	if (events)
-		ism_shm_event_post(&d->ev, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_DISABLED, &gid, 0,
+		ism_shm_event_post(&d->ev, RTE_ISM_EVENT_DEV,
+				   RTE_ISM_DEV_DISABLED, &gid, 0,
 			 p->ev_summarised);
 	if (how == ISM_SHM_DOWN_LOST && p->hello_rcvd)
 		ism_shm_fabric_reap(&d->fab, slot, &gid);

@@ -186,10 +186,10 @@ ism_shm_policy_ids_init(struct ism_shm_policy *d)
 		unmapped[k] = all ? UINT32_MAX : read_u32(ovf[k], 65534);
 		for (i = 0; i < nb[k]; i++) {
 			if (ids[k][i] == unmapped[k]) {
-				ISM_PMD_LOG(ERR, "%s: allow_%s=%u is the id every "
-					    "%s not mapped in this user "
-					    "namespace reads as: it would "
-					    "let them all in", d->name,
+				ISM_PMD_LOG(ERR, "%s: allow_%s=%u is the id "
+					    "every %s not mapped in this "
+					    "user namespace reads as: it "
+					    "would let them all in", d->name,
 					    kind[k], ids[k][i], kind[k]);
 				return -EINVAL;
 			}
