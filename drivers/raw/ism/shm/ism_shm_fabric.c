@@ -258,12 +258,14 @@ claim_one(const struct ism_shm_fabric *d, const char *name, const char *sock,
 static void
 sweep_claim(const struct ism_shm_fabric *d, const char *name)
 {
-	char target[CLAIM_NAME_SIZE];
+	char target[CLAIM_NAME_SIZE], chid[5];
 	struct stat st;
 	ssize_t n;
 
-	if (strncmp(name + 4, "-gid-", 5) != 0 &&
-	    strncmp(name + 4, "-slot-", 6) != 0)
+	snprintf(chid, sizeof(chid), "%04x", d->chid);
+	if (strlen(name) < 10 || strncmp(name, chid, 4) != 0 ||
+	    (strncmp(name + 4, "-gid-", 5) != 0 &&
+	     strncmp(name + 4, "-slot-", 6) != 0))
 		return;
 	n = readlinkat(d->dirfd, name, target, sizeof(target) - 1);
 	if (n <= 0)
