@@ -260,6 +260,10 @@ slammer_main(uint16_t dev, const struct peer_opts *o)
 			sizeof(path));
 	if (lfd < 0 || claims != 3) {
 		fail("cannot claim and listen at slot %u", SLAMMER_SLOT);
+		if (lfd >= 0) {
+			close(lfd);
+			unlink(path);
+		}
 		raw_unclaim(o->dir, info.chid, SLAMMER_SLOT, &gid, claims);
 		return 1;
 	}

@@ -38,8 +38,9 @@ mount does), starts the peer and waits for every process of the namespace
                  allow_gid=4200: 4202 listens as the victim's GID on a
                  free slot and touches the victim's socket; 4203 joins
                  and registers a DMB for the victim: the impostor gets no
-                 handshake and no DMB (regression: the newer-looking
-                 socket lost, and the DMB's memfd went to the impostor)
+                 handshake and no DMB, and the joiner has the victim
+                 (regression: judged by ctime, the touched victim looked
+                 newer and was dropped; the impostor could get its DMBs)
   ns-unmapped    a device in a user namespace (host uid 4201) in which
                  the directory's owner (host uid 4205) is not mapped;
                  host uid 4299, which it does not allow, joins: refused
