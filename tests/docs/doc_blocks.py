@@ -508,8 +508,10 @@ def main():
         elif b.kind not in KINDS:
             bad.append("%s: unknown doc-test kind %r" % (b.where(), b.kind))
         elif b.kind == "skip" and b.reason not in SKIP_REASONS:
-            bad.append("%s: skip needs a reason of %s" % (b.where(),
-                                                        SKIP_REASONS))
+            bad.append("%s: skip needs a reason of %s (what is not a "
+                       "command is text %s; what runs here in minutes is "
+                       "run or terminals)" % (b.where(), SKIP_REASONS,
+                                               "|".join(TEXT_REASONS)))
         elif b.kind == "text" and b.reason not in TEXT_REASONS:
             bad.append("%s: text needs a reason of %s" % (b.where(),
                                                         TEXT_REASONS))
