@@ -140,6 +140,7 @@ model_probe(struct rte_vdev_device *vdev)
 	p.io.ctx = fn;
 	p.chid = a.chid;
 	p.maxstbl = mc.maxstbl;
+	p.bar0_size = ism_pci_model_bar0_size(fn);
 	p.dma_window = ism_pci_model_window(fn);
 	p.intr = ism_pci_model_intr(fn);
 	cfg.max_dmbs = a.max_dmbs;
