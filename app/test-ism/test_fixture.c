@@ -30,6 +30,8 @@ fx_spawn(const char *extra_args, char *name, size_t namesz)
 	unsigned int n = fx.nb_spawned;
 	int ret;
 
+	if (fx.given)
+		return -ENOTSUP;
 	if (n == FX_MAX_SPAWN)
 		return -ENOSPC;
 	snprintf(name, namesz, "%s_t%u", fx.spawn_drv, n);
@@ -114,6 +116,33 @@ fx_setup(const char *backend)
 	}
 	fx.a = a;
 	fx.b = b;
+	rte_ism_info_get(fx.a, &fx.ia);
+	rte_ism_info_get(fx.b, &fx.ib);
+	return 0;
+}
+
+int
+fx_setup_given(const char *names)
+{
+	const char *comma = strchr(names, ',');
+	char a[RTE_ISM_NAME_LEN], b[RTE_ISM_NAME_LEN];
+	int ia, ib;
+
+	if (comma == NULL) {
+		printf("--devices: want two device names, A,B\n");
+		return -1;
+	}
+	snprintf(a, sizeof(a), "%.*s", (int)(comma - names), names);
+	snprintf(b, sizeof(b), "%s", comma + 1);
+	ia = rte_ism_get_dev_id(a);
+	ib = rte_ism_get_dev_id(b);
+	if (ia < 0 || ib < 0 || ia == ib) {
+		printf("--devices: no ISM devices \"%s\" and \"%s\"\n", a, b);
+		return -1;
+	}
+	fx.given = true;
+	fx.a = ia;
+	fx.b = ib;
 	rte_ism_info_get(fx.a, &fx.ia);
 	rte_ism_info_get(fx.b, &fx.ib);
 	return 0;

@@ -23,7 +23,7 @@
 
 #include "ism_device_priv.h"
 
-pthread_mutex_t ismd_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_rwlock_t ismd_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct ismd_fabric *fabrics;
 
 void
@@ -345,7 +345,7 @@ ism_dev_create(const struct ism_dev_config *cfg,
 	dev->ctx = ctx;
 	dev->body_end = ISMD_HDR_LEN;
 
-	pthread_mutex_lock(&ismd_lock);
+	pthread_rwlock_wrlock(&ismd_lock);
 	f = fabric_get(cfg->fabric, bar0, dev->name);
 	if (f == NULL) {
 		ret = -EINVAL;
@@ -363,7 +363,7 @@ ism_dev_create(const struct ism_dev_config *cfg,
 	dev->next = f->fns;
 	f->fns = dev;
 out:
-	pthread_mutex_unlock(&ismd_lock);
+	pthread_rwlock_unlock(&ismd_lock);
 	if (ret < 0)
 		free(dev);
 	else
@@ -412,9 +412,9 @@ reset_locked(struct ism_dev *dev)
 void
 ism_dev_reset(struct ism_dev *dev)
 {
-	pthread_mutex_lock(&ismd_lock);
+	pthread_rwlock_wrlock(&ismd_lock);
 	reset_locked(dev);
-	pthread_mutex_unlock(&ismd_lock);
+	pthread_rwlock_unlock(&ismd_lock);
 }
 
 void
@@ -425,7 +425,7 @@ ism_dev_destroy(struct ism_dev *dev)
 
 	if (dev == NULL)
 		return;
-	pthread_mutex_lock(&ismd_lock);
+	pthread_rwlock_wrlock(&ismd_lock);
 	reset_locked(dev);
 	f = dev->fabric;
 	for (pp = &f->fns; *pp != NULL; pp = &(*pp)->next)
@@ -434,7 +434,7 @@ ism_dev_destroy(struct ism_dev *dev)
 			break;
 		}
 	fabric_put(f);
-	pthread_mutex_unlock(&ismd_lock);
+	pthread_rwlock_unlock(&ismd_lock);
 	free(dev);
 }
 

@@ -304,14 +304,14 @@ ism_dev_cmd_write(struct ism_dev *dev, uint64_t off, const void *buf,
 
 	if (off > ISM_DEV_BAR2_SIZE || len > ISM_DEV_BAR2_SIZE - off)
 		return -EINVAL;
-	pthread_mutex_lock(&ismd_lock);
+	pthread_rwlock_wrlock(&ismd_lock);
 	memcpy(dev->window + off, buf, len);
 	/* Body bytes written in order from offset 8, as Linux writes them. */
 	if (end > ISMD_HDR_LEN && off <= dev->body_end && end > dev->body_end)
 		dev->body_end = (uint32_t)end;
 	if (off < ISMD_HDR_LEN && end >= ISMD_HDR_LEN)
 		ismd_cmd_run(dev);
-	pthread_mutex_unlock(&ismd_lock);
+	pthread_rwlock_unlock(&ismd_lock);
 	return 0;
 }
 
@@ -320,8 +320,8 @@ ism_dev_cmd_read(struct ism_dev *dev, uint64_t off, void *buf, size_t len)
 {
 	if (off > ISM_DEV_BAR2_SIZE || len > ISM_DEV_BAR2_SIZE - off)
 		return -EINVAL;
-	pthread_mutex_lock(&ismd_lock);
+	pthread_rwlock_rdlock(&ismd_lock);
 	memcpy(buf, dev->window + off, len);
-	pthread_mutex_unlock(&ismd_lock);
+	pthread_rwlock_unlock(&ismd_lock);
 	return 0;
 }

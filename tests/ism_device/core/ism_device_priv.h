@@ -184,8 +184,12 @@ struct ismd_fabric {
 	struct ismd_dmb *hash[ISMD_HASH];
 };
 
-/* The one lock of the core, and its fabrics. */
-extern pthread_mutex_t ismd_lock;
+/*
+ * The one lock of the core: whole store blocks take it shared (they only
+ * read the tables, and set SBA bits with atomic ORs, so lcores moving at
+ * the same time never wait for each other), everything else exclusive.
+ */
+extern pthread_rwlock_t ismd_lock;
 
 /* Big-endian fields at byte offsets, whatever the host. */
 static inline void

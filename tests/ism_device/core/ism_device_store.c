@@ -145,7 +145,11 @@ ism_dev_store(struct ism_dev *src, uint64_t req, const void *buf,
 	    (req % ISMD_STORE_MAX) + len > ISMD_STORE_MAX ||
 	    req >= src->fabric->bar0_size)
 		return -EINVAL;
-	pthread_mutex_lock(&ismd_lock);
+	/* Pieces change the pending signals: exclusive. */
+	if (flags & ISM_DEV_STORE_PART)
+		pthread_rwlock_wrlock(&ismd_lock);
+	else
+		pthread_rwlock_rdlock(&ismd_lock);
 	dmb = token == 0 ? NULL : ismd_token_find(src->fabric, token);
 	if (dmb == NULL) {
 		ret = -ENOENT;
@@ -180,14 +184,14 @@ ism_dev_store(struct ism_dev *src, uint64_t req, const void *buf,
 			raise_signal(dst, idx, elem);
 	}
 out:
-	pthread_mutex_unlock(&ismd_lock);
+	pthread_rwlock_unlock(&ismd_lock);
 	return ret;
 }
 
 void
 ism_dev_store_end(struct ism_dev *dev)
 {
-	pthread_mutex_lock(&ismd_lock);
+	pthread_rwlock_wrlock(&ismd_lock);
 	ismd_pending_flush(dev);
-	pthread_mutex_unlock(&ismd_lock);
+	pthread_rwlock_unlock(&ismd_lock);
 }
