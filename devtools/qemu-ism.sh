@@ -11,21 +11,25 @@
 #   qemu-ism.sh prefix   build if needed (root: installs the build
 #                        dependencies), print the install prefix: its
 #                        bin/ has qemu-system-s390x and qemu-system-x86_64
-#   qemu-ism.sh find     the prefix if it is built already (else status
-#                        1): no build
+#   qemu-ism.sh find     the prefix if it is built already and up to date
+#                        (else status 1): no build
 #
 # QEMU_ISM_CACHE  the cache (default /var/cache/dpdk-ism for root, else
-#                 ~/.cache/dpdk-ism); the build is
-#                 qemu-ism-<Debian version>-<hash of the device's sources and
-#                 of this recipe>, its log next to it
+#                 ~/.cache/dpdk-ism): the prefix qemu-ism-<Debian version>,
+#                 the configured source and build tree next to it (.src,
+#                 about 1 GB) and the build's log (.log)
 #
 # Nothing of QEMU is in this tree: the device's files are copied into the
 # unpacked source (hw/misc/dpdk-ism/) and added to its meson build; the
 # s390x binary is linked with -Wl,--wrap=pcistb_service_call (why:
-# tests/ism_device/qemu/ism_qemu_s390.c). A lock keeps two runs from
-# building at once; a finished build is reused while the hash (of the
-# device's sources and of the recipe: CONFIGURE, MESON_*) is the same, and the builds of
-# older hashes are removed.
+# tests/ism_device/qemu/ism_qemu_s390.c). The prefix holds the hash of
+# the device's sources and of the recipe (CONFIGURE, MESON_*) it was
+# built from: while it is the same, the build is reused; when only the
+# sources changed, the kept tree is rebuilt (a minute or two); when the
+# recipe or Debian's version changed, everything is built again (the
+# first build: about an hour on 2 busy cores, see
+# doc/guides/rawdevs/ism_pci_emul.rst). A lock keeps two runs from
+# building at once.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,17 +76,14 @@ debian_version() {
 	echo "$v"
 }
 
-# Of the device's sources and of this script (the recipe).
-sources_hash() {
-	# shellcheck disable=SC2086
-	(cd "$dev" && cat $SOURCES && echo "$CONFIGURE$MESON_ADD$MESON_S390") |
-		sha256sum | cut -c1-12
+recipe() {
+	echo "$CONFIGURE$MESON_ADD$MESON_S390"
 }
 
-dir_for() {
-	v=$(debian_version)
-	# 1:7.2+dfsg-7+deb12u18 -> 7.2+dfsg-7+deb12u18
-	echo "$CACHE/qemu-ism-${v#*:}-$(sources_hash)"
+# Of the device's sources and of the recipe.
+build_hash() {
+	# shellcheck disable=SC2086
+	(cd "$dev" && cat $SOURCES && recipe) | sha256sum | cut -c1-16
 }
 
 install_deps() {
@@ -99,51 +100,68 @@ install_deps() {
 	apt-get -o DPkg::Lock::Timeout=600 update -qq
 	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
-		install -y -qq \
-		--no-install-recommends $missing >/dev/null
+		install -y -qq --no-install-recommends $missing >/dev/null
 }
 
-# Copy the device into the unpacked source and add it to QEMU's build.
-add_device() {
+# Debian's source, unpacked (its patches applied), the device added,
+# configured for the prefix.
+unpack() {
 	src=$1
-	d=$src/hw/misc/dpdk-ism
-	mkdir -p "$d"
-	for f in $SOURCES; do
-		cp "$dev/$f" "$d/"
-	done
-	echo "$MESON_ADD" > "$d/meson.build"
+	v=$2
+	out=$3
+	work=$src.tmp
+	rm -rf "$src" "$work"
+	mkdir -p "$work"
+	(cd "$work" && apt-get source --download-only -qq "qemu=$v" &&
+	 dpkg-source -x "qemu_${v#*:}.dsc" src) || return 1
+	mv "$work/src" "$src"
+	rm -rf "$work"
+	mkdir -p "$src/hw/misc/dpdk-ism"
+	echo "$MESON_ADD" > "$src/hw/misc/dpdk-ism/meson.build"
 	echo "subdir('dpdk-ism')" >> "$src/hw/misc/meson.build"
 	echo "$MESON_S390" >> "$src/hw/s390x/meson.build"
+	# shellcheck disable=SC2086
+	(cd "$src" && ./configure --prefix="$out" $CONFIGURE) || return 1
+	recipe > "$src/.dpdk-ism-recipe"
 }
 
 build() {
 	out=$1
+	src=$out.src
 	log=$out.log
-	[ -x "$out/bin/qemu-system-x86_64" ] &&
-		[ -x "$out/bin/qemu-system-s390x" ] && return 0
+	hash=$(build_hash)
+	[ "$(cat "$out/.dpdk-ism-hash" 2>/dev/null)" = "$hash" ] && return 0
 	install_deps
 	v=$(debian_version)
-	work=$out.work
-	rm -rf "$work" "$out"
-	mkdir -p "$work"
-	echo "qemu-ism: building QEMU $v with the ism device into $out" \
-		"(once per machine; log in $log)" >&2
 	start=$(date +%s)
-	# shellcheck disable=SC2086
-	if ! (cd "$work" &&
-	      apt-get source --download-only -qq "qemu=$v" &&
-	      dpkg-source -x qemu_"${v#*:}".dsc src &&
-	      add_device "$work/src" &&
-	      cd src && ./configure --prefix="$out" $CONFIGURE &&
-	      nice make -j"$(nproc)" && make install) >"$log" 2>&1; then
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	if [ "$(cat "$src/.dpdk-ism-recipe" 2>/dev/null)" = "$(recipe)" ]; then
+		echo "qemu-ism: rebuilding QEMU $v with the changed device into" \
+			"$out (log in $log)" >&2
+	else
+		echo "qemu-ism: building QEMU $v with the ism device into $out" \
+			"(once per machine, about an hour; log in $log)" >&2
+		unpack "$src" "$v" "$out" > "$log" 2>&1 || {
+			tail -n 30 "$log" >&2
+			rm -rf "$src"
+			die "unpacking or configuring QEMU failed (log: $log)"
+		}
+	fi
+	for f in $SOURCES; do
+		cp "$dev/$f" "$src/hw/misc/dpdk-ism/"
+	done
+	rm -f "$out/.dpdk-ism-hash"
+	if ! (cd "$src" && nice make -j"$(nproc)" && make install) \
+			>> "$log" 2>&1; then
 		tail -n 30 "$log" >&2
-		rm -rf "$work"
 		die "building QEMU failed (log: $log)"
 	fi
-	rm -rf "$work"
+	echo "$hash" > "$out/.dpdk-ism-hash"
 	echo "qemu-ism: built in $(($(date +%s) - start)) s on $(nproc)" \
-		"CPUs" | tee -a "$log" >&2
-	# Older builds of the device.
+		"CPUs (load average at the start: $load, at the end:" \
+		"$(cut -d' ' -f1-3 /proc/loadavg))" |
+		tee -a "$log" >&2
+	# Builds for other Debian versions.
 	for old in "$CACHE"/qemu-ism-*; do
 		case $old in
 		"$out"|"$out".*) ;;
@@ -155,7 +173,8 @@ build() {
 case "${1:-}" in
 prefix)
 	mkdir -p "$CACHE"
-	out=$(dir_for)
+	v=$(debian_version)
+	out=$CACHE/qemu-ism-${v#*:}
 	exec 9>"$CACHE/.lock-qemu-ism"
 	flock 9
 	build "$out"
@@ -163,9 +182,10 @@ prefix)
 	echo "$out"
 	;;
 find)
-	out=$(dir_for)
-	[ -x "$out/bin/qemu-system-x86_64" ] &&
-		[ -x "$out/bin/qemu-system-s390x" ] || exit 1
+	v=$(debian_version)
+	out=$CACHE/qemu-ism-${v#*:}
+	[ "$(cat "$out/.dpdk-ism-hash" 2>/dev/null)" = "$(build_hash)" ] ||
+		exit 1
 	echo "$out"
 	;;
 *)
