@@ -68,7 +68,7 @@ seed(const void *salt)
 }
 
 static struct ismd_fabric *
-fabric_get(uint16_t id, uint64_t bar0_size, const char *name)
+fabric_get(const struct ism_dev *dev, uint16_t id, uint64_t bar0_size)
 {
 	struct ismd_fabric *f;
 
@@ -78,10 +78,10 @@ fabric_get(uint16_t id, uint64_t bar0_size, const char *name)
 	if (f != NULL) {
 		/* Its tokens must lie in every writer's BAR 0. */
 		if (f->bar0_size != bar0_size) {
-			fprintf(stderr, "ism_device: %s: BAR 0 of 0x%" PRIx64
-				" bytes in fabric 0x%04x, whose functions have "
-				"0x%" PRIx64 "\n", name, bar0_size, id,
-				f->bar0_size);
+			ismd_log(dev, ISM_DEV_LOG_INFO, "BAR 0 of 0x%" PRIx64
+				 " bytes in fabric 0x%04x, whose functions "
+				 "have 0x%" PRIx64, bar0_size, id,
+				 f->bar0_size);
 			return NULL;
 		}
 		return f;
@@ -346,7 +346,7 @@ ism_dev_create(const struct ism_dev_config *cfg,
 	dev->body_end = ISMD_HDR_LEN;
 
 	pthread_rwlock_wrlock(&ismd_lock);
-	f = fabric_get(cfg->fabric, bar0, dev->name);
+	f = fabric_get(dev, cfg->fabric, bar0);
 	if (f == NULL) {
 		ret = -EINVAL;
 		goto out;
