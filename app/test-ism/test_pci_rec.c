@@ -12,13 +12,15 @@
 #include <rte_malloc.h>
 #include <rte_rawdev.h>
 
+#include <ism_compat.h>
+
 #include "test_pci_rec.h"
 
 static void
 rec_log(struct recorder *r, bool write, unsigned int bar, uint64_t off,
 		const void *buf, size_t len)
 {
-	unsigned int i = __atomic_fetch_add(&r->n, 1, __ATOMIC_RELAXED);
+	unsigned int i = rte_atomic_fetch_add_explicit(&r->n, 1, rte_memory_order_relaxed);
 	struct rec_op *op;
 
 	if (i >= REC_MAX)

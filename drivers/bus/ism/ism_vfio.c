@@ -19,7 +19,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
-#include <linux/pci_regs.h>
 #include <linux/vfio.h>
 
 #include <rte_byteorder.h>
@@ -59,14 +58,14 @@ ism_vfio_bus_master(struct rte_ism_bus_device *dev, bool on)
 			VFIO_PCI_CONFIG_REGION_INDEX, &cfg);
 	if (ret == 0)
 		ret = ism_vfio_pio(dev->vfio_dev_fd, &cmd, sizeof(cmd),
-				cfg.offset + PCI_COMMAND, false);
+				cfg.offset + RTE_PCI_COMMAND, false);
 	if (ret == 0) {
 		/* Config space is little-endian, also on s390x (big-endian). */
 		cmd = rte_le_to_cpu_16(cmd);
-		cmd = on ? cmd | PCI_COMMAND_MASTER : cmd & ~PCI_COMMAND_MASTER;
+		cmd = on ? cmd | RTE_PCI_COMMAND_MASTER : cmd & ~RTE_PCI_COMMAND_MASTER;
 		cmd = rte_cpu_to_le_16(cmd);
 		ret = ism_vfio_pio(dev->vfio_dev_fd, &cmd, sizeof(cmd),
-				cfg.offset + PCI_COMMAND, true);
+				cfg.offset + RTE_PCI_COMMAND, true);
 	}
 	if (ret != 0)
 		ISM_BUS_LOG(ERR, "%s: cannot %s bus mastering: %s", dev->name,

@@ -28,14 +28,16 @@ static uint64_t model_violation_count;
 uint64_t
 ism_pci_model_violations(void)
 {
-	return __atomic_load_n(&model_violation_count, __ATOMIC_RELAXED);
+	return rte_atomic_load_explicit(&model_violation_count,
+					rte_memory_order_relaxed);
 }
 
 static int
 violation(const struct ism_pci_model_fn *fn, const char *what,
 		unsigned int bar, uint64_t off, size_t len)
 {
-	__atomic_fetch_add(&model_violation_count, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&model_violation_count, 1,
+				      rte_memory_order_relaxed);
 	MODEL_LOG(ERR, "%s: refused: %s (BAR %u, %zu bytes at 0x%" PRIx64 ")",
 		  fn->name, what, bar, len, off);
 	return -EINVAL;
@@ -92,7 +94,8 @@ env_dma_or8(void *ctx, uint64_t addr, uint8_t bits, uint8_t *old)
 
 	if (va == NULL)
 		return -EFAULT;
-	*old = __atomic_fetch_or(va, bits, __ATOMIC_SEQ_CST);
+	*old = rte_atomic_fetch_or_explicit(va, bits,
+					    rte_memory_order_seq_cst);
 	return 0;
 }
 
@@ -121,8 +124,8 @@ env_log(void *ctx, enum ism_dev_log_level level, const char *msg)
 {
 	RTE_SET_USED(ctx);
 	if (level == ISM_DEV_LOG_GUEST_ERROR) {
-		__atomic_fetch_add(&model_violation_count, 1,
-				   __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&model_violation_count, 1,
+					      rte_memory_order_relaxed);
 		MODEL_LOG(ERR, "%s", msg);
 	} else {
 		MODEL_LOG(DEBUG, "%s", msg);

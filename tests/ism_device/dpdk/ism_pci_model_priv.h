@@ -11,13 +11,14 @@
 #include <stdbool.h>
 
 #include <rte_log.h>
+#include <ism_compat.h>
 
 #include "ism_pci_model.h"
 
 extern int ism_model_logtype;
+#define RTE_LOGTYPE_ISM_PCI_MODEL ism_model_logtype
 #define MODEL_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, ism_model_logtype, "ISM_PCI_MODEL: " fmt \
-		"\n", ##__VA_ARGS__)
+	RTE_LOG_LINE(level, ISM_PCI_MODEL, fmt, ##__VA_ARGS__)
 
 /* The BARs and the store block rules of ism_vfio_pci. */
 #define MODEL_BAR_DATA		0

@@ -16,6 +16,8 @@
 #include <rte_malloc.h>
 #include <rte_memory.h>
 
+#include <ism_compat.h>
+
 #include "ism_pci_dev.h"
 
 static struct ism_pci_dev *
@@ -373,7 +375,7 @@ pci_xstat_get(struct ism_pmd_dev *common, unsigned int i)
 		[XS_IEQ_BAD_INDEX] = &d->ieq_bad_index,
 	};
 
-	return i < XS_NB ? __atomic_load_n(c[i], __ATOMIC_RELAXED) : 0;
+	return i < XS_NB ? rte_atomic_load_explicit(c[i], rte_memory_order_relaxed) : 0;
 }
 
 /*
