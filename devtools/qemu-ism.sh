@@ -103,6 +103,13 @@ install_deps() {
 		install -y -qq --no-install-recommends $missing >/dev/null
 }
 
+copy_device() {
+	mkdir -p "$1/hw/misc/dpdk-ism"
+	for f in $SOURCES; do
+		cp "$dev/$f" "$1/hw/misc/dpdk-ism/"
+	done
+}
+
 # Debian's source, unpacked (its patches applied), the device added,
 # configured for the prefix.
 unpack() {
@@ -116,7 +123,7 @@ unpack() {
 	 dpkg-source -x "qemu_${v#*:}.dsc" src) || return 1
 	mv "$work/src" "$src"
 	rm -rf "$work"
-	mkdir -p "$src/hw/misc/dpdk-ism"
+	copy_device "$src"
 	echo "$MESON_ADD" > "$src/hw/misc/dpdk-ism/meson.build"
 	echo "subdir('dpdk-ism')" >> "$src/hw/misc/meson.build"
 	echo "$MESON_S390" >> "$src/hw/s390x/meson.build"
@@ -147,9 +154,7 @@ build() {
 			die "unpacking or configuring QEMU failed (log: $log)"
 		}
 	fi
-	for f in $SOURCES; do
-		cp "$dev/$f" "$src/hw/misc/dpdk-ism/"
-	done
+	copy_device "$src"
 	rm -f "$out/.dpdk-ism-hash"
 	if ! (cd "$src" && nice make -j"$(nproc)" && make install) \
 			>> "$log" 2>&1; then
