@@ -148,10 +148,36 @@ fx_setup_given(const char *names)
 	return 0;
 }
 
+/* Every xstat of dev, one line each: what a run on given devices did. */
+static void
+fx_print_xstats(uint16_t dev)
+{
+	struct rte_ism_xstats_name names[64];
+	char name[RTE_ISM_NAME_LEN] = "";
+	struct rte_ism_dev_info info;
+	unsigned int id;
+	uint64_t v;
+	int i, n;
+
+	n = rte_ism_xstats_names_get(dev, names, RTE_DIM(names));
+	if (rte_ism_info_get(dev, &info) == 0)
+		snprintf(name, sizeof(name), "%s", info.name);
+	for (i = 0; i < n && i < (int)RTE_DIM(names); i++)
+		if (rte_ism_xstats_get_by_name(dev, names[i].name, &id,
+					       &v) == 0)
+			printf("XSTAT %s %s %" PRIu64 "\n", name,
+			       names[i].name, v);
+}
+
 void
 fx_teardown(void)
 {
 	unsigned int i;
+
+	if (fx.given) {
+		fx_print_xstats(fx.a);
+		fx_print_xstats(fx.b);
+	}
 
 	for (i = 0; i < fx.nb_spawned; i++)
 		if (spawned[i][0] != '\0')
