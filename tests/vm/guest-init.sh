@@ -3,9 +3,9 @@
 # Copyright(c) 2026 The dpdk-ism authors
 #
 # /init of every VM test guest (tests/vm/vmlib.py builds the initramfs).
-# Mounts what DPDK needs, loads the vfio modules, then runs the plan of
-# this guest, /plans/<vmtest.role>.sh, which the test wrote into the
-# initramfs, and powers off. A plan calls the helpers below; the console
+# Mounts what DPDK needs, then runs the plan of this guest,
+# /plans/<vmtest.role>.sh, which the test wrote into the initramfs, and
+# powers off. A plan calls the helpers below; the console
 # carries the markers the test waits for:
 #   VMTEST-BDF <address> group <n>   a function bound to vfio-pci
 #   VMTEST-RUN <name>                a step starts
@@ -15,7 +15,7 @@
 export PATH=/bin:/sbin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mkdir -p /run /tmp
 
 finish() {
@@ -27,8 +27,12 @@ finish() {
 
 # bind_vfio VENDOR DEVICE: every function with these ids to vfio-pci
 # (the emulated IOMMU gives each a group); their addresses in BDFS, the
-# first in BDF.
+# first in BDF. The vfio modules are loaded first, unless built in.
 bind_vfio() {
+	if [ ! -d /sys/bus/pci/drivers/vfio-pci ]; then
+		modprobe vfio && modprobe vfio_iommu_type1 &&
+			modprobe vfio-pci || finish "modprobe failed"
+	fi
 	BDFS=
 	for d in /sys/bus/pci/devices/*; do
 		[ "$(cat "$d/vendor")" = "$1" ] &&
@@ -65,7 +69,5 @@ for x in $(cat /proc/cmdline); do
 	esac
 done
 [ -f "/plans/$ROLE.sh" ] || finish "no plan for role '$ROLE'"
-modprobe vfio && modprobe vfio_iommu_type1 && modprobe vfio-pci ||
-	finish "modprobe failed"
 . "/plans/$ROLE.sh"
 finish done

@@ -76,23 +76,27 @@ def _libraries(path):
     return set(re.findall(r"(/\S+)", out))
 
 
-def initramfs(tmp, programs=(), plans=None, files=()):
-    """Build tmp/initrd.gz: busybox, /init, the vfio modules, programs
-    (and the shared libraries they and files need) at their host paths,
-    files as they are, plans ({role: shell text}) as /plans/<role>.sh.
-    Returns its path."""
+def initramfs(tmp, programs=(), plans=None, files=(), busybox=BUSYBOX,
+              modules=True):
+    """Build tmp/initrd.gz: busybox (another architecture's: its path),
+    /init, the vfio modules of prepare.sh (modules=False: none, for a
+    kernel with vfio built in), programs (and the shared libraries they
+    and files need, found with ldd: programs of another architecture must
+    be static) at their host paths, files as they are, plans ({role: shell
+    text}) as /plans/<role>.sh. Returns its path."""
     root = os.path.join(tmp, "root")
     for d in ("bin", "sbin", "proc", "sys", "dev", "run", "tmp", "var",
               "lib/modules", "plans"):
         os.makedirs(os.path.join(root, d), exist_ok=True)
     os.symlink("/run", os.path.join(root, "var/run"))
-    shutil.copy(BUSYBOX, os.path.join(root, "bin/busybox"))
+    shutil.copy(busybox, os.path.join(root, "bin/busybox"))
     shutil.copy(os.path.join(HERE, "guest-init.sh"),
                 os.path.join(root, "init"))
     os.chmod(os.path.join(root, "init"), 0o755)
-    shutil.copytree(os.path.join(VM_DIR, "modules", "lib", "modules"),
-                    os.path.join(root, "lib/modules"), symlinks=True,
-                    dirs_exist_ok=True)
+    if modules:
+        shutil.copytree(os.path.join(VM_DIR, "modules", "lib", "modules"),
+                        os.path.join(root, "lib/modules"), symlinks=True,
+                        dirs_exist_ok=True)
     want = set()
     for f in list(programs) + list(files):
         want.add(f)                     # under the name the plan uses
@@ -134,18 +138,22 @@ X86_APPEND = "console=ttyS0 panic=-1 quiet intel_iommu=on no_timer_check"
 class Guest:
     """One QEMU guest of role role, its console lines; devices: the QEMU
     arguments of its functions; machine: replaces X86_MACHINE's options
-    where given as a dict {option: value}."""
+    where given as a dict {option: value}. Another machine (an s390x
+    guest): args instead of X86_MACHINE, its kernel, and append instead of
+    X86_APPEND."""
 
     def __init__(self, name, role, initrd, devices=(), timeout=240,
-                 qemu="qemu-system-x86_64", machine=None, echo=True):
+                 qemu="qemu-system-x86_64", machine=None, echo=True,
+                 args=None, kernel=None, append=X86_APPEND):
         self.name = name
         self.timeout = TIMEOUT_S or timeout
-        args = list(X86_MACHINE)
+        args = list(X86_MACHINE if args is None else args)
         for opt, val in (machine or {}).items():
             args[args.index(opt) + 1] = val
         cmd = [qemu] + args + list(devices) + [
-            "-kernel", os.path.join(VM_DIR, "vmlinux"), "-initrd", initrd,
-            "-append", "%s vmtest.role=%s" % (X86_APPEND, role)]
+            "-kernel", kernel or os.path.join(VM_DIR, "vmlinux"),
+            "-initrd", initrd,
+            "-append", "%s vmtest.role=%s" % (append, role)]
         self.t0 = time.monotonic()
         self.proc = ism_eal.Process(cmd, name, self.timeout, echo=echo,
                                     deadline_signal=signal.SIGTERM)
