@@ -13,6 +13,10 @@
 #   make test DPDK=25.11   (or 24.11) builds that DPDK from the tarballs of
 #               ../shared/dpdk-src once per machine (devtools/dpdk-version.sh,
 #               about 3 minutes on 2 cores), then runs the suites against it
+#   make test-emul  the tests of the emulated ISM function in QEMU guests
+#               (suite emul): QEMU with the device built once per machine
+#               (devtools/qemu-ism.sh), then the suite; not part of
+#               make test (the build takes longer than its budget)
 #   make bench  the benchmark suite (devtools/bench.sh): CSV, charts and a
 #               summary of ratios in build/perf-results; then net_ism
 #               against net_memif with testpmd (devtools/bench_testpmd.py)
@@ -26,8 +30,8 @@ BUILD_OPTS = -Dfuzz=true -Denable_docs=true
 ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
-.PHONY: all setup build build-asan vm-setup dpdk-versions demo test bench \
-	clean
+.PHONY: all setup build build-asan vm-setup dpdk-versions demo test \
+	test-emul qemu-ism bench clean
 
 all: build
 
@@ -59,7 +63,12 @@ demo: build
 # unpacked under /var/tmp) is part of the test set-up. ISM_SKIP_VM=1 skips
 # it (the tests then report SKIP).
 vm-setup:
-	@[ -n "$(ISM_SKIP_VM)" ] || tests/bus_ism/vm/prepare.sh
+	@[ -n "$(ISM_SKIP_VM)" ] || tests/vm/prepare.sh
+
+# QEMU with the emulated ISM function, once per machine into
+# /var/cache/dpdk-ism (devtools/qemu-ism.sh).
+qemu-ism:
+	./devtools/qemu-ism.sh prefix
 
 # The other DPDK versions of ../shared/dpdk-src (CI has them), built once
 # per machine into a cache outside the tree: the release build's suite
@@ -77,8 +86,8 @@ dpdk-versions:
 
 ifeq ($(DPDK),)
 test: build build-asan vm-setup dpdk-versions
-	meson test -C $(BUILD) --print-errorlogs
-	meson test -C $(ASAN_BUILD) --print-errorlogs
+	meson test -C $(BUILD) --print-errorlogs --no-suite emul
+	meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite emul
 else
 # The release build's test of that version (tests/versions): its own build
 # of the tree against the DPDK built here.
@@ -86,6 +95,9 @@ test: build
 	./devtools/dpdk-version.sh prefix $(DPDK)
 	meson test -C $(BUILD) --print-errorlogs --suite dpdk-$(DPDK)
 endif
+
+test-emul: build vm-setup qemu-ism
+	meson test -C $(BUILD) --print-errorlogs --suite emul
 
 bench: build
 	BUILD=$(BUILD) ./devtools/bench.sh

@@ -13,7 +13,8 @@
  * changed meaning, an ism_ name covers every version. Nothing else in the
  * tree tests the DPDK version (doc/guides/prog_guide/ism_lib.rst, "DPDK
  * versions"). Internal: for the tree's libraries, drivers, programs and tests;
- * installed with the driver-facing headers (bus_ism_driver.h uses it).
+ * installed because installed headers include it (rte_ism_ring.h's inline
+ * functions, bus_ism_driver.h).
  */
 
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include <rte_common.h>
 #include <rte_dev.h>
 #include <rte_lcore.h>
+#include <rte_thread.h>
 #include <rte_version.h>
 
 #ifdef __cplusplus
@@ -50,6 +52,58 @@ extern "C" {
 #ifndef __rte_packed_begin
 #define __rte_packed_begin
 #define __rte_packed_end __rte_packed
+#endif
+
+/*
+ * Atomics: 23.11 added rte_stdatomic.h (rte_atomic_*_explicit and
+ * rte_memory_order_*, over C11 stdatomic or the compiler's builtins), and
+ * DPDK's checkpatches.sh has since refused the builtins themselves. Before
+ * 23.11 the same names map onto the builtins, as rte_stdatomic.h does when
+ * DPDK is built without enable_stdatomic. 22.11 already has
+ * rte_atomic_thread_fence() (rte_atomic.h).
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 11, 0, 0)
+#include <rte_stdatomic.h>
+#else
+#include <rte_atomic.h>
+
+#define RTE_ATOMIC(type) type
+#define rte_memory_order_relaxed __ATOMIC_RELAXED
+#define rte_memory_order_consume __ATOMIC_CONSUME
+#define rte_memory_order_acquire __ATOMIC_ACQUIRE
+#define rte_memory_order_release __ATOMIC_RELEASE
+#define rte_memory_order_acq_rel __ATOMIC_ACQ_REL
+#define rte_memory_order_seq_cst __ATOMIC_SEQ_CST
+#define rte_atomic_load_explicit(ptr, mo) __atomic_load_n(ptr, mo)
+#define rte_atomic_store_explicit(ptr, val, mo) __atomic_store_n(ptr, val, mo)
+#define rte_atomic_exchange_explicit(ptr, val, mo) \
+	__atomic_exchange_n(ptr, val, mo)
+#define rte_atomic_compare_exchange_strong_explicit(ptr, exp, des, succ, fail) \
+	__atomic_compare_exchange_n(ptr, exp, des, 0, succ, fail)
+#define rte_atomic_compare_exchange_weak_explicit(ptr, exp, des, succ, fail) \
+	__atomic_compare_exchange_n(ptr, exp, des, 1, succ, fail)
+#define rte_atomic_fetch_add_explicit(ptr, val, mo) \
+	__atomic_fetch_add(ptr, val, mo)
+#define rte_atomic_fetch_sub_explicit(ptr, val, mo) \
+	__atomic_fetch_sub(ptr, val, mo)
+#define rte_atomic_fetch_and_explicit(ptr, val, mo) \
+	__atomic_fetch_and(ptr, val, mo)
+#define rte_atomic_fetch_or_explicit(ptr, val, mo) \
+	__atomic_fetch_or(ptr, val, mo)
+#define rte_atomic_fetch_xor_explicit(ptr, val, mo) \
+	__atomic_fetch_xor(ptr, val, mo)
+#endif
+
+/*
+ * Logging: 23.11 added RTE_LOG_LINE (a message without its newline, the
+ * line ended by the macro) and 25.11's checkpatches.sh refuses rte_log()
+ * and RTE_LOG() in drivers and libraries. Before 23.11 it is RTE_LOG with
+ * the newline appended.
+ */
+#ifndef RTE_LOG_LINE
+#define RTE_LOG_LINE(level, type, ...) \
+	RTE_LOG(level, type, RTE_FMT(RTE_FMT_HEAD(__VA_ARGS__ ,) "\n", \
+		RTE_FMT_TAIL(__VA_ARGS__ ,)))
 #endif
 
 /*
@@ -80,67 +134,70 @@ struct eth_queue_stats;
 #endif
 
 /**
- * Start a control thread (EAL's control CPU set, not on an lcore), joined
- * with pthread_join(). rte_ctrl_thread_create() of 22.11 was replaced in
- * 23.11 by rte_thread_create_control(), which takes an rte_thread_t and a
- * function returning uint32_t; on Linux the rte_thread_t holds the
- * pthread_t (lib/eal/unix/rte_thread.c).
+ * Start a control thread of the tree's drivers: on EAL's control CPU set,
+ * not on an lcore, named "dpdk-<name>" from 23.11 on (name: at most
+ * RTE_THREAD_INTERNAL_NAME_SIZE - 1 = 10 characters), joined with
+ * rte_thread_join(). 23.11 replaced rte_ctrl_thread_create() (a pthread_t
+ * and a function returning void *) with rte_thread_create_control() and
+ * its internal form for drivers; 22.11 already has rte_thread_join() and
+ * rte_thread_detach(), and on Linux an rte_thread_t holds the pthread_t
+ * (lib/eal/unix/rte_thread.c).
  *
  * @return 0, or a negative errno.
  */
 static inline int
-ism_ctrl_thread_create(pthread_t *thread, const char *name,
-		void *(*start)(void *), void *arg);
+ism_ctrl_thread_create(rte_thread_t *thread, const char *name,
+		uint32_t (*start)(void *), void *arg);
 
 #if RTE_VERSION < RTE_VERSION_NUM(23, 11, 0, 0)
 
-static inline int
-ism_ctrl_thread_create(pthread_t *thread, const char *name,
-		void *(*start)(void *), void *arg)
-{
-	/* A negative errno on failure (lib/eal/common/eal_common_thread.c). */
-	return rte_ctrl_thread_create(thread, name, NULL, start, arg);
-}
-
-#else
-
-#include <rte_thread.h>
-
 struct ism_compat_ctrl_start {
-	void *(*start)(void *);
+	uint32_t (*start)(void *);
 	void *arg;
 };
 
-static inline uint32_t
+static inline void *
 ism_compat_ctrl_main(void *p)
 {
 	struct ism_compat_ctrl_start s = *(struct ism_compat_ctrl_start *)p;
 
 	free(p);
-	s.start(s.arg);
-	return 0;
+	return (void *)(uintptr_t)s.start(s.arg);
 }
 
 static inline int
-ism_ctrl_thread_create(pthread_t *thread, const char *name,
-		void *(*start)(void *), void *arg)
+ism_ctrl_thread_create(rte_thread_t *thread, const char *name,
+		uint32_t (*start)(void *), void *arg)
 {
 	struct ism_compat_ctrl_start *s = malloc(sizeof(*s));
-	rte_thread_t t;
+	pthread_t t;
 	int ret;
 
 	if (s == NULL)
 		return -ENOMEM;
 	s->start = start;
 	s->arg = arg;
-	/* A positive errno on failure. */
-	ret = rte_thread_create_control(&t, name, ism_compat_ctrl_main, s);
+	/* A negative errno on failure (lib/eal/common/eal_common_thread.c). */
+	ret = rte_ctrl_thread_create(&t, name, NULL, ism_compat_ctrl_main, s);
 	if (ret != 0) {
 		free(s);
-		return -ret;
+		return ret > 0 ? -ret : ret;
 	}
-	*thread = (pthread_t)t.opaque_id;
+	thread->opaque_id = (uintptr_t)t;
 	return 0;
+}
+
+#else
+
+static inline int
+ism_ctrl_thread_create(rte_thread_t *thread, const char *name,
+		uint32_t (*start)(void *), void *arg)
+{
+	/* Negative errnos, and the thread's own positive one
+	 * (lib/eal/common/eal_common_thread.c). */
+	int ret = rte_thread_create_internal_control(thread, name, start, arg);
+
+	return ret > 0 ? -ret : ret;
 }
 
 #endif

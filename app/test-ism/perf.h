@@ -12,6 +12,7 @@
  * one CSV row per figure, and the same rows as a readable table.
  */
 
+#include <stdalign.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -186,8 +187,8 @@ void perf_copy_pattern(void *buf, uint32_t len);
 
 /* Raw reference: lines of one cache line each; 1 line or 1 per side. */
 struct perf_pp_lines {
-	uint64_t a __rte_cache_aligned;
-	uint64_t b __rte_cache_aligned;
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t a;
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t b;
 };
 
 /* The responder side of one block of round trips. */

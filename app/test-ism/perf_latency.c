@@ -24,6 +24,8 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
+#include <ism_compat.h>
+
 #include "perf.h"
 
 #define LAT_DMB_LEN	4096
@@ -95,10 +97,10 @@ perf_raw_pong(struct perf_pp_lines *l, bool two_lines, uint64_t n,
 	uint64_t k, spins = 0;
 
 	for (k = 0; k < n; k++) {
-		while (__atomic_load_n(in, __ATOMIC_ACQUIRE) != 2 * k + 1)
+		while (rte_atomic_load_explicit(in, rte_memory_order_acquire) != 2 * k + 1)
 			if (unlikely(perf_expired(deadline, &spins)))
 				return PERF_FAIL;
-		__atomic_store_n(out, 2 * k + 2, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(out, 2 * k + 2, rte_memory_order_release);
 	}
 	return PERF_OK;
 }
@@ -111,8 +113,8 @@ raw_ping(struct perf_pp_lines *l, bool two_lines, uint64_t n, double *ns,
 	uint64_t k, spins = 0, prev = 0, now;
 
 	for (k = 0; k < n + 1; k++) {
-		__atomic_store_n(out, 2 * k + 1, __ATOMIC_RELEASE);
-		while (__atomic_load_n(in, __ATOMIC_ACQUIRE) != 2 * k + 2)
+		rte_atomic_store_explicit(out, 2 * k + 1, rte_memory_order_release);
+		while (rte_atomic_load_explicit(in, rte_memory_order_acquire) != 2 * k + 2)
 			if (unlikely(perf_expired(deadline, &spins))) {
 				printf("  raw ping-pong: no answer\n");
 				return PERF_FAIL;
@@ -141,7 +143,7 @@ lat_block(const struct perf_lat_setup *s, const struct perf_lat_ops *ops,
 	/* The responder is idle: lines can be reset. */
 	s->lines->a = 0;
 	s->lines->b = 0;
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 	if (ops->start(ops->ctx, lat_what[w], size, n + 1) < 0)
 		return PERF_FAIL;
 	deadline = perf_deadline(LAT_DEADLINE_S);
@@ -237,7 +239,7 @@ lo_resp_main(void *arg)
 	struct lo_resp *x = arg;
 	uint64_t deadline = perf_deadline(LAT_DEADLINE_S);
 
-	__atomic_store_n(&x->ready, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&x->ready, 1, rte_memory_order_release);
 	if (strcmp(x->what, "ism") == 0)
 		return perf_ism_pong(&x->pong, deadline);
 	return perf_raw_pong(x->lines, strcmp(x->what, "raw2") == 0,
@@ -259,7 +261,7 @@ lo_start(void *ctx, const char *what, uint32_t size, uint64_t n)
 		       x->lcore);
 		return -1;
 	}
-	while (!__atomic_load_n(&x->ready, __ATOMIC_ACQUIRE))
+	while (!rte_atomic_load_explicit(&x->ready, rte_memory_order_acquire))
 		if (perf_expired(deadline, &spins))
 			return -1;
 	return 0;

@@ -406,15 +406,18 @@ refused_moves(const struct rte_ism_dmb *mine, const struct rte_ism_dmb *other,
 
 	TEST_ASSERT_SUCCESS(rte_ism_move_data(fx.b, mine->token, 0, 0, 0, data,
 					      8), "move_data");
-	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, mine->token ^ (1ULL << 40),
-					    0, 0, 0, data, 1), -ENOENT,
-			  "unknown token");
-	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, other->token, 0, 0, 0, data,
-					    1), -EACCES, "not the writer");
-	TEST_ASSERT_EQUAL(rte_ism_move_burst(fx.b, other->token, 0, 0, &seg,
-					     1), -EACCES, "not the writer");
-	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, mine->token, 0, 0, 60, data,
-					    8), -ERANGE, "past the end");
+	TEST_ASSERT_REFUSED(rte_ism_move_data(fx.b,
+					      mine->token ^ (1ULL << 40), 0, 0,
+					      0, data, 1), -ENOENT,
+			    "unknown token");
+	TEST_ASSERT_REFUSED(rte_ism_move_data(fx.b, other->token, 0, 0, 0,
+					      data, 1), -EACCES,
+			    "not the writer");
+	TEST_ASSERT_REFUSED(rte_ism_move_burst(fx.b, other->token, 0, 0, &seg,
+					       1), -EACCES, "not the writer");
+	TEST_ASSERT_REFUSED(rte_ism_move_data(fx.b, mine->token, 0, 0, 60,
+					      data, 8), -ERANGE,
+			    "past the end");
 	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, mine->token, 0, 0, 0, data,
 					    0), -EINVAL, "zero length");
 	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, mine->token,
@@ -468,6 +471,9 @@ test_error_reasons(void)
 		return ret;
 	TEST_ASSERT_SUCCESS(un_mine, "dmb_unregister");
 	TEST_ASSERT_SUCCESS(un_other, "dmb_unregister");
+	/* What the device refused is not known to the sender. */
+	if (fx.stores_posted)
+		return TEST_SUCCESS;
 
 	TEST_ASSERT(st.moves == 1 && st.bytes == 8, "moves %" PRIu64
 		    " bytes %" PRIu64 ", expected 1 and 8", st.moves, st.bytes);
@@ -704,6 +710,7 @@ test_close(void)
 	int c, ret, removed, unreg = 0;
 
 	c = fx_spawn(NULL, name, sizeof(name));
+	FX_SPAWN_OR_SKIP(c);
 	TEST_ASSERT(c >= 0, "spawn: %d", c);
 	ret = closed_device(c, name, &mine, name2, sizeof(name2));
 	if (name2[0] != '\0')

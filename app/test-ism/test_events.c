@@ -117,6 +117,7 @@ test_dev_events(void)
 	int c;
 
 	c = fx_spawn(NULL, name, sizeof(name));
+	FX_SPAWN_OR_SKIP(c);
 	TEST_ASSERT(c >= 0, "spawn: %d", c);
 	TEST_ASSERT_SUCCESS(rte_ism_info_get(c, &ic), "info_get");
 	/* The ISM device has no "peer joined" event, only software ones. */

@@ -12,13 +12,15 @@
 #include <rte_malloc.h>
 #include <rte_rawdev.h>
 
+#include <ism_compat.h>
+
 #include "test_pci_rec.h"
 
 static void
 rec_log(struct recorder *r, bool write, unsigned int bar, uint64_t off,
 		const void *buf, size_t len)
 {
-	unsigned int i = __atomic_fetch_add(&r->n, 1, __ATOMIC_RELAXED);
+	unsigned int i = rte_atomic_fetch_add_explicit(&r->n, 1, rte_memory_order_relaxed);
 	struct rec_op *op;
 
 	if (i >= REC_MAX)
@@ -139,6 +141,7 @@ pdev_create_opts(struct pdev *p, const char *name, uint64_t gid,
 	p->rec.fn = p->fn;
 	plat.intr = o->irq ? ism_pci_model_intr(p->fn) : NULL;
 	plat.dma_window = o->no_window ? NULL : ism_pci_model_window(p->fn);
+	plat.bar0_size = ism_pci_model_bar0_size(p->fn);
 	ret = ism_pci_dev_create(name, NULL, SOCKET_ID_ANY, &plat, &cfg);
 	if (ret < 0) {
 		ism_pci_model_fn_destroy(p->fn);

@@ -8,6 +8,7 @@
  * device, the rules the model enforces, tokens and the DMA window.
  */
 
+#include <stdalign.h>
 #include <stdlib.h>
 
 #include <rte_memory.h>
@@ -328,7 +329,7 @@ model_store_rules(struct ism_pci_model_fn *fn, uint64_t *v)
 		{ false, 0, 0, 8 },		/* read of BAR 0 */
 		{ false, 2, 256, 8 },		/* beyond the window */
 	};
-	uint8_t buf[256] __rte_aligned(8);
+	alignas(8) uint8_t buf[256];
 	unsigned int i;
 	int r;
 

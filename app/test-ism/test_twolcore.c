@@ -19,6 +19,8 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include <ism_compat.h>
+
 #include "test_ism.h"
 
 #define ROUNDS 20000
@@ -141,7 +143,7 @@ churn_writer(void *arg)
 	int r;
 
 	while (!c->stop) {
-		tok = __atomic_load_n(&c->token, __ATOMIC_ACQUIRE);
+		tok = rte_atomic_load_explicit(&c->token, rte_memory_order_acquire);
 		r = rte_ism_move_data(fx.b, tok, 0, 0, 0, c->buf,
 				      sizeof(c->buf));
 		if (r == 0)
@@ -172,7 +174,7 @@ test_unregister_under_load(void)
 			ret = TEST_FAILED;
 			break;
 		}
-		__atomic_store_n(&c->token, d.token, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&c->token, d.token, rte_memory_order_release);
 		rte_delay_us_block(20);
 		if (rte_ism_dmb_unregister(fx.a, d.token) != 0) {
 			printf("    unregister %u failed\n", i);
@@ -187,7 +189,9 @@ test_unregister_under_load(void)
 	free(c);
 	if (ret != TEST_SUCCESS)
 		return ret;
-	TEST_ASSERT(other == 0 && ok != 0 && enoent != 0,
+	/* Posted stores: the refused ones count as landed. */
+	TEST_ASSERT(other == 0 && ok != 0 &&
+		    (enoent != 0 || fx.stores_posted),
 		    "%" PRIu64 " moves landed, %" PRIu64 " refused with "
 		    "-ENOENT, %" PRIu64 " other errors", ok, enoent, other);
 	printf("    %" PRIu64 " moves landed, %" PRIu64 " refused with "

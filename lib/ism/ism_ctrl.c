@@ -15,6 +15,8 @@
 
 #include <rte_cycles.h>
 
+#include <ism_compat.h>
+
 #include "ism_private.h"
 
 /*
@@ -36,19 +38,19 @@ static bool
 signal_event_log_ok(uint16_t dev_id, uint64_t *quiet)
 {
 	uint64_t now = rte_get_timer_cycles();
-	uint64_t next = __atomic_load_n(&signal_event_log[dev_id].next,
-			__ATOMIC_RELAXED);
+	uint64_t next = rte_atomic_load_explicit(&signal_event_log[dev_id].next,
+			rte_memory_order_relaxed);
 
 	if (now < next) {
-		__atomic_fetch_add(&signal_event_log[dev_id].quiet, 1,
-				__ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&signal_event_log[dev_id].quiet, 1,
+				rte_memory_order_relaxed);
 		return false;
 	}
-	__atomic_store_n(&signal_event_log[dev_id].next,
+	rte_atomic_store_explicit(&signal_event_log[dev_id].next,
 			now + rte_get_timer_hz() * SIGNAL_EVENT_LOG_PERIOD_S,
-			__ATOMIC_RELAXED);
-	*quiet = __atomic_exchange_n(&signal_event_log[dev_id].quiet, 0,
-			__ATOMIC_RELAXED);
+			rte_memory_order_relaxed);
+	*quiet = rte_atomic_exchange_explicit(&signal_event_log[dev_id].quiet, 0,
+			rte_memory_order_relaxed);
 	return true;
 }
 
@@ -137,8 +139,7 @@ check_capa(const struct rte_ism_dev *dev, uint64_t capa, const char *what,
 {
 	if (dev->capa & capa)
 		return 0;
-	rte_log(RTE_LOG_ERR, ism_logtype,
-		"ISM: %s(): %s: device does not support %s\n", caller,
+	RTE_LOG_LINE(ERR, ISM, "%s(): %s: device does not support %s", caller,
 		dev->name, what);
 	return -ENOTSUP;
 }
@@ -261,8 +262,7 @@ vlan_check(struct rte_ism_dev *dev, uint16_t vlan_id, const char *caller)
 		return ret;
 	if (vlan_id > RTE_ISM_VLAN_ID_MAX &&
 	    vlan_id != RTE_ISM_VLAN_ID_RESERVED) {
-		rte_log(RTE_LOG_ERR, ism_logtype,
-			"ISM: %s(): %s: VLAN id %u above %u\n", caller,
+		RTE_LOG_LINE(ERR, ISM, "%s(): %s: VLAN id %u above %u", caller,
 			dev->name, vlan_id, RTE_ISM_VLAN_ID_MAX);
 		return -EINVAL;
 	}
@@ -285,8 +285,8 @@ rte_ism_vlan_add(uint16_t dev_id, uint16_t vlan_id)
 	if (ret != 0)
 		return ret;
 	if (vlan_id == RTE_ISM_VLAN_ID_RESERVED) {
-		__atomic_store_n(&ism_slots[dev_id].vlan_reserved, true,
-				__ATOMIC_RELAXED);
+		rte_atomic_store_explicit(&ism_slots[dev_id].vlan_reserved, true,
+				rte_memory_order_relaxed);
 		return 0;
 	}
 	ret = dev->dev_ops->vlan_add(dev, vlan_id);
@@ -307,8 +307,8 @@ rte_ism_vlan_del(uint16_t dev_id, uint16_t vlan_id)
 	if (ret != 0)
 		return ret;
 	if (vlan_id == RTE_ISM_VLAN_ID_RESERVED)
-		ret = __atomic_exchange_n(&ism_slots[dev_id].vlan_reserved,
-				false, __ATOMIC_RELAXED) ? 0 : -ENOENT;
+		ret = rte_atomic_exchange_explicit(&ism_slots[dev_id].vlan_reserved,
+				false, rte_memory_order_relaxed) ? 0 : -ENOENT;
 	else
 		ret = dev->dev_ops->vlan_del(dev, vlan_id);
 	if (ret < 0)

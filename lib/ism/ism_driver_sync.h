@@ -36,15 +36,17 @@
 #include <rte_compat.h>
 #include <rte_lcore.h>
 
+#include <ism_compat.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /** @internal Per-lcore move bracket; odd seq = inside a move. */
-struct rte_ism_pmd_inflight {
+struct __rte_cache_aligned rte_ism_pmd_inflight {
 	uint64_t seq;		/**< EAL lcores: odd while moving */
 	uint64_t count;		/**< shared slot: moves in progress */
-} __rte_cache_aligned;
+};
 
 /** @internal One slot per EAL lcore plus one shared slot. */
 extern struct rte_ism_pmd_inflight rte_ism_pmd_inflight[RTE_MAX_LCORE + 1];
@@ -68,13 +70,13 @@ rte_ism_pmd_move_enter(unsigned int slot)
 	struct rte_ism_pmd_inflight *f = &rte_ism_pmd_inflight[slot];
 
 	if (likely(slot < RTE_MAX_LCORE)) {
-		__atomic_store_n(&f->seq, f->seq + 1, __ATOMIC_RELAXED);
+		rte_atomic_store_explicit(&f->seq, f->seq + 1, rte_memory_order_relaxed);
 		if (unlikely(rte_ism_pmd_need_fence))
-			rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+			rte_atomic_thread_fence(rte_memory_order_seq_cst);
 		else
 			rte_compiler_barrier();
 	} else {
-		__atomic_fetch_add(&f->count, 1, __ATOMIC_SEQ_CST);
+		rte_atomic_fetch_add_explicit(&f->count, 1, rte_memory_order_seq_cst);
 	}
 }
 
@@ -85,9 +87,9 @@ rte_ism_pmd_move_exit(unsigned int slot)
 	struct rte_ism_pmd_inflight *f = &rte_ism_pmd_inflight[slot];
 
 	if (likely(slot < RTE_MAX_LCORE))
-		__atomic_store_n(&f->seq, f->seq + 1, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&f->seq, f->seq + 1, rte_memory_order_release);
 	else
-		__atomic_fetch_sub(&f->count, 1, __ATOMIC_RELEASE);
+		rte_atomic_fetch_sub_explicit(&f->count, 1, rte_memory_order_release);
 }
 
 /**

@@ -8,14 +8,15 @@
 /* Library-internal declarations of librte_ism. */
 
 #include <rte_log.h>
+#include <ism_compat.h>
 
 #include "ism_driver.h"
 
 extern int ism_logtype;
 
+#define RTE_LOGTYPE_ISM ism_logtype
 #define ISM_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, ism_logtype, "ISM: %s(): " fmt "\n", \
-		__func__, ##__VA_ARGS__)
+	RTE_LOG_LINE(level, ISM, "%s(): " fmt, __func__, ##__VA_ARGS__)
 
 /* The xstats every device has: one per field of struct rte_ism_stats. */
 #define ISM_XS_NB_COMMON (sizeof(struct rte_ism_stats) / sizeof(uint64_t))

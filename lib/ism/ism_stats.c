@@ -18,6 +18,8 @@
 
 #include <rte_string_fns.h>
 
+#include <ism_compat.h>
+
 #include "ism_private.h"
 
 /* At most this many xstats of a driver (names fit on the stack). */
@@ -102,8 +104,8 @@ stats_raw(struct rte_ism_dev *dev, struct rte_ism_stats *st)
 			strerror(-ret));
 		return ret;
 	}
-	st->errors_no_device = __atomic_load_n(
-			&ism_slots[dev->dev_id].no_device, __ATOMIC_RELAXED);
+	st->errors_no_device = rte_atomic_load_explicit(
+			&ism_slots[dev->dev_id].no_device, rte_memory_order_relaxed);
 	st->errors = st->errors_unknown_token + st->errors_not_writer +
 		st->errors_out_of_range + st->errors_bad_argument +
 		st->errors_device + st->errors_no_device;
@@ -205,9 +207,8 @@ check_ids(struct rte_ism_dev *dev, const unsigned int ids[], unsigned int n,
 
 	for (i = 0; i < n; i++)
 		if (ids[i] >= total) {
-			rte_log(RTE_LOG_ERR, ism_logtype,
-				"ISM: %s(): %s: no xstat with id %u (%u "
-				"xstats)\n", caller, dev->name, ids[i], total);
+			RTE_LOG_LINE(ERR, ISM, "%s(): %s: no xstat with id %u (%u xstats)",
+				caller, dev->name, ids[i], total);
 			return -EINVAL;
 		}
 	return 0;

@@ -17,6 +17,8 @@
 #include <rte_cycles.h>
 #include <rte_pause.h>
 
+#include <ism_compat.h>
+
 #include "ism_private.h"
 #include "ism_driver_sync.h"
 
@@ -45,7 +47,7 @@ ism_sync_init(void)
 		return;
 	}
 	ISM_LOG(WARNING, "membarrier(2) unavailable: moves will use a fence");
-	__atomic_store_n(&rte_ism_pmd_need_fence, 1, __ATOMIC_SEQ_CST);
+	rte_atomic_store_explicit(&rte_ism_pmd_need_fence, 1, rte_memory_order_seq_cst);
 }
 
 void
@@ -59,14 +61,14 @@ rte_ism_pmd_synchronize(void)
 	if (membarrier_ok)
 		membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
 	else
-		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+		rte_atomic_thread_fence(rte_memory_order_seq_cst);
 
 	for (i = 0; i < RTE_MAX_LCORE; i++) {
 		f = &rte_ism_pmd_inflight[i];
-		seq = __atomic_load_n(&f->seq, __ATOMIC_ACQUIRE);
+		seq = rte_atomic_load_explicit(&f->seq, rte_memory_order_acquire);
 		if ((seq & 1) == 0)
 			continue;
-		while (__atomic_load_n(&f->seq, __ATOMIC_ACQUIRE) == seq)
+		while (rte_atomic_load_explicit(&f->seq, rte_memory_order_acquire) == seq)
 			rte_pause();
 	}
 	/* Threads without an lcore id share one counter: wait until it is
@@ -74,7 +76,7 @@ rte_ism_pmd_synchronize(void)
 	 * can put off. Say so rather than hang silently. */
 	f = &rte_ism_pmd_inflight[RTE_MAX_LCORE];
 	start = rte_get_timer_cycles();
-	while (__atomic_load_n(&f->count, __ATOMIC_ACQUIRE) != 0) {
+	while (rte_atomic_load_explicit(&f->count, rte_memory_order_acquire) != 0) {
 		if (!warned && rte_get_timer_cycles() - start >
 		    rte_get_timer_hz()) {
 			warned = true;

@@ -16,6 +16,8 @@
 #include <rte_errno.h>
 #include <rte_string_fns.h>
 
+#include <ism_compat.h>
+
 #include "ism_private.h"
 #include "ism_driver_sync.h"
 
@@ -59,10 +61,10 @@ dummy_refuse(void *ctx, bool is_move)
 	if (id >= RTE_ISM_MAX_DEVS)
 		return -ENODEV;
 	if (is_move)
-		__atomic_fetch_add(&ism_slots[id].no_device, 1,
-				__ATOMIC_RELAXED);
-	if (!__atomic_load_n(&fp_dummy_warned[id], __ATOMIC_RELAXED)) {
-		__atomic_store_n(&fp_dummy_warned[id], true, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&ism_slots[id].no_device, 1,
+				rte_memory_order_relaxed);
+	if (!rte_atomic_load_explicit(&fp_dummy_warned[id], rte_memory_order_relaxed)) {
+		rte_atomic_store_explicit(&fp_dummy_warned[id], true, rte_memory_order_relaxed);
 		ISM_LOG(ERR, "ISM device %u is not started or does not exist",
 			(unsigned int)id);
 	}
@@ -138,8 +140,8 @@ ism_dev_get(uint16_t dev_id, const char *caller)
 	struct rte_ism_dev *dev = ism_dev_lookup(dev_id);
 
 	if (dev == NULL)
-		rte_log(RTE_LOG_ERR, ism_logtype,
-			"ISM: %s(): no ISM device with id %u\n", caller, dev_id);
+		RTE_LOG_LINE(ERR, ISM, "%s(): no ISM device with id %u", caller,
+			dev_id);
 	return dev;
 }
 
@@ -355,8 +357,7 @@ dev_close(struct rte_ism_dev *dev, const char *caller)
 	pthread_mutex_lock(&ism_registry_lock);
 	if (!dev->attached) {
 		pthread_mutex_unlock(&ism_registry_lock);
-		rte_log(RTE_LOG_ERR, ism_logtype,
-			"ISM: %s(): no ISM device with id %u\n", caller,
+		RTE_LOG_LINE(ERR, ISM, "%s(): no ISM device with id %u", caller,
 			dev->dev_id);
 		return -ENODEV;
 	}

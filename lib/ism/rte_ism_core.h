@@ -62,13 +62,13 @@ typedef int (*rte_ism_signal_poll_t)(void *dev_private,
  * for NULL. The library fills an entry at device start and resets it at
  * stop, close and release. Its size (one cache line) is part of the ABI.
  */
-struct rte_ism_fp_ops {
+struct __rte_cache_aligned rte_ism_fp_ops {
 	void *dev_private;			/**< driver context */
 	rte_ism_move_data_t move_data;		/**< rte_ism_move_data() */
 	rte_ism_move_burst_t move_burst;	/**< rte_ism_move_burst() */
 	rte_ism_signal_poll_t signal_poll;	/**< rte_ism_signal_poll() */
 	uintptr_t reserved[4];			/**< pads to one cache line */
-} __rte_cache_aligned;
+};
 
 /**
  * @internal

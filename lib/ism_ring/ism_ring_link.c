@@ -15,6 +15,8 @@
 
 #include <rte_cycles.h>
 
+#include <ism_compat.h>
+
 #include "ism_ring_private.h"
 
 #define MSG_MAGIC	0xf5u
@@ -321,10 +323,10 @@ rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 		return 0;
 	/* A move failed: the peer's DMB is gone even if no event said so. */
 	for (i = 0; i < l->nb_rings && peer_known(l); i++) {
-		err = __atomic_load_n(&l->rings[i]->tx_error, __ATOMIC_RELAXED);
+		err = rte_atomic_load_explicit(&l->rings[i]->tx_error, rte_memory_order_relaxed);
 		if (err == 0)
-			err = __atomic_load_n(&l->rings[i]->rx_error,
-					__ATOMIC_RELAXED);
+			err = rte_atomic_load_explicit(&l->rings[i]->rx_error,
+					rte_memory_order_relaxed);
 		if (err != 0) {
 			snprintf(why, sizeof(why), "a move failed (%s)",
 				 strerror(-err));

@@ -11,13 +11,14 @@
 
 #include <rte_log.h>
 #include <rte_memcpy.h>
+#include <ism_compat.h>
 
 #include "rte_ism_ring.h"
 
 extern int ism_ring_logtype;
+#define RTE_LOGTYPE_ISM_RING ism_ring_logtype
 #define RING_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, ism_ring_logtype, "ISM_RING: " fmt "\n", \
-		##__VA_ARGS__)
+	RTE_LOG_LINE(level, ISM_RING, fmt, ##__VA_ARGS__)
 
 static inline volatile struct rte_ism_ring_credit *
 ism_ring_own_credit(const struct rte_ism_ring *r)

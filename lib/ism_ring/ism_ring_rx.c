@@ -19,6 +19,8 @@
 #include <rte_branch_prediction.h>
 #include <rte_prefetch.h>
 
+#include <ism_compat.h>
+
 #include "ism_ring_private.h"
 
 /* Slots ahead whose data is prefetched (exact for one-slot packets, still
@@ -34,7 +36,7 @@ ism_ring_zc_reclaim(struct rte_ism_ring *r)
 
 	while (r->rx_cons != r->rx_next) {
 		i = r->rx_cons & r->rx_idx_mask;
-		if (!__atomic_load_n(&r->freed[i], __ATOMIC_ACQUIRE))
+		if (!rte_atomic_load_explicit(&r->freed[i], rte_memory_order_acquire))
 			break;
 		r->freed[i] = 0;
 		r->rx_cons += r->run[i];
@@ -218,7 +220,7 @@ rx_avail(struct rte_ism_ring *r)
 		return r->rx_prod - r->rx_next;
 	if (!r->poll_cursor && !rx_signalled(r))
 		return 0;
-	prod = __atomic_load_n(ism_ring_own_prod(r), __ATOMIC_ACQUIRE);
+	prod = rte_atomic_load_explicit(ism_ring_own_prod(r), rte_memory_order_acquire);
 	if (prod == r->rx_next)
 		return 0;
 	/* Valid: not behind us, not beyond the credits we gave. */
@@ -246,12 +248,12 @@ rx_credit(struct rte_ism_ring *r, bool idle)
 	if (pending == 0 || (!idle && pending < r->credit_batch))
 		return;
 	/* Our reads of the slots before the peer may overwrite them. */
-	rte_atomic_thread_fence(__ATOMIC_RELEASE);
+	rte_atomic_thread_fence(rte_memory_order_release);
 	ret = rte_ism_move_data(r->dev_id, r->peer_token, 0, 0,
 			RTE_ISM_RING_CREDIT_OFF, &r->rx_cons, sizeof(r->rx_cons));
 	if (ret < 0) {
 		r->rx_stats.move_errors++;
-		__atomic_store_n(&r->rx_error, ret, __ATOMIC_RELAXED);
+		rte_atomic_store_explicit(&r->rx_error, ret, rte_memory_order_relaxed);
 		return;
 	}
 	r->credit_sent = r->rx_cons;
@@ -302,7 +304,7 @@ rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 		rte_prefetch0(slots + (((next + idx) & idx_mask) << shift));
 	while (k < nb && avail > 0) {
 		idx = next & idx_mask;
-		len = __atomic_load_n(&desc[idx].len, __ATOMIC_RELAXED);
+		len = rte_atomic_load_explicit(&desc[idx].len, rte_memory_order_relaxed);
 		need = ism_ring_pkt_slots(len, shift);
 		if (unlikely(len == 0 || need > avail)) {
 			skip = avail;	/* lost track: drop all we have */

@@ -17,6 +17,8 @@
 #include <rte_atomic.h>
 #include <rte_branch_prediction.h>
 
+#include <ism_compat.h>
+
 #include "ism_ring_private.h"
 
 /* Consecutive descriptors written by one send call. */
@@ -29,7 +31,7 @@ static int
 tx_move_error(struct rte_ism_ring *r, int ret)
 {
 	r->tx_stats.move_errors++;
-	__atomic_store_n(&r->tx_error, ret, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&r->tx_error, ret, rte_memory_order_relaxed);
 	return ret;
 }
 
@@ -103,8 +105,8 @@ put_any(struct rte_ism_ring *r, struct rte_mbuf *s, uint32_t off,
 static uint32_t
 tx_credits(struct rte_ism_ring *r, uint32_t prod)
 {
-	uint32_t cons = __atomic_load_n(&ism_ring_own_credit(r)->cons,
-			__ATOMIC_ACQUIRE);
+	uint32_t cons = rte_atomic_load_explicit(&ism_ring_own_credit(r)->cons,
+			rte_memory_order_acquire);
 
 	/* Valid: between what we knew and what we have published. */
 	if (likely(cons - r->tx_cons <= r->tx_prod - r->tx_cons))
@@ -124,7 +126,7 @@ tx_publish(struct rte_ism_ring *r, uint32_t prod, uint16_t nb_segs,
 
 	if (r->tx_map != NULL) {
 		/* Our stores into the mapping before the cursor's. */
-		rte_atomic_thread_fence(__ATOMIC_RELEASE);
+		rte_atomic_thread_fence(rte_memory_order_release);
 		ret = rte_ism_move_data(r->dev_id, r->peer_token, 0, r->tx_sf,
 				RTE_ISM_RING_PROD_OFF, &cursor, sizeof(cursor));
 		return ret < 0 ? tx_move_error(r, ret) : 0;

@@ -19,6 +19,8 @@
 #include <rte_malloc.h>
 #include <rte_memory.h>
 
+#include <ism_compat.h>
+
 #include "ism_ring_private.h"
 
 RTE_LOG_REGISTER_DEFAULT(ism_ring_logtype, NOTICE);
@@ -58,7 +60,7 @@ zc_free_cb(void *addr, void *opaque)
 	uint32_t i = RTE_PTR_DIFF(addr, r->rx_slots) >> r->rx_shift;
 
 	/* May run on any lcore that frees the mbuf. */
-	__atomic_store_n(&r->freed[i], 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&r->freed[i], 1, rte_memory_order_release);
 }
 
 /* A slot's IOVA if DPDK knows the memory (e.g. registered with
@@ -222,7 +224,7 @@ rx_restart(struct rte_ism_ring *r)
 	r->rx_prod = r->rx_next;
 	r->rx_start = r->rx_next;
 	r->credit_sent = r->rx_cons;
-	__atomic_store_n(ism_ring_own_prod(r), r->rx_next, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(ism_ring_own_prod(r), r->rx_next, rte_memory_order_release);
 }
 
 static void
@@ -234,9 +236,9 @@ peer_clear_locked(struct rte_ism_ring *r)
 	rte_free(r->tx_desc);
 	r->tx_desc = NULL;
 	r->peer_token = 0;
-	__atomic_store_n(&r->tx_ready, false, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->tx_error, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->rx_error, 0, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&r->tx_ready, false, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&r->tx_error, 0, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&r->rx_error, 0, rte_memory_order_relaxed);
 	if (r->dmb.token != 0)
 		rx_restart(r);
 }
@@ -328,7 +330,7 @@ rte_ism_ring_announce(struct rte_ism_ring *r)
 	if (ret < 0) {
 		RING_LOG(DEBUG, "announce: move failed: %s", strerror(-ret));
 		r->rx_stats.move_errors++;
-		__atomic_store_n(&r->rx_error, ret, __ATOMIC_RELAXED);
+		rte_atomic_store_explicit(&r->rx_error, ret, rte_memory_order_relaxed);
 		goto out;
 	}
 	r->credit_sent = c.cons;
@@ -356,7 +358,7 @@ rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal)
 		goto out;
 	}
 	c = ism_ring_own_credit(r);
-	cons = __atomic_load_n(&c->cons, __ATOMIC_ACQUIRE);
+	cons = rte_atomic_load_explicit(&c->cons, rte_memory_order_acquire);
 	start = c->start;
 	if (start - cons > r->tx_geom.nb_slots) {
 		RING_LOG(DEBUG, "tx_start: the peer's credits %u..%u make no "
@@ -380,7 +382,7 @@ rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal)
 	r->tx_sf = signal ? 1 : 0;
 	r->tx_prod = start;
 	r->tx_cons = cons;
-	__atomic_store_n(&r->tx_ready, true, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&r->tx_ready, true, rte_memory_order_relaxed);
 out:
 	ctl_unlock(r);
 	return ret;

@@ -48,6 +48,7 @@
  * (below), over ISM events only: no side channel.
  */
 
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -57,6 +58,8 @@
 #include <rte_spinlock.h>
 
 #include <rte_ism.h>
+
+#include <ism_compat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -135,7 +138,7 @@ struct rte_ism_ring_conf {
  * send into). The fields are private; the layout keeps what the receive
  * and the send side write in separate cache lines.
  */
-struct rte_ism_ring {
+struct __rte_cache_aligned rte_ism_ring {
 	/* Set at init; read by all. */
 	uint16_t dev_id;
 	uint16_t port;
@@ -163,7 +166,7 @@ struct rte_ism_ring {
 	uint64_t peer_token;		/* the peer's DMB; 0: no peer */
 
 	/* Receive side. */
-	rte_spinlock_t rx_lock __rte_cache_aligned;
+	alignas(RTE_CACHE_LINE_SIZE) rte_spinlock_t rx_lock;
 	int rx_error;			/* a credit move failed: peer gone? */
 	uint32_t rx_prod;		/* last producer cursor read */
 	uint32_t rx_next;		/* next slot to hand out */
@@ -173,7 +176,7 @@ struct rte_ism_ring {
 	struct rte_ism_ring_rx_stats rx_stats;
 
 	/* Send side. */
-	rte_spinlock_t tx_lock __rte_cache_aligned;
+	alignas(RTE_CACHE_LINE_SIZE) rte_spinlock_t tx_lock;
 	int tx_error;			/* a move failed: peer gone? */
 	bool tx_ready;			/* handshake done */
 	uint32_t tx_sf;			/* 1: signal each publication */
@@ -190,7 +193,7 @@ struct rte_ism_ring {
 	uint8_t *tx_map;		/* zero copy: its DMB, attached */
 	struct rte_ism_ring_tx_stats tx_stats;
 	struct rte_ism_move_seg segs[RTE_ISM_RING_MAX_SEGS];
-} __rte_cache_aligned;
+};
 
 /**
  * @warning
@@ -340,7 +343,7 @@ rte_ism_ring_rx_held(const struct rte_ism_ring *r)
 static inline bool
 rte_ism_ring_tx_ready(const struct rte_ism_ring *r)
 {
-	return __atomic_load_n(&r->tx_ready, __ATOMIC_RELAXED);
+	return rte_atomic_load_explicit(&r->tx_ready, rte_memory_order_relaxed);
 }
 
 /**

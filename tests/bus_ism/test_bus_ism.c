@@ -36,6 +36,8 @@
 #include <rte_interrupts.h>
 #include <rte_memory.h>
 
+#include <ism_compat.h>
+
 #include <bus_ism_driver.h>
 #include <bus_vdev_driver.h>
 
@@ -325,7 +327,7 @@ static uint32_t intr_seen;
 static void
 intr_cb(void *arg __rte_unused)
 {
-	__atomic_fetch_add(&intr_seen, 1, __ATOMIC_RELEASE);
+	rte_atomic_fetch_add_explicit(&intr_seen, 1, rte_memory_order_release);
 }
 
 /* Wait (bounded, only against a hang) until n interrupts were seen. */
@@ -334,10 +336,10 @@ intr_wait(uint32_t n)
 {
 	uint64_t deadline = rte_get_timer_cycles() + 20 * rte_get_timer_hz();
 
-	while (__atomic_load_n(&intr_seen, __ATOMIC_ACQUIRE) < n &&
+	while (rte_atomic_load_explicit(&intr_seen, rte_memory_order_acquire) < n &&
 	       rte_get_timer_cycles() < deadline)
 		rte_delay_us_sleep(1000);
-	return __atomic_load_n(&intr_seen, __ATOMIC_ACQUIRE) >= n;
+	return rte_atomic_load_explicit(&intr_seen, rte_memory_order_acquire) >= n;
 }
 
 /*
@@ -366,7 +368,7 @@ cmd_intr(const char *bdf)
 	h = dev->intr_handle;
 	type = rte_intr_type_get(h) == RTE_INTR_HANDLE_VFIO_MSIX ? "msix" :
 		rte_intr_type_get(h) == RTE_INTR_HANDLE_VFIO_MSI ? "msi" : "?";
-	__atomic_store_n(&intr_seen, 0, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&intr_seen, 0, rte_memory_order_relaxed);
 	rc = rte_intr_callback_register(h, intr_cb, NULL);
 	if (rc == 0)
 		rc = rte_intr_enable(h);
@@ -380,7 +382,7 @@ cmd_intr(const char *bdf)
 		rc = rte_ism_bus_region_write(dev, 0, &bell, sizeof(bell), 12);
 	seen2 = rc == 0 && intr_wait(2);
 	printf("INTR %s type=%s pos=%u rc=%d seen=%u%s\n", bdf, type, pos, rc,
-		__atomic_load_n(&intr_seen, __ATOMIC_ACQUIRE),
+		rte_atomic_load_explicit(&intr_seen, rte_memory_order_acquire),
 		seen1 && seen2 ? "" : " (timed out)");
 	rc = rte_intr_disable(h);
 	/* unregister: the number of callbacks removed (1). */

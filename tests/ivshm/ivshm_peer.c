@@ -45,6 +45,8 @@
 #include <rte_pause.h>
 #include <rte_rawdev.h>
 
+#include <ism_compat.h>
+
 #include "ivshm_peer.h"
 
 uint64_t
@@ -78,13 +80,13 @@ static bool release_seen = true;
 void
 release_now(void)
 {
-	__atomic_store_n(&release_seen, true, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&release_seen, true, rte_memory_order_release);
 }
 
 bool
 released(void)
 {
-	return __atomic_load_n(&release_seen, __ATOMIC_ACQUIRE);
+	return rte_atomic_load_explicit(&release_seen, rte_memory_order_acquire);
 }
 
 /*
@@ -105,10 +107,10 @@ nanosleep(const struct timespec *req, struct timespec *rem)
 	bool said = false;
 	int ret;
 
-	if (__atomic_load_n(&park_ctl, __ATOMIC_ACQUIRE) &&
+	if (rte_atomic_load_explicit(&park_ctl, rte_memory_order_acquire) &&
 	    prctl(PR_GET_NAME, name) == 0 &&
 	    strcmp(name, "ism-ivshm-ctl") == 0) {
-		while (__atomic_load_n(&park_ctl, __ATOMIC_ACQUIRE)) {
+		while (rte_atomic_load_explicit(&park_ctl, rte_memory_order_acquire)) {
 			if (!said)
 				say("PARKED control thread");
 			said = true;
@@ -133,11 +135,11 @@ release_reader(void *arg __rte_unused)
 
 	while (fgets(line, sizeof(line), stdin) != NULL) {
 		if (strcmp(line, "park\n") == 0)
-			__atomic_store_n(&park_ctl, true, __ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&park_ctl, true, rte_memory_order_release);
 		else if (strcmp(line, "unpark\n") == 0)
-			__atomic_store_n(&park_ctl, false, __ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&park_ctl, false, rte_memory_order_release);
 	}
-	__atomic_store_n(&park_ctl, false, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&park_ctl, false, rte_memory_order_release);
 	release_now();
 	return NULL;
 }

@@ -27,6 +27,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <ism_compat.h>
+
 #include "ism_ivshm_layout.h"
 #include "ivshm_peer.h"
 
@@ -46,7 +48,7 @@ rnd(struct scribbler *s)
 static void
 put64(uint64_t *p, uint64_t v)
 {
-	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(p, v, rte_memory_order_release);
 }
 
 static void
@@ -72,7 +74,7 @@ crafted_member(struct scribbler *s, struct ivshm_member *m,
 		put64(&m->state, rnd(s));
 		break;
 	case 1:
-		w = __atomic_load_n(&m->state, __ATOMIC_RELAXED);
+		w = rte_atomic_load_explicit(&m->state, rte_memory_order_relaxed);
 		put64(&m->state, ivshm_state_make(ivshm_state_epoch(w) +
 				  rnd(s) % 3, rnd(s) % IVSHM_ST_NB));
 		break;

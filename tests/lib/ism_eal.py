@@ -21,6 +21,8 @@ and cleans up after it:
   its stdin (send(): testpmd's interactive mode);
 - run_all(): a test body over a set of processes, every one of them
   reaped whatever happens, the output of all printed on failure;
+- plugin_load(): the -d options (and environment) that load the build's
+  plugins from any clone location, /tmp included;
 - asan_preload(): what an uninstrumented program (Debian's dpdk-testpmd)
   needs to load plugins built with ASan/UBSan;
 - noise_probe(): how much of the time busy CPUs really ran (benchmarks).
@@ -425,6 +427,42 @@ def run_all(procs, body, interrupt=False, grace=15):
         if failed:
             for p in procs:
                 p.dump()
+
+
+def world_writable_ancestor(path):
+    """The first directory from path up to / that anyone may write to
+    (/tmp, /var/tmp, ...), or None."""
+    d = os.path.realpath(path)
+    while True:
+        if os.path.isdir(d) and os.stat(d).st_mode & 0o002:
+            return d
+        if d == "/":
+            return None
+        d = os.path.dirname(d)
+
+
+def plugin_load(paths):
+    """EAL options and environment that load the plugins at paths, from
+    wherever the tree is: ([-d PATH ...], {}) where EAL accepts the path,
+    else ([-d NAME ...], {"LD_LIBRARY_PATH": their directories}).
+
+    EAL refuses a -d path below a world-writable directory ("world-writable
+    and insecure": verify_perms() of lib/eal/common/eal_common_options.c),
+    so a clone under /tmp or /var/tmp cannot pass its build's plugins by
+    path. A -d argument that is not a path of an existing file is handed to
+    dlopen() as it is (eal_dlopen(), same file), and dlopen() looks a bare
+    name up in LD_LIBRARY_PATH: the same files, loaded without the check
+    that only guards paths."""
+    if not any(world_writable_ancestor(p) for p in paths):
+        return [a for p in paths for a in ("-d", p)], {}
+    dirs = []
+    for p in paths:
+        d = os.path.dirname(os.path.realpath(p))
+        if d not in dirs:
+            dirs.append(d)
+    old = os.environ.get("LD_LIBRARY_PATH")
+    env = {"LD_LIBRARY_PATH": ":".join(dirs + ([old] if old else []))}
+    return [a for p in paths for a in ("-d", os.path.basename(p))], env
 
 
 def asan_preload():

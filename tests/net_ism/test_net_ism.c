@@ -26,6 +26,8 @@
 #include <rte_mbuf.h>
 #include <rte_random.h>
 
+#include <ism_compat.h>
+
 #include "test_assert.h"
 #include "test_pkt.h"
 
@@ -61,7 +63,7 @@ static int
 lsc_cb(uint16_t port, enum rte_eth_event_type type __rte_unused,
 		void *arg __rte_unused, void *ret __rte_unused)
 {
-	__atomic_fetch_add(&lsc_events[port], 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&lsc_events[port], 1, rte_memory_order_relaxed);
 	return 0;
 }
 
@@ -330,14 +332,14 @@ test_link_down_up(void)
 	if (port_setup(a, 1, 1500) < 0 || port_setup(b, 1, 1500) < 0)
 		return TEST_FAILED;
 	TEST_ASSERT(link_wait(a, RTE_ETH_LINK_UP), "no link");
-	ev = __atomic_load_n(&lsc_events[a], __ATOMIC_RELAXED);
+	ev = rte_atomic_load_explicit(&lsc_events[a], rte_memory_order_relaxed);
 	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(b), "stop b");
 	TEST_ASSERT(link_wait(a, RTE_ETH_LINK_DOWN), "a still up");
 	TEST_ASSERT_EQUAL(link_status(b), RTE_ETH_LINK_DOWN, "b up, stopped");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_start(b), "start b");
 	TEST_ASSERT(link_wait(a, RTE_ETH_LINK_UP), "a not up again");
 	TEST_ASSERT(link_wait(b, RTE_ETH_LINK_UP), "b not up again");
-	TEST_ASSERT(__atomic_load_n(&lsc_events[a], __ATOMIC_RELAXED) >= ev + 2,
+	TEST_ASSERT(rte_atomic_load_explicit(&lsc_events[a], rte_memory_order_relaxed) >= ev + 2,
 		    "LSC events %u -> %u", ev, lsc_events[a]);
 	if (stream(a, b, 1, 500, 1500) < 0 || stream(b, a, 1, 500, 1500) < 0)
 		return TEST_FAILED;

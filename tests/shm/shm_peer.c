@@ -35,6 +35,8 @@
 #include <rte_pause.h>
 #include <rte_rawdev.h>
 
+#include <ism_compat.h>
+
 #include "shm_peer.h"
 
 #define DEV_NAME "ism_shm0"
@@ -90,14 +92,14 @@ release_reader(void *arg __rte_unused)
 
 	while (read(STDIN_FILENO, buf, sizeof(buf)) > 0)
 		;
-	__atomic_store_n(&release_seen, true, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&release_seen, true, rte_memory_order_release);
 	return NULL;
 }
 
 bool
 released(void)
 {
-	return __atomic_load_n(&release_seen, __ATOMIC_ACQUIRE);
+	return rte_atomic_load_explicit(&release_seen, rte_memory_order_acquire);
 }
 
 static int

@@ -20,6 +20,8 @@
 #include <rte_cycles.h>
 #include <rte_io.h>
 
+#include <ism_compat.h>
+
 #include "private.h"
 
 /*
@@ -36,16 +38,16 @@ io_log_failure(const struct rte_ism_bus_device *dev, unsigned int bar,
 		const char *op, size_t len, uint64_t off, const char *why)
 {
 	uint64_t now = rte_get_timer_cycles();
-	uint64_t next = __atomic_load_n(&io_log_next, __ATOMIC_RELAXED);
+	uint64_t next = rte_atomic_load_explicit(&io_log_next, rte_memory_order_relaxed);
 	uint64_t dropped;
 
-	if (now < next || !__atomic_compare_exchange_n(&io_log_next, &next,
-			now + rte_get_timer_hz(), false, __ATOMIC_RELAXED,
-			__ATOMIC_RELAXED)) {
-		__atomic_fetch_add(&io_log_dropped, 1, __ATOMIC_RELAXED);
+	if (now < next || !rte_atomic_compare_exchange_strong_explicit(&io_log_next, &next,
+			now + rte_get_timer_hz(), rte_memory_order_relaxed,
+			rte_memory_order_relaxed)) {
+		rte_atomic_fetch_add_explicit(&io_log_dropped, 1, rte_memory_order_relaxed);
 		return;
 	}
-	dropped = __atomic_exchange_n(&io_log_dropped, 0, __ATOMIC_RELAXED);
+	dropped = rte_atomic_exchange_explicit(&io_log_dropped, 0, rte_memory_order_relaxed);
 	ISM_BUS_LOG(ERR, "%s: BAR%u: %s of %zu bytes at 0x%" PRIx64 " failed: %s (%" PRIu64 " earlier failures not logged)",
 		dev->name, bar, op, len, off, why, dropped);
 }

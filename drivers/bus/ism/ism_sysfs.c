@@ -180,12 +180,12 @@ sysfs_err_str(int err, const char *text, char *buf, size_t size)
 }
 
 static void
-sysfs_log_bad(uint32_t level, const char *name, const char *attr, int err,
+sysfs_log_bad(const char *name, const char *attr, int err,
 		const char *text, const char *consequence)
 {
 	char buf[SYSFS_ATTR_MAX + 32];
 
-	rte_log(level, ism_bus_logtype, "ISM_BUS: %s: sysfs %s: %s; %s\n",
+	ISM_BUS_LOG(WARNING, "%s: sysfs %s: %s; %s",
 		name, attr, sysfs_err_str(err, text, buf, sizeof(buf)),
 		consequence);
 }
@@ -260,7 +260,7 @@ ism_read_placement(struct rte_ism_bus_device *dev, const char *dir)
 	if (ret == 0)
 		dev->device.numa_node = v;
 	else if (ret != -ENOENT)
-		sysfs_log_bad(RTE_LOG_WARNING, dev->name, "numa_node", ret,
+		sysfs_log_bad(dev->name, "numa_node", ret,
 			text, "NUMA node unknown");
 
 	ret = sysfs_read_link_base(dir, "driver", dev->kdriver,
@@ -268,7 +268,7 @@ ism_read_placement(struct rte_ism_bus_device *dev, const char *dir)
 	if (ret == -ENOENT) {
 		dev->kdriver[0] = '\0';
 	} else if (ret != 0) {
-		sysfs_log_bad(RTE_LOG_WARNING, dev->name, "driver", ret, "",
+		sysfs_log_bad(dev->name, "driver", ret, "",
 			"kernel driver unknown");
 		strcpy(dev->kdriver, "?");
 	}
@@ -280,7 +280,7 @@ ism_read_placement(struct rte_ism_bus_device *dev, const char *dir)
 	if (ret == 0)
 		dev->iommu_group = v;
 	else if (ret != -ENOENT)
-		sysfs_log_bad(RTE_LOG_WARNING, dev->name, "iommu_group", ret,
+		sysfs_log_bad(dev->name, "iommu_group", ret,
 			text, "no IOMMU group");
 
 	/*
@@ -293,7 +293,7 @@ ism_read_placement(struct rte_ism_bus_device *dev, const char *dir)
 	if (ret == 0)
 		dev->pchid = v;
 	else if (ret != -ENOENT)
-		sysfs_log_bad(RTE_LOG_WARNING, dev->name, "pchid", ret, text,
+		sysfs_log_bad(dev->name, "pchid", ret, text,
 			"PCHID 0");
 
 	dev->zpci = ism_sysfs_is_zpci(dir);
@@ -368,13 +368,13 @@ ism_scan_one(const char *root, const char *entry,
 	}
 	ret = sysfs_read_num(dir, "vendor", 16, 0, UINT16_MAX, &vendor, text);
 	if (ret != 0) {
-		sysfs_log_bad(RTE_LOG_WARNING, name, "vendor", ret, text,
+		sysfs_log_bad(name, "vendor", ret, text,
 			"skipped");
 		return 0;
 	}
 	ret = sysfs_read_num(dir, "device", 16, 0, UINT16_MAX, &device, text);
 	if (ret != 0) {
-		sysfs_log_bad(RTE_LOG_WARNING, name, "device", ret, text,
+		sysfs_log_bad(name, "device", ret, text,
 			"skipped");
 		return 0;
 	}

@@ -4,7 +4,8 @@
 
 /*
  * vfio set-up of an ISM function: the device fd (rte_vfio_setup_device),
- * its BARs (mmapped where the kernel allows it; ism_vfio_pci never does),
+ * its BARs (mmapped where the kernel allows it, but never an ISM
+ * function's BAR 0; ism_vfio_pci maps none),
  * the zPCI capabilities, the interrupt handle, bus mastering, and the
  * release of all of it. BAR access is in ism_region.c.
  */
@@ -19,7 +20,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
-#include <linux/pci_regs.h>
 #include <linux/vfio.h>
 
 #include <rte_byteorder.h>
@@ -59,14 +59,14 @@ ism_vfio_bus_master(struct rte_ism_bus_device *dev, bool on)
 			VFIO_PCI_CONFIG_REGION_INDEX, &cfg);
 	if (ret == 0)
 		ret = ism_vfio_pio(dev->vfio_dev_fd, &cmd, sizeof(cmd),
-				cfg.offset + PCI_COMMAND, false);
+				cfg.offset + RTE_PCI_COMMAND, false);
 	if (ret == 0) {
 		/* Config space is little-endian, also on s390x (big-endian). */
 		cmd = rte_le_to_cpu_16(cmd);
-		cmd = on ? cmd | PCI_COMMAND_MASTER : cmd & ~PCI_COMMAND_MASTER;
+		cmd = on ? cmd | RTE_PCI_COMMAND_MASTER : cmd & ~RTE_PCI_COMMAND_MASTER;
 		cmd = rte_cpu_to_le_16(cmd);
 		ret = ism_vfio_pio(dev->vfio_dev_fd, &cmd, sizeof(cmd),
-				cfg.offset + PCI_COMMAND, true);
+				cfg.offset + RTE_PCI_COMMAND, true);
 	}
 	if (ret != 0)
 		ISM_BUS_LOG(ERR, "%s: cannot %s bus mastering: %s", dev->name,
@@ -97,6 +97,19 @@ ism_vfio_map_bars(struct rte_ism_bus_device *dev)
 		r->flags = info.flags;
 		r->addr = NULL;
 		if (info.size == 0 || !(info.flags & VFIO_REGION_INFO_FLAG_MMAP))
+			continue;
+		/*
+		 * An ISM function's BAR 0 takes store blocks: one write is
+		 * one store block, whose signal (sf) comes after its last
+		 * byte. Through a mapping a write becomes several CPU stores
+		 * the device cannot tell apart, and the signal may come
+		 * before the last of them; a write(2) to the region is one
+		 * call (ism_vfio_pci: one store block; plain vfio-pci, an
+		 * emulated function: stores in one uninterrupted kernel
+		 * loop). So it is never mapped, where vfio-pci would let it.
+		 */
+		if (i == 0 && dev->vendor_id == ISM_BUS_PCI_VENDOR_IBM &&
+		    dev->device_id == ISM_BUS_PCI_DEVICE_ISM)
 			continue;
 		addr = mmap(NULL, info.size, PROT_READ | PROT_WRITE, MAP_SHARED,
 				dev->vfio_dev_fd, info.offset);

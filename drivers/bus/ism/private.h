@@ -19,14 +19,15 @@
 #include <rte_pci.h>
 #include <bus_driver.h>
 #include <dev_driver.h>
+#include <ism_compat.h>
 
 #include "bus_ism_driver.h"
 
 extern int ism_bus_logtype;
 
+#define RTE_LOGTYPE_ISM_BUS ism_bus_logtype
 #define ISM_BUS_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, ism_bus_logtype, "ISM_BUS: " fmt "\n", \
-		##__VA_ARGS__)
+	RTE_LOG_LINE(level, ISM_BUS, fmt, ##__VA_ARGS__)
 
 /* Sysfs root: first set of these variables, else the kernel's tree. */
 #define ISM_BUS_SYSFS_ENV	"ISM_BUS_SYSFS_ROOT"

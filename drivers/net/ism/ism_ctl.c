@@ -22,6 +22,8 @@
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 
+#include <ism_compat.h>
+
 #include "ism_ethdev.h"
 
 #define CTL_PERIOD_US	1000
@@ -30,7 +32,7 @@
 static pthread_mutex_t ctl_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static TAILQ_HEAD(, ism_eth_port) ctl_ports =
 	TAILQ_HEAD_INITIALIZER(ctl_ports);
-static pthread_t ctl_tid;
+static rte_thread_t ctl_tid;
 static bool ctl_running;
 /* The running thread's generation; a thread whose generation is no longer
  * current exits. */
@@ -150,16 +152,16 @@ ctl_round(void)
 	pthread_mutex_unlock(&ctl_lock);
 }
 
-static void *
+static uint32_t
 ctl_main(void *arg)
 {
 	uint32_t gen = (uint32_t)(uintptr_t)arg;
 
-	while (__atomic_load_n(&ctl_gen, __ATOMIC_ACQUIRE) == gen) {
+	while (rte_atomic_load_explicit(&ctl_gen, rte_memory_order_acquire) == gen) {
 		ctl_round();
 		rte_delay_us_sleep(CTL_PERIOD_US);
 	}
-	return NULL;
+	return 0;
 }
 
 static bool
@@ -182,8 +184,9 @@ ism_ctl_port_add(struct ism_eth_port *p)
 
 	pthread_mutex_lock(&ctl_lock);
 	if (!ctl_running) {
-		gen = __atomic_add_fetch(&ctl_gen, 1, __ATOMIC_RELEASE);
-		ret = ism_ctrl_thread_create(&ctl_tid, "ism-eth-ctl",
+		gen = rte_atomic_fetch_add_explicit(&ctl_gen, 1,
+				rte_memory_order_release) + 1;
+		ret = ism_ctrl_thread_create(&ctl_tid, "ism-eth",
 				ctl_main, (void *)(uintptr_t)gen);
 		if (ret != 0) {
 			ISM_ETH_LOG(ERR, "%s: cannot start the control "
@@ -207,13 +210,14 @@ out:
 void
 ism_ctl_port_del(struct ism_eth_port *p)
 {
-	pthread_t tid;
+	rte_thread_t tid;
 	bool stop = false;
 
 	pthread_mutex_lock(&ctl_lock);
 	TAILQ_REMOVE(&ctl_ports, p, next);
 	if (TAILQ_EMPTY(&ctl_ports) && ctl_running) {
-		__atomic_add_fetch(&ctl_gen, 1, __ATOMIC_RELEASE);
+		rte_atomic_fetch_add_explicit(&ctl_gen, 1,
+				rte_memory_order_release);
 		ctl_running = false;
 		tid = ctl_tid;
 		stop = true;
@@ -223,10 +227,10 @@ ism_ctl_port_del(struct ism_eth_port *p)
 		return;
 	/* Closed from an LSC callback, i.e. on the thread itself: it exits
 	 * after this round. */
-	if (pthread_equal(pthread_self(), tid))
-		pthread_detach(tid);
+	if (rte_thread_equal(rte_thread_self(), tid))
+		rte_thread_detach(tid);
 	else
-		pthread_join(tid, NULL);
+		rte_thread_join(tid, NULL);
 }
 
 int

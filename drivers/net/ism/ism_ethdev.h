@@ -29,9 +29,9 @@
 #include <ism_compat.h>
 
 extern int ism_eth_logtype;
+#define RTE_LOGTYPE_NET_ISM ism_eth_logtype
 #define ISM_ETH_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, ism_eth_logtype, "NET_ISM: " fmt "\n", \
-		##__VA_ARGS__)
+	RTE_LOG_LINE(level, NET_ISM, fmt, ##__VA_ARGS__)
 
 #define ISM_ETH_MAX_QUEUES	RTE_ISM_RING_MAX_RINGS
 #define ISM_ETH_MAX_MTU		9000
@@ -66,7 +66,7 @@ struct ism_eth_args {
 struct ism_eth_port;
 
 /* Queue pair i: rx queue i and tx queue i of the port. */
-struct ism_eth_queue {
+struct __rte_cache_aligned ism_eth_queue {
 	struct rte_ism_ring ring;
 	struct ism_eth_port *port;
 	struct rte_mempool *pool;	/* of rx queue i */
@@ -75,7 +75,7 @@ struct ism_eth_queue {
 	/* Counters at the last stats reset. */
 	struct rte_ism_ring_rx_stats rx_base;
 	struct rte_ism_ring_tx_stats tx_base;
-} __rte_cache_aligned;
+};
 
 /* dev_private of a port. */
 struct ism_eth_port {

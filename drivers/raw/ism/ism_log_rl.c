@@ -14,8 +14,8 @@ static struct ism_log_rl *rl_listed;	/* sites with lines held back */
 static void
 summary(const struct ism_log_rl *rl)
 {
-	rte_log(RTE_LOG_WARNING, ism_pmd_logtype, "ISM_PMD: %s(): %" PRIu64
-		" similar lines suppressed (at most %d per %d s): \"%s\"\n",
+	RTE_LOG_LINE(WARNING, ISM_PMD, "%s(): %" PRIu64
+		" similar lines suppressed (at most %d per %d s): \"%s\"",
 		rl->func, rl->suppressed, ISM_LOG_RL_BURST,
 		ISM_LOG_RL_WINDOW_MS / 1000, rl->fmt);
 }

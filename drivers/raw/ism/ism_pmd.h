@@ -24,14 +24,16 @@
 #include <rte_log.h>
 #include <rte_rawdev.h>
 
+#include <ism_compat.h>
+
 #include <ism_driver.h>
 #include <ism_driver_sync.h>
 
 extern int ism_pmd_logtype;
 
+#define RTE_LOGTYPE_ISM_PMD ism_pmd_logtype
 #define ISM_PMD_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, ism_pmd_logtype, "ISM_PMD: %s(): " fmt "\n", \
-		__func__, ##__VA_ARGS__)
+	RTE_LOG_LINE(level, ISM_PMD, "%s(): " fmt, __func__, ##__VA_ARGS__)
 
 /* CLOCK_MONOTONIC in ns (the clock of the events): deadlines and timers
  * of every backend. */
@@ -52,12 +54,12 @@ enum ism_err_reason {
 };
 
 /* Move counters of one lcore; only that lcore writes them. */
-struct ism_lcore_stats {
+struct __rte_cache_aligned ism_lcore_stats {
 	uint64_t moves;
 	uint64_t bytes;
 	uint64_t signals;
 	uint64_t errors[ISM_ERR_NB];
-} __rte_cache_aligned;
+};
 
 struct ism_pmd_dev;
 
@@ -100,7 +102,7 @@ ism_stat_add(uint64_t *c, uint64_t v, unsigned int slot)
 	if (likely(slot < RTE_MAX_LCORE))
 		*c += v;
 	else
-		__atomic_fetch_add(c, v, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(c, v, rte_memory_order_relaxed);
 }
 
 static inline void

@@ -23,6 +23,8 @@
 #include <rte_malloc.h>
 #include <rte_random.h>
 
+#include <ism_compat.h>
+
 #include "ism_ivshm.h"
 #include "ism_sw_move.h"
 
@@ -34,12 +36,12 @@ ivshm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	const struct ivshm_view_ent *e;
 	const struct ivshm_view *v;
 
-	v = __atomic_load_n(&d->views[ivshm_tok_slot(token)],
-			__ATOMIC_ACQUIRE);
+	v = rte_atomic_load_explicit(&d->views[ivshm_tok_slot(token)],
+			rte_memory_order_acquire);
 	if (unlikely(v == NULL || idx - IVSHM_IDX_FIRST >= v->max_dmbs))
 		return -ENOENT;
 	e = &v->ent[idx];
-	if (unlikely(__atomic_load_n(&e->token, __ATOMIC_ACQUIRE) != token))
+	if (unlikely(rte_atomic_load_explicit(&e->token, rte_memory_order_acquire) != token))
 		return -ENOENT;
 	if (unlikely(!e->writable))
 		return -EACCES;
@@ -84,18 +86,18 @@ ivshm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 	/* In the bracket: after an expulsion the old SBA may become another
 	 * member's, once rte_ism_pmd_synchronize() says no poll uses it. */
 	rte_ism_pmd_move_enter(slot);
-	sba = __atomic_load_n(&d->sba, __ATOMIC_ACQUIRE);
+	sba = rte_atomic_load_explicit(&d->sba, rte_memory_order_acquire);
 	if (ism_sw_sba_pending(sba)) {
 		got = ism_sw_sba_poll(sba, sigs, nb);
 		for (i = 0; i < got; i++)
-			if (__atomic_load_n(&d->own_live[sigs[i].dmb_idx],
-					    __ATOMIC_RELAXED))
+			if (rte_atomic_load_explicit(&d->own_live[sigs[i].dmb_idx],
+					    rte_memory_order_relaxed))
 				sigs[n++] = sigs[i];
 	}
 	rte_ism_pmd_move_exit(slot);
 	/* The control thread did not get the CPU lately: the pass here. */
 	if (unlikely(rte_get_tsc_cycles() >
-		     __atomic_load_n(&ivshm_ctl_due, __ATOMIC_RELAXED)))
+		     rte_atomic_load_explicit(&ivshm_ctl_due, rte_memory_order_relaxed)))
 		ivshm_ctl_catch_up();
 	return n;
 }
@@ -153,9 +155,9 @@ ivshm_publish(struct ivshm_dev *d, uint32_t idx)
 {
 	struct ivshm_member *m = d->me;
 
-	__atomic_store_n(&m->chg_idx[d->chg_head % IVSHM_CHG_RING], idx,
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&m->chg_head, ++d->chg_head, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&m->chg_idx[d->chg_head % IVSHM_CHG_RING], idx,
+			 rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&m->chg_head, ++d->chg_head, rte_memory_order_release);
 }
 
 /* Until every member in our view has applied our last DMB change (or is
@@ -173,10 +175,10 @@ peers_applied(struct ivshm_dev *d, void *arg __rte_unused)
 		if (s == d->slot || !d->peers[s].up)
 			continue;
 		m = ivshm_member(d->base, s);
-		if (__atomic_load_n(&m->view_epoch[d->slot],
-				    __ATOMIC_ACQUIRE) != d->epoch ||
-		    __atomic_load_n(&m->seen_chg[d->slot],
-				    __ATOMIC_ACQUIRE) < d->chg_head)
+		if (rte_atomic_load_explicit(&m->view_epoch[d->slot],
+				    rte_memory_order_acquire) != d->epoch ||
+		    rte_atomic_load_explicit(&m->seen_chg[d->slot],
+				    rte_memory_order_acquire) < d->chg_head)
 			return false;
 	}
 	return true;
@@ -261,8 +263,8 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	ve->addr = o->addr;
 	ve->len = o->len;
 	ve->writable = rte_ism_gid_equal(&req->rgid, &d->gid);
-	__atomic_store_n(&ve->token, o->token, __ATOMIC_RELEASE);
-	__atomic_store_n(&d->own_live[idx], 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&ve->token, o->token, rte_memory_order_release);
+	rte_atomic_store_explicit(&d->own_live[idx], 1, rte_memory_order_release);
 
 	/* The entry, its token last; then tell the others it changed. */
 	te = &ivshm_table(d->base, &d->lay, d->slot)[idx];
@@ -270,7 +272,7 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	te->rgid_ext = o->rgid.gid_ext;
 	te->off64 = o->off / IVSHM_DMB_ALIGN;
 	te->len = o->len;
-	__atomic_store_n(&te->token, o->token, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&te->token, o->token, rte_memory_order_release);
 	ivshm_publish(d, idx);
 	wait_peers(d);
 
@@ -299,11 +301,11 @@ ivshm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 	o->registered = false;
 	if (o->live) {
 		o->live = false;
-		__atomic_store_n(&d->own_view->ent[idx].token, 0,
-				 __ATOMIC_RELEASE);
-		__atomic_store_n(&d->own_live[idx], 0, __ATOMIC_RELEASE);
-		__atomic_store_n(&ivshm_table(d->base, &d->lay,
-				 d->slot)[idx].token, 0, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&d->own_view->ent[idx].token, 0,
+				 rte_memory_order_release);
+		rte_atomic_store_explicit(&d->own_live[idx], 0, rte_memory_order_release);
+		rte_atomic_store_explicit(&ivshm_table(d->base, &d->lay,
+				 d->slot)[idx].token, 0, rte_memory_order_release);
 		ivshm_publish(d, idx);
 		/* When the writer has applied it, it no longer moves
 		 * with the token (it synchronizes before it says so). */
@@ -342,7 +344,7 @@ repin(struct ivshm_dev *d, unsigned int s)
 		if (o->owner_gone && ivshm_tok_slot(o->token) == s)
 			e = o->epoch;
 	if (d->me != NULL)
-		__atomic_store_n(&d->me->pinned[s], e, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&d->me->pinned[s], e, rte_memory_order_release);
 }
 
 /*

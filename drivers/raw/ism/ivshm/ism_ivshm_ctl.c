@@ -41,7 +41,7 @@ uint64_t ivshm_ctl_due = UINT64_MAX;
 static struct {
 	pthread_mutex_t life;		/* start/stop of the thread */
 	unsigned int users;
-	pthread_t thread;
+	rte_thread_t thread;
 	bool stop;			/* under ivshm_ctl_lock */
 	TAILQ_HEAD(, ivshm_dev) devs;	/* under ivshm_ctl_lock */
 } ctl = {
@@ -77,9 +77,9 @@ ivshm_pass_all(void)
 		ivshm_member_step(d, now);
 		ivshm_peers_step(d, now);
 	}
-	__atomic_store_n(&ivshm_ctl_due, rte_get_tsc_cycles() +
+	rte_atomic_store_explicit(&ivshm_ctl_due, rte_get_tsc_cycles() +
 			 rte_get_tsc_hz() / 1000000 * IVSHM_PERIOD_US *
-			 IVSHM_CATCH_UP_PERIODS, __ATOMIC_RELAXED);
+			 IVSHM_CATCH_UP_PERIODS, rte_memory_order_relaxed);
 }
 
 void
@@ -88,13 +88,13 @@ ivshm_ctl_catch_up(void)
 	if (pthread_mutex_trylock(&ivshm_ctl_lock) != 0)
 		return;
 	/* Another thread may have run it meanwhile. */
-	if (rte_get_tsc_cycles() > __atomic_load_n(&ivshm_ctl_due,
-						   __ATOMIC_RELAXED))
+	if (rte_get_tsc_cycles() > rte_atomic_load_explicit(&ivshm_ctl_due,
+						   rte_memory_order_relaxed))
 		ivshm_pass_all();
 	pthread_mutex_unlock(&ivshm_ctl_lock);
 }
 
-static void *
+static uint32_t
 ctl_thread(void *arg __rte_unused)
 {
 	bool stop;
@@ -109,7 +109,7 @@ ctl_thread(void *arg __rte_unused)
 			break;
 		sleep_us(IVSHM_PERIOD_US);
 	}
-	return NULL;
+	return 0;
 }
 
 int
@@ -121,7 +121,7 @@ ivshm_ctl_attach(struct ivshm_dev *d)
 	if (ctl.users == 0) {
 		ctl.stop = false;
 		/* 0 or a negative errno (the EAL call changed in 23.11). */
-		ret = ism_ctrl_thread_create(&ctl.thread, "ism-ivshm-ctl",
+		ret = ism_ctrl_thread_create(&ctl.thread, "ism-ivshm",
 				ctl_thread, NULL);
 		if (ret < 0) {
 			ISM_PMD_LOG(ERR, "%s: cannot start the control thread: "
@@ -152,7 +152,7 @@ ivshm_ctl_detach(struct ivshm_dev *d)
 		ctl.stop = true;
 	pthread_mutex_unlock(&ivshm_ctl_lock);
 	if (ctl.users == 0)
-		pthread_join(ctl.thread, NULL);
+		rte_thread_join(ctl.thread, NULL);
 out:
 	pthread_mutex_unlock(&ctl.life);
 }

@@ -13,9 +13,11 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include <ism_compat.h>
+
 #include "ism_ivshm_layout.h"
 
-#define LOAD(p) __atomic_load_n(p, __ATOMIC_RELAXED)
+#define LOAD(p) rte_atomic_load_explicit(p, rte_memory_order_relaxed)
 
 static uint64_t
 round_up(uint64_t v, uint64_t a)
@@ -51,7 +53,7 @@ int
 ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
 		struct ivshm_layout *l, const char **why)
 {
-	uint64_t magic = __atomic_load_n(&h->magic, __ATOMIC_ACQUIRE);
+	uint64_t magic = rte_atomic_load_explicit(&h->magic, rte_memory_order_acquire);
 	struct ivshm_layout want;
 	uint32_t version, members;
 	uint64_t rsize, data_off, part, owner;
@@ -106,13 +108,13 @@ ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l)
 	h->fabric_id = l->fabric_id;
 	h->chid = l->chid;
 	h->liveness_ms = l->liveness_ms;
-	__atomic_store_n(&h->magic, IVSHM_MAGIC, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&h->magic, IVSHM_MAGIC, rte_memory_order_release);
 }
 
 bool
 ivshm_state_read(const struct ivshm_member *m, uint64_t *word)
 {
-	uint64_t w = __atomic_load_n(&m->state, __ATOMIC_ACQUIRE);
+	uint64_t w = rte_atomic_load_explicit(&m->state, rte_memory_order_acquire);
 
 	*word = w;
 	return ivshm_state_st(w) < IVSHM_ST_NB;
@@ -163,7 +165,7 @@ ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
 	/* Token first (acquire: the fields were written before it), then
 	 * the fields, then the token again: a change meanwhile makes the
 	 * entry unreadable now; its owner announces the change anyway. */
-	tok = __atomic_load_n(&e->token, __ATOMIC_ACQUIRE);
+	tok = rte_atomic_load_explicit(&e->token, rte_memory_order_acquire);
 	if (tok == 0)
 		return 0;
 	v->token = tok;
@@ -172,7 +174,7 @@ ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
 	off = (uint64_t)LOAD(&e->off64) * IVSHM_DMB_ALIGN;
 	v->len = LOAD(&e->len);
 	atomic_thread_fence(memory_order_acquire);
-	if (__atomic_load_n(&e->token, __ATOMIC_RELAXED) != tok) {
+	if (rte_atomic_load_explicit(&e->token, rte_memory_order_relaxed) != tok) {
 		*why = "DMB entry changed while read";
 		return -EBADMSG;
 	}
@@ -199,7 +201,7 @@ ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
 		uint32_t max_dmbs, uint16_t *idx, unsigned int *n,
 		uint64_t *head, unsigned int *bad)
 {
-	uint64_t h = __atomic_load_n(&m->chg_head, __ATOMIC_ACQUIRE), i;
+	uint64_t h = rte_atomic_load_explicit(&m->chg_head, rte_memory_order_acquire), i;
 	uint16_t x;
 
 	*n = 0;
@@ -222,7 +224,7 @@ ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
 	/* The owner may have overwritten entries while we read them: if the
 	 * head moved by more than the slack the ring keeps, rescan. */
 	atomic_thread_fence(memory_order_acquire);
-	if (__atomic_load_n(&m->chg_head, __ATOMIC_RELAXED) - seen >
+	if (rte_atomic_load_explicit(&m->chg_head, rte_memory_order_relaxed) - seen >
 	    IVSHM_CHG_RING)
 		return 1;
 	return 0;
@@ -239,7 +241,7 @@ ivshm_req_read(const struct ivshm_member *sender, unsigned int to_slot,
 	if (to_slot >= IVSHM_MAX_MEMBERS)
 		return 0;
 	q = &sender->req[to_slot];
-	seq = __atomic_load_n(&q->seq, __ATOMIC_ACQUIRE);
+	seq = rte_atomic_load_explicit(&q->seq, rte_memory_order_acquire);
 	if (seq == last || seq == 0)
 		return 0;
 	r->seq = seq;

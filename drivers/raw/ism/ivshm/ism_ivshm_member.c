@@ -32,6 +32,8 @@
 
 #include <rte_atomic.h>
 
+#include <ism_compat.h>
+
 #include "ism_ivshm.h"
 
 /* How long a join may take before it fails: the others need up to one
@@ -52,7 +54,7 @@ set_phase(struct ivshm_dev *d, enum ivshm_phase ph, uint64_t now)
 static void
 beat(struct ivshm_dev *d)
 {
-	__atomic_store_n(&d->me->beat, ++d->beat, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&d->me->beat, ++d->beat, rte_memory_order_release);
 }
 
 /*
@@ -80,8 +82,8 @@ slot_free(const struct ivshm_dev *d, unsigned int s, uint64_t w)
 		if (ost != IVSHM_ST_JOINING && ost != IVSHM_ST_LIVE &&
 		    ost != IVSHM_ST_LEAVING)
 			continue;
-		if (__atomic_load_n(&m->view_epoch[s], __ATOMIC_ACQUIRE) == e ||
-		    __atomic_load_n(&m->pinned[s], __ATOMIC_ACQUIRE) == e)
+		if (rte_atomic_load_explicit(&m->view_epoch[s], rte_memory_order_acquire) == e ||
+		    rte_atomic_load_explicit(&m->pinned[s], rte_memory_order_acquire) == e)
 			return false;
 	}
 	return true;
@@ -122,7 +124,7 @@ take_slot(struct ivshm_dev *d, unsigned int s, uint64_t epoch)
 			d->own[x].slot = IVSHM_NO_SLOT;
 	}
 	/* GID before looking at the others' (CHECK). */
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 }
 
 static bool
@@ -134,8 +136,8 @@ try_claim(struct ivshm_dev *d, unsigned int s)
 	if (!ivshm_state_read(m, &w) || !slot_free(d, s, w))
 		return false;
 	nw = ivshm_state_make(ivshm_state_epoch(w) + 1, IVSHM_ST_JOINING);
-	if (!__atomic_compare_exchange_n(&m->state, &w, nw, false,
-			__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+	if (!rte_atomic_compare_exchange_strong_explicit(&m->state, &w, nw,
+			rte_memory_order_acq_rel, rte_memory_order_relaxed))
 		return false;
 	take_slot(d, s, ivshm_state_epoch(nw));
 	return true;
@@ -152,9 +154,9 @@ join_failed(struct ivshm_dev *d, int err, uint64_t now)
 			    d->liveness_ns / 1000000);
 	if (d->slot != IVSHM_NO_SLOT) {
 		w = ivshm_state_make(d->epoch, IVSHM_ST_JOINING);
-		__atomic_compare_exchange_n(&d->me->state, &w,
-			ivshm_state_make(d->epoch, IVSHM_ST_FREE), false,
-			__ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+		rte_atomic_compare_exchange_strong_explicit(&d->me->state, &w,
+			ivshm_state_make(d->epoch, IVSHM_ST_FREE),
+			rte_memory_order_acq_rel, rte_memory_order_relaxed);
 		d->slot = IVSHM_NO_SLOT;
 	}
 	d->join_err = err;
@@ -213,10 +215,10 @@ step_check(struct ivshm_dev *d, uint64_t now)
 		if (st != IVSHM_ST_JOINING && st != IVSHM_ST_LIVE &&
 		    st != IVSHM_ST_LEAVING)
 			continue;
-		if (__atomic_load_n(&m->gid, __ATOMIC_RELAXED) != d->gid.gid ||
-		    __atomic_load_n(&m->gid_ext, __ATOMIC_RELAXED) !=
+		if (rte_atomic_load_explicit(&m->gid, rte_memory_order_relaxed) != d->gid.gid ||
+		    rte_atomic_load_explicit(&m->gid_ext, rte_memory_order_relaxed) !=
 		    d->gid.gid_ext ||
-		    __atomic_load_n(&m->chid, __ATOMIC_RELAXED) != d->chid)
+		    rte_atomic_load_explicit(&m->chid, rte_memory_order_relaxed) != d->chid)
 			continue;
 		/* Declared gone by ivshm_peers_step() when it is dead. */
 		if (ivshm_peer_dead(d, p, now))
@@ -242,12 +244,12 @@ step_check(struct ivshm_dev *d, uint64_t now)
 		}
 		return;
 	}
-	__atomic_store_n(&d->me->state, ivshm_state_make(d->epoch,
-			 IVSHM_ST_LIVE), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&d->me->state, ivshm_state_make(d->epoch,
+			 IVSHM_ST_LIVE), rte_memory_order_release);
 	/* Our SBA for polls, our DMBs for moves to ourselves. */
 	d->own_view->sba = ivshm_sba(d->base, &d->lay, d->slot);
-	__atomic_store_n(&d->views[d->slot], d->own_view, __ATOMIC_RELEASE);
-	__atomic_store_n(&d->sba, d->own_view->sba, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&d->views[d->slot], d->own_view, rte_memory_order_release);
+	rte_atomic_store_explicit(&d->sba, d->own_view->sba, rte_memory_order_release);
 	set_phase(d, IVSHM_PH_ANNOUNCE, now);
 }
 
@@ -265,11 +267,11 @@ step_announce(struct ivshm_dev *d, uint64_t now)
 		m = ivshm_member(d->base, s);
 		if (!ivshm_state_read(m, &w) ||
 		    ivshm_state_st(w) != IVSHM_ST_LIVE ||
-		    __atomic_load_n(&m->chid, __ATOMIC_RELAXED) != d->chid ||
+		    rte_atomic_load_explicit(&m->chid, rte_memory_order_relaxed) != d->chid ||
 		    ivshm_peer_dead(d, &d->peers[s], now))
 			continue;
-		if (__atomic_load_n(&m->view_epoch[d->slot],
-				    __ATOMIC_ACQUIRE) == d->epoch)
+		if (rte_atomic_load_explicit(&m->view_epoch[d->slot],
+				    rte_memory_order_acquire) == d->epoch)
 			continue;
 		if (now - d->phase_ns <= join_deadline_ns(d))
 			return;
@@ -296,10 +298,10 @@ expelled(struct ivshm_dev *d, uint64_t w, uint64_t now)
 	d->expulsions++;
 	for (s = 0; s < d->lay.members; s++)
 		ivshm_peer_retire(d, s, true);
-	__atomic_store_n(&d->views[d->slot], NULL, __ATOMIC_RELEASE);
-	__atomic_store_n(&d->sba, &d->quiet_sba, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&d->views[d->slot], NULL, rte_memory_order_release);
+	rte_atomic_store_explicit(&d->sba, &d->quiet_sba, rte_memory_order_release);
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + d->max_dmbs; x++)
-		__atomic_store_n(&d->own_live[x], 0, __ATOMIC_RELAXED);
+		rte_atomic_store_explicit(&d->own_live[x], 0, rte_memory_order_relaxed);
 	rte_ism_pmd_synchronize();
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + d->max_dmbs; x++) {
 		o = &d->own[x];
@@ -328,8 +330,8 @@ expelled(struct ivshm_dev *d, uint64_t w, uint64_t now)
 static void
 fix64(uint64_t *p, uint64_t want)
 {
-	if (__atomic_load_n(p, __ATOMIC_RELAXED) != want)
-		__atomic_store_n(p, want, __ATOMIC_RELEASE);
+	if (rte_atomic_load_explicit(p, rte_memory_order_relaxed) != want)
+		rte_atomic_store_explicit(p, want, rte_memory_order_release);
 }
 
 /*
@@ -431,8 +433,8 @@ all_let_go(struct ivshm_dev *d, void *arg __rte_unused)
 		    ivshm_state_st(w) != IVSHM_ST_LIVE ||
 		    ivshm_peer_dead(d, &d->peers[s], now))
 			continue;
-		if (__atomic_load_n(&m->view_epoch[d->slot],
-				    __ATOMIC_ACQUIRE) == d->epoch)
+		if (rte_atomic_load_explicit(&m->view_epoch[d->slot],
+				    rte_memory_order_acquire) == d->epoch)
 			return false;
 	}
 	return true;
@@ -467,9 +469,9 @@ ivshm_member_leave(struct ivshm_dev *d)
 	}
 	if (d->phase == IVSHM_PH_ANNOUNCE || d->phase == IVSHM_PH_LIVE) {
 		w = ivshm_state_make(d->epoch, IVSHM_ST_LIVE);
-		if (__atomic_compare_exchange_n(&d->me->state, &w,
+		if (rte_atomic_compare_exchange_strong_explicit(&d->me->state, &w,
 				ivshm_state_make(d->epoch, IVSHM_ST_LEAVING),
-				false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+				rte_memory_order_acq_rel, rte_memory_order_relaxed)) {
 			set_phase(d, IVSHM_PH_LEAVING, ivshm_now_ns());
 			/* They post their events, then let go of us. */
 			if (ivshm_wait(d, all_let_go, NULL,
@@ -487,9 +489,9 @@ ivshm_member_leave(struct ivshm_dev *d)
 	ivshm_state_read(d->me, &w);
 	if (ivshm_state_epoch(w) == d->epoch &&
 	    ivshm_state_st(w) != IVSHM_ST_FREE)
-		__atomic_compare_exchange_n(&d->me->state, &w,
-			ivshm_state_make(d->epoch, IVSHM_ST_FREE), false,
-			__ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+		rte_atomic_compare_exchange_strong_explicit(&d->me->state, &w,
+			ivshm_state_make(d->epoch, IVSHM_ST_FREE),
+			rte_memory_order_acq_rel, rte_memory_order_relaxed);
 	d->phase = IVSHM_PH_FAILED;
 out:
 	pthread_mutex_unlock(&ivshm_ctl_lock);

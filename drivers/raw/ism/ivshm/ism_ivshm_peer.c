@@ -23,6 +23,8 @@
 
 #include <rte_malloc.h>
 
+#include <ism_compat.h>
+
 #include "ism_ivshm.h"
 
 struct ivshm_view *
@@ -85,8 +87,8 @@ gid_is(const struct rte_ism_gid *g, uint64_t gid, uint64_t ext)
 static void
 ack(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t seen)
 {
-	__atomic_store_n(&d->me->seen_chg[s], seen, __ATOMIC_RELEASE);
-	__atomic_store_n(&d->me->view_epoch[s], epoch, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&d->me->seen_chg[s], seen, rte_memory_order_release);
+	rte_atomic_store_explicit(&d->me->view_epoch[s], epoch, rte_memory_order_release);
 }
 
 /* Keep an attachment of a DMB that leaves the view (unregistered, or its
@@ -115,8 +117,8 @@ orphan_add(struct ivshm_dev *d, struct ivshm_peer *p, uint32_t idx,
 	TAILQ_INSERT_TAIL(&d->orphans, o, next);
 	v->attach[idx] = 0;
 	if (owner_gone)
-		__atomic_store_n(&d->me->pinned[ivshm_tok_slot(token)],
-				 p->epoch, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&d->me->pinned[ivshm_tok_slot(token)],
+				 p->epoch, rte_memory_order_release);
 }
 
 /* Set view entry idx of p from what its table holds now. Returns true if
@@ -148,7 +150,7 @@ view_update(struct ivshm_dev *d, unsigned int s, uint32_t idx)
 				     0);
 		if (v->attach[idx] > 0)
 			orphan_add(d, p, idx, e->token, false);
-		__atomic_store_n(&e->token, 0, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&e->token, 0, rte_memory_order_release);
 		removed = true;
 	}
 	if (ret != 1)
@@ -156,7 +158,7 @@ view_update(struct ivshm_dev *d, unsigned int s, uint32_t idx)
 	e->addr = RTE_PTR_ADD(ivshm_part(d->base, &d->lay, s), dv.off);
 	e->len = dv.len;
 	e->writable = gid_is(&d->gid, dv.rgid, dv.rgid_ext);
-	__atomic_store_n(&e->token, dv.token, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&e->token, dv.token, rte_memory_order_release);
 	return removed;
 }
 
@@ -214,12 +216,12 @@ peer_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 	p->id = *id;
 	p->epoch = epoch;
 	p->last_req = 0;
-	p->seen_chg = __atomic_load_n(&ivshm_member(d->base, s)->chg_head,
-			__ATOMIC_ACQUIRE);
+	p->seen_chg = rte_atomic_load_explicit(&ivshm_member(d->base, s)->chg_head,
+			rte_memory_order_acquire);
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + id->max_dmbs; x++)
 		view_update(d, s, x);
 	p->up = true;
-	__atomic_store_n(&d->views[s], v, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&d->views[s], v, rte_memory_order_release);
 	ack(d, s, epoch, p->seen_chg);
 	ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
 		     &(struct rte_ism_gid){ id->gid, id->gid_ext }, 0, 0);
@@ -238,7 +240,7 @@ ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events)
 	if (!p->up)
 		return;
 	/* Unreachable for the fast path, then wait out moves using it. */
-	__atomic_store_n(&d->views[s], NULL, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&d->views[s], NULL, rte_memory_order_release);
 	rte_ism_pmd_synchronize();
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + v->max_dmbs; x++) {
 		if (v->ent[x].token == 0 || !v->ent[x].writable)
@@ -257,8 +259,8 @@ ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events)
 		    orph->epoch != p->epoch || orph->owner_gone)
 			continue;
 		orph->owner_gone = true;
-		__atomic_store_n(&d->me->pinned[s], p->epoch,
-				 __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&d->me->pinned[s], p->epoch,
+				 rte_memory_order_release);
 	}
 	/* Our DMBs it could write: still ours, reported; its attachments
 	 * end with it. */
@@ -337,8 +339,8 @@ serve_requests(struct ivshm_dev *d, unsigned int s)
 	} else {
 		ret = serve(d, s, &r);
 	}
-	__atomic_store_n(&a->status, ret, __ATOMIC_RELAXED);
-	__atomic_store_n(&a->seq, r.seq, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&a->status, ret, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&a->seq, r.seq, rte_memory_order_release);
 }
 
 /* Is the member in slot s, found live in epoch, someone we take up? */
@@ -355,7 +357,7 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 		return;
 	/* Proof that it runs: it changed since we first looked, or it saw
 	 * us (a member found live at our join may be a dead one). */
-	acked = __atomic_load_n(&m->view_epoch[d->slot], __ATOMIC_ACQUIRE) ==
+	acked = rte_atomic_load_explicit(&m->view_epoch[d->slot], rte_memory_order_acquire) ==
 		d->epoch;
 	if (!acked && !ivshm_peer_alive(d, p, now))
 		return;
@@ -385,7 +387,7 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 		m = ivshm_member(d->base, s);
 		p = &d->peers[s];
 		valid = ivshm_state_read(m, &w);
-		b = __atomic_load_n(&m->beat, __ATOMIC_RELAXED);
+		b = rte_atomic_load_explicit(&m->beat, rte_memory_order_relaxed);
 		if (!p->seen) {
 			p->seen = true;
 			p->word = w;
@@ -402,10 +404,10 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 			ivshm_peer_retire(d, s, serving);
 			/* Garbage that stays: a dead slot, to be reused. */
 			if (ivshm_peer_dead(d, p, now))
-				__atomic_compare_exchange_n(&m->state, &w,
+				rte_atomic_compare_exchange_strong_explicit(&m->state, &w,
 					ivshm_state_make(ivshm_state_epoch(w),
-					IVSHM_ST_DEAD), false,
-					__ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+					IVSHM_ST_DEAD),
+					rte_memory_order_acq_rel, rte_memory_order_relaxed);
 			continue;
 		}
 		st = ivshm_state_st(w);
@@ -418,10 +420,10 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 		     st == IVSHM_ST_LEAVING) && ivshm_peer_dead(d, p, now)) {
 			/* No heartbeat for the liveness timeout: gone. The
 			 * first device to see it says so for everyone. */
-			if (__atomic_compare_exchange_n(&m->state, &w,
+			if (rte_atomic_compare_exchange_strong_explicit(&m->state, &w,
 					ivshm_state_make(e, IVSHM_ST_DEAD),
-					false, __ATOMIC_ACQ_REL,
-					__ATOMIC_RELAXED))
+					rte_memory_order_acq_rel,
+					rte_memory_order_relaxed))
 				ISM_PMD_LOG(NOTICE, "%s: member in slot %u "
 					    "(epoch %" PRIu64 ") declared "
 					    "gone: no heartbeat for %" PRIu64
@@ -448,9 +450,9 @@ answer_of(struct ivshm_dev *d, unsigned int s, uint64_t seq)
 	const struct ivshm_ans *a = &ivshm_member(d->base, s)->ans[d->slot];
 	int64_t st;
 
-	if (__atomic_load_n(&a->seq, __ATOMIC_ACQUIRE) != seq)
+	if (rte_atomic_load_explicit(&a->seq, rte_memory_order_acquire) != seq)
 		return 1;
-	st = __atomic_load_n(&a->status, __ATOMIC_RELAXED);
+	st = rte_atomic_load_explicit(&a->status, rte_memory_order_relaxed);
 	/* An errno, or 0; anything else is not an answer we trust. */
 	return st <= 0 && st >= -4095 ? (int)st : -EPROTO;
 }
@@ -508,7 +510,7 @@ ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
 	q->code = code;
 	q->arg = arg;
 	q->trigger = trigger;
-	__atomic_store_n(&q->seq, w.seq, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&q->seq, w.seq, rte_memory_order_release);
 	ret = ivshm_wait(d, req_done, &w, IVSHM_ACK_TIMEOUT_MS * 1000000ULL);
 	if (ret < 0) {
 		ISM_PMD_LOG(ERR, "%s: no answer from slot %u in %u ms",

@@ -28,6 +28,8 @@
 #include <rte_eal.h>
 #include <rte_malloc.h>
 #include <rte_random.h>
+
+#include <ism_compat.h>
 #include <bus_vdev_driver.h>
 
 #include "bus_ism_driver.h"
@@ -111,7 +113,7 @@ format_region(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 			    "or a larger region)", d->name, d->where, size,
 			    members, IVSHM_MIN_PART / 1024);
 		/* Let another member with other devargs format it. */
-		__atomic_store_n(&h->format_owner, 0, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&h->format_owner, 0, rte_memory_order_release);
 		return -EINVAL;
 	}
 	l.fabric_id = rte_rand();
@@ -157,7 +159,7 @@ open_fabric(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 			return -EINVAL;
 		}
 		now = ivshm_now_ns();
-		owner = __atomic_load_n(&h->format_owner, __ATOMIC_ACQUIRE);
+		owner = rte_atomic_load_explicit(&h->format_owner, rte_memory_order_acquire);
 		if (ret == -EAGAIN && (owner != seen ||
 		    now - since < IVSHM_FORMAT_WAIT_MS * 1000000ULL)) {
 			if (owner != seen) {
@@ -169,9 +171,9 @@ open_fabric(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 		}
 		/* Zero, or a formatter that never finished: ours. */
 		nonce = rte_rand() | 1;
-		if (!__atomic_compare_exchange_n(&h->format_owner, &owner,
-				nonce, false, __ATOMIC_ACQ_REL,
-				__ATOMIC_RELAXED))
+		if (!rte_atomic_compare_exchange_strong_explicit(&h->format_owner, &owner,
+				nonce, rte_memory_order_acq_rel,
+				rte_memory_order_relaxed))
 			continue;
 		ret = format_region(d, a, size);
 		if (ret < 0)

@@ -21,6 +21,8 @@
 
 #include <rte_atomic.h>
 #include <rte_malloc.h>
+
+#include <ism_compat.h>
 #include <bus_vdev_driver.h>
 
 #include "ism_pmd.h"
@@ -35,7 +37,7 @@ _Static_assert(LO_MAX_DEVS <= 1 << ISM_SW_TOK_SLOT_BITS, "token slot field");
 struct lo_dev;
 
 /* One per DMB index; one cache line, so that a move reads one line. */
-struct lo_dmb {
+struct __rte_cache_aligned lo_dmb {
 	/* Read by the fast path. */
 	uint64_t token;		/* current token, 0 = not writable */
 	void *addr;
@@ -52,7 +54,7 @@ struct lo_dmb {
 	bool registered;	/* the owner still holds it */
 	uint32_t attach_cnt;	/* attachments by the writer device */
 	uint64_t id_token;	/* token while memory lives (detach) */
-} __rte_cache_aligned;
+};
 _Static_assert(sizeof(struct lo_dmb) == RTE_CACHE_LINE_SIZE,
 	       "a move reads one line of the DMB table");
 
@@ -117,13 +119,13 @@ lo_lookup(const struct lo_dev *src, uint64_t token, struct lo_dev **dstp,
 	struct lo_dmb *dmb;
 	uint32_t idx = tok_idx(token);
 
-	dst = __atomic_load_n(&lo_fabric.devs[tok_slot(token)],
-			__ATOMIC_ACQUIRE);
+	dst = rte_atomic_load_explicit(&lo_fabric.devs[tok_slot(token)],
+			rte_memory_order_acquire);
 	if (unlikely(dst == NULL || dst->chid != src->chid ||
 		     idx - RTE_ISM_DMB_IDX_FIRST >= dst->max_dmbs))
 		return -ENOENT;
 	dmb = &dst->dmbs[idx];
-	if (unlikely(__atomic_load_n(&dmb->token, __ATOMIC_ACQUIRE) != token))
+	if (unlikely(rte_atomic_load_explicit(&dmb->token, rte_memory_order_acquire) != token))
 		return -ENOENT;
 	if (unlikely(!rte_ism_gid_equal(&dmb->rgid, &src->gid) ||
 		     (dmb->vlan_valid && !lo_vlan_member(src, dmb->vlan_id))))
@@ -168,14 +170,14 @@ lo_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 
 	/* Relaxed: the entry is read through the pointer (an address
 	 * dependency, as rcu_dereference()). */
-	dmb = __atomic_load_n(src->reach + tok_slot(token), __ATOMIC_RELAXED);
+	dmb = rte_atomic_load_explicit(src->reach + tok_slot(token), rte_memory_order_relaxed);
 	dmb += tok_idx(token);
 	/* A plain load, which the compiler folds into the compare; the
 	 * fence makes it an acquire (x86: no instruction), so that the
 	 * fields below are those published with this token. */
 	if (unlikely(dmb->token != token))
 		return false;
-	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
+	rte_atomic_thread_fence(rte_memory_order_acquire);
 	if (unlikely(dmb->writer != src ||
 		     (dmb->vlan_valid && !lo_vlan_member(src, dmb->vlan_id))))
 		return false;
@@ -251,7 +253,7 @@ lo_dmb_free(struct lo_dev *owner, uint32_t idx)
 	rte_free(dmb->addr);
 	dmb->addr = NULL;
 	dmb->len = 0;
-	__atomic_store_n(&dmb->writer, NULL, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&dmb->writer, NULL, rte_memory_order_relaxed);
 	dmb->id_token = 0;
 	dmb->attach_cnt = 0;
 	ism_sw_ids_put(&owner->ids, idx);
@@ -293,15 +295,15 @@ lo_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	dmb->addr = mem;
 	dmb->len = req->len;
 	dmb->rgid = req->rgid;
-	__atomic_store_n(&dmb->writer, lo_find_gid(d->chid, &req->rgid),
-			__ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&dmb->writer, lo_find_gid(d->chid, &req->rgid),
+			rte_memory_order_relaxed);
 	dmb->vlan_valid = req->vlan_valid;
 	dmb->vlan_id = req->vlan_id;
 	dmb->id_token = token;
 	dmb->attach_cnt = 0;
 	dmb->registered = true;
 	/* Publish last: the fast path trusts the fields once it sees it. */
-	__atomic_store_n(&dmb->token, token, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&dmb->token, token, rte_memory_order_release);
 	req->token = token;
 	req->addr = mem;
 	req->idx = idx;
@@ -338,7 +340,7 @@ lo_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 		goto out;
 	}
 	dmb->registered = false;
-	__atomic_store_n(&dmb->token, 0, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&dmb->token, 0, rte_memory_order_release);
 	/* The writer hears of it, be it this device itself. */
 	writer = lo_find_gid(d->chid, &dmb->rgid);
 	if (writer != NULL)
@@ -442,8 +444,8 @@ lo_vlan_add(struct rte_ism_dev *idev, uint16_t vlan_id)
 	struct lo_dev *d = lo_dev_of(idev);
 
 	/* Atomic: the fast path of other lcores reads the bitmap. */
-	__atomic_fetch_or(&d->vlans[vlan_id / 64], RTE_BIT64(vlan_id % 64),
-			__ATOMIC_RELEASE);
+	rte_atomic_fetch_or_explicit(&d->vlans[vlan_id / 64], RTE_BIT64(vlan_id % 64),
+			rte_memory_order_release);
 	return 0;
 }
 
@@ -453,8 +455,8 @@ lo_vlan_del(struct rte_ism_dev *idev, uint16_t vlan_id)
 	struct lo_dev *d = lo_dev_of(idev);
 	uint64_t old;
 
-	old = __atomic_fetch_and(&d->vlans[vlan_id / 64],
-			~RTE_BIT64(vlan_id % 64), __ATOMIC_RELEASE);
+	old = rte_atomic_fetch_and_explicit(&d->vlans[vlan_id / 64],
+			~RTE_BIT64(vlan_id % 64), rte_memory_order_release);
 	return (old & RTE_BIT64(vlan_id % 64)) ? 0 : -ENOENT;
 }
 
@@ -510,12 +512,12 @@ lo_leave_fabric(struct lo_dev *d)
 	uint32_t idx, end;
 
 	/* Unreachable first, then no move can still be inside its DMBs. */
-	__atomic_store_n(&lo_fabric.devs[d->slot], NULL, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&lo_fabric.devs[d->slot], NULL, rte_memory_order_release);
 	for (i = 0; i < LO_MAX_DEVS; i++) {
 		o = lo_fabric.devs[i];
 		if (o != NULL)
-			__atomic_store_n(&o->reach[d->slot], lo_no_dmbs,
-					__ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&o->reach[d->slot], lo_no_dmbs,
+					rte_memory_order_release);
 	}
 	rte_ism_pmd_synchronize();
 
@@ -554,7 +556,7 @@ lo_leave_fabric(struct lo_dev *d)
 			    !rte_ism_gid_equal(&dmb->rgid, &d->gid))
 				continue;
 			/* Before d's memory can be reused by another device. */
-			__atomic_store_n(&dmb->writer, NULL, __ATOMIC_RELAXED);
+			rte_atomic_store_explicit(&dmb->writer, NULL, rte_memory_order_relaxed);
 			if (dmb->registered)
 				ism_pmd_post(&o->common, RTE_ISM_EVENT_BUF,
 					     RTE_ISM_BUF_USER_DISABLED, &d->gid,
@@ -611,7 +613,7 @@ lo_set_writer(struct lo_dev *o, const struct lo_dev *d)
 		dmb = &o->dmbs[idx];
 		if (dmb->id_token != 0 &&
 		    rte_ism_gid_equal(&dmb->rgid, &d->gid))
-			__atomic_store_n(&dmb->writer, d, __ATOMIC_RELAXED);
+			rte_atomic_store_explicit(&dmb->writer, d, rte_memory_order_relaxed);
 	}
 }
 
@@ -645,20 +647,20 @@ lo_join_fabric(struct lo_dev *d, const char *name)
 		goto out;
 	}
 	d->slot = slot;
-	__atomic_store_n(&d->reach[slot], d->dmbs, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&d->reach[slot], d->dmbs, rte_memory_order_release);
 	for (i = 0; i < LO_MAX_DEVS; i++) {
 		o = lo_fabric.devs[i];
 		if (o != NULL && o->chid == d->chid) {
 			lo_set_writer(o, d);
-			__atomic_store_n(&d->reach[i], o->dmbs,
-					__ATOMIC_RELEASE);
-			__atomic_store_n(&o->reach[slot], d->dmbs,
-					__ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&d->reach[i], o->dmbs,
+					rte_memory_order_release);
+			rte_atomic_store_explicit(&o->reach[slot], d->dmbs,
+					rte_memory_order_release);
 			ism_pmd_post(&o->common, RTE_ISM_EVENT_DEV,
 				     RTE_ISM_DEV_ENABLED, &d->gid, 0, 0);
 		}
 	}
-	__atomic_store_n(&lo_fabric.devs[slot], d, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&lo_fabric.devs[slot], d, rte_memory_order_release);
 out:
 	pthread_mutex_unlock(&lo_fabric.lock);
 	return ret;

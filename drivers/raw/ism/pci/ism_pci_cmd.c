@@ -10,9 +10,12 @@
  * aligned as Linux declares its command unions.
  */
 
+#include <stdalign.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+
+#include <ism_compat.h>
 
 #include "ism_pmd.h"
 #include "ism_pci_cmd.h"
@@ -21,7 +24,7 @@
 static inline void
 count(uint64_t *c)
 {
-	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(c, 1, rte_memory_order_relaxed);
 }
 
 void
@@ -88,7 +91,7 @@ ism_pci_cmd_exec(struct ism_pci_cmd_chan *ch, uint32_t cmd, uint8_t *req,
 		uint16_t *rc)
 {
 	const struct ism_pci_io *io = ch->io;
-	uint8_t hdr[ISM_CMD_HDR_LEN] __rte_aligned(ISM_PCI_LOAD_SIZE);
+	alignas(ISM_PCI_LOAD_SIZE) uint8_t hdr[ISM_CMD_HDR_LEN];
 	uint16_t len;
 	int ret;
 
@@ -150,7 +153,7 @@ finish(struct ism_pci_cmd_chan *ch, uint32_t cmd, uint16_t rc)
 
 	if (ret == 0)
 		return 0;
-	__atomic_store_n(&ch->last_rc, rc, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&ch->last_rc, rc, rte_memory_order_relaxed);
 	if (ret == -ENETUNREACH) {
 		count(&ch->unreachable);
 		ISM_PMD_LOG(DEBUG, "%s: %s: not reachable (device code 0x%04x)",
@@ -178,8 +181,8 @@ run(struct ism_pci_cmd_chan *ch, uint32_t cmd, uint8_t *req, uint16_t req_len,
 int
 ism_pci_cmd_reg_sba(struct ism_pci_cmd_chan *ch, uint64_t sba_iova)
 {
-	uint8_t req[ISM_REG_SBA_LEN] __rte_aligned(ISM_CMD_ALIGN);
-	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN);
+	alignas(ISM_CMD_ALIGN) uint8_t req[ISM_REG_SBA_LEN];
+	alignas(ISM_CMD_ALIGN) uint8_t resp[ISM_CMD_HDR_LEN];
 
 	ism_put_be64(req, ISM_REG_SBA_OFF_SBA, sba_iova);
 	return run(ch, ISM_CMD_REG_SBA, req, sizeof(req), resp, sizeof(resp));
@@ -189,8 +192,8 @@ int
 ism_pci_cmd_reg_ieq(struct ism_pci_cmd_chan *ch, uint64_t ieq_iova,
 		uint64_t len)
 {
-	uint8_t req[ISM_REG_IEQ_LEN] __rte_aligned(ISM_CMD_ALIGN);
-	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN);
+	alignas(ISM_CMD_ALIGN) uint8_t req[ISM_REG_IEQ_LEN];
+	alignas(ISM_CMD_ALIGN) uint8_t resp[ISM_CMD_HDR_LEN];
 
 	ism_put_be64(req, ISM_REG_IEQ_OFF_IEQ, ieq_iova);
 	ism_put_be64(req, ISM_REG_IEQ_OFF_LEN, len);
@@ -200,8 +203,8 @@ ism_pci_cmd_reg_ieq(struct ism_pci_cmd_chan *ch, uint64_t ieq_iova,
 int
 ism_pci_cmd_read_gid(struct ism_pci_cmd_chan *ch, uint64_t *gid)
 {
-	uint8_t req[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN);
-	uint8_t resp[ISM_READ_GID_RESP_LEN] __rte_aligned(ISM_CMD_ALIGN);
+	alignas(ISM_CMD_ALIGN) uint8_t req[ISM_CMD_HDR_LEN];
+	alignas(ISM_CMD_ALIGN) uint8_t resp[ISM_READ_GID_RESP_LEN];
 	int ret;
 
 	ret = run(ch, ISM_CMD_READ_GID, req, sizeof(req), resp, sizeof(resp));
@@ -213,8 +216,8 @@ ism_pci_cmd_read_gid(struct ism_pci_cmd_chan *ch, uint64_t *gid)
 int
 ism_pci_cmd_query_info(struct ism_pci_cmd_chan *ch, struct ism_pci_info *qi)
 {
-	uint8_t req[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN_QI);
-	uint8_t resp[ISM_QI_RESP_LEN] __rte_aligned(ISM_CMD_ALIGN_QI);
+	alignas(ISM_CMD_ALIGN_QI) uint8_t req[ISM_CMD_HDR_LEN];
+	alignas(ISM_CMD_ALIGN_QI) uint8_t resp[ISM_QI_RESP_LEN];
 	unsigned int i;
 	int ret;
 
@@ -241,8 +244,8 @@ int
 ism_pci_cmd_query_rgid(struct ism_pci_cmd_chan *ch, uint64_t rgid,
 		uint32_t vlan_valid, uint32_t vlan_id)
 {
-	uint8_t req[ISM_QUERY_RGID_LEN] __rte_aligned(ISM_CMD_ALIGN);
-	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN);
+	alignas(ISM_CMD_ALIGN) uint8_t req[ISM_QUERY_RGID_LEN];
+	alignas(ISM_CMD_ALIGN) uint8_t resp[ISM_CMD_HDR_LEN];
 
 	ism_put_be64(req, ISM_QUERY_RGID_OFF_RGID, rgid);
 	ism_put_be32(req, ISM_QUERY_RGID_OFF_VLAN_VALID, vlan_valid);
@@ -254,8 +257,8 @@ int
 ism_pci_cmd_reg_dmb(struct ism_pci_cmd_chan *ch,
 		const struct ism_pci_reg_dmb *r, uint64_t *token)
 {
-	uint8_t req[ISM_REG_DMB_LEN] __rte_aligned(ISM_CMD_ALIGN_LARGE);
-	uint8_t resp[ISM_REG_DMB_RESP_LEN] __rte_aligned(ISM_CMD_ALIGN_LARGE);
+	alignas(ISM_CMD_ALIGN_LARGE) uint8_t req[ISM_REG_DMB_LEN];
+	alignas(ISM_CMD_ALIGN_LARGE) uint8_t resp[ISM_REG_DMB_RESP_LEN];
 	int ret;
 
 	ism_put_be64(req, ISM_REG_DMB_OFF_DMB, r->iova);
@@ -274,8 +277,8 @@ int
 ism_pci_cmd_unreg_dmb(struct ism_pci_cmd_chan *ch, uint64_t token,
 		bool *released)
 {
-	uint8_t req[ISM_UNREG_DMB_LEN] __rte_aligned(ISM_CMD_ALIGN);
-	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN);
+	alignas(ISM_CMD_ALIGN) uint8_t req[ISM_UNREG_DMB_LEN];
+	alignas(ISM_CMD_ALIGN) uint8_t resp[ISM_CMD_HDR_LEN];
 	uint16_t rc;
 	int ret;
 
@@ -296,8 +299,8 @@ int
 ism_pci_cmd_signal_ieq(struct ism_pci_cmd_chan *ch, uint64_t rgid,
 		uint32_t trigger_irq, uint32_t code, uint64_t info)
 {
-	uint8_t req[ISM_SIGNAL_IEQ_LEN] __rte_aligned(ISM_CMD_ALIGN_LARGE);
-	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN_LARGE);
+	alignas(ISM_CMD_ALIGN_LARGE) uint8_t req[ISM_SIGNAL_IEQ_LEN];
+	alignas(ISM_CMD_ALIGN_LARGE) uint8_t resp[ISM_CMD_HDR_LEN];
 
 	ism_put_be64(req, ISM_SIGNAL_IEQ_OFF_RGID, rgid);
 	ism_put_be32(req, ISM_SIGNAL_IEQ_OFF_TRIGGER, trigger_irq);
@@ -309,8 +312,8 @@ ism_pci_cmd_signal_ieq(struct ism_pci_cmd_chan *ch, uint64_t rgid,
 int
 ism_pci_cmd_vlan(struct ism_pci_cmd_chan *ch, bool add, uint64_t vlan_id)
 {
-	uint8_t req[ISM_VLAN_LEN] __rte_aligned(ISM_CMD_ALIGN);
-	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN);
+	alignas(ISM_CMD_ALIGN) uint8_t req[ISM_VLAN_LEN];
+	alignas(ISM_CMD_ALIGN) uint8_t resp[ISM_CMD_HDR_LEN];
 
 	ism_put_be64(req, ISM_VLAN_OFF_ID, vlan_id);
 	return run(ch, add ? ISM_CMD_ADD_VLAN_ID : ISM_CMD_DEL_VLAN_ID, req,
@@ -320,8 +323,8 @@ ism_pci_cmd_vlan(struct ism_pci_cmd_chan *ch, bool add, uint64_t vlan_id)
 int
 ism_pci_cmd_unreg(struct ism_pci_cmd_chan *ch, uint32_t cmd)
 {
-	uint8_t req[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN_SIMPLE);
-	uint8_t resp[ISM_CMD_HDR_LEN] __rte_aligned(ISM_CMD_ALIGN_SIMPLE);
+	alignas(ISM_CMD_ALIGN_SIMPLE) uint8_t req[ISM_CMD_HDR_LEN];
+	alignas(ISM_CMD_ALIGN_SIMPLE) uint8_t resp[ISM_CMD_HDR_LEN];
 	uint16_t rc;
 	int ret;
 
@@ -335,7 +338,7 @@ ism_pci_cmd_unreg(struct ism_pci_cmd_chan *ch, uint32_t cmd)
 			    ch->name, ism_pci_cmd_name(cmd));
 		return 0;
 	}
-	__atomic_store_n(&ch->last_rc, rc, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&ch->last_rc, rc, rte_memory_order_relaxed);
 	count(&ch->device_errors);
 	ISM_PMD_LOG(ERR, "%s: %s failed with device code 0x%04x", ch->name,
 		    ism_pci_cmd_name(cmd), rc);

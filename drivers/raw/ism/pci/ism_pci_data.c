@@ -11,6 +11,8 @@
 
 #include "ism_pci_dev.h"
 
+#include <ism_compat.h>
+
 /* BUF and DEV event codes pass through: lib/ism took the device's values. */
 static_assert(RTE_ISM_BUF_OWNER_ERROR == ISM_EV_OWNER_ERROR &&
 	      RTE_ISM_BUF_USER_ERROR == ISM_EV_USER_ERROR &&
@@ -27,14 +29,13 @@ static_assert(RTE_ISM_DMB_IDX_FIRST == ISM_PCI_DMB_IDX_FIRST &&
 
 /*
  * A token the device can have issued: not 0, the request encoding's bits
- * (0-19, 23-27) clear, nothing above BAR 0 (bits 48-63). Bits 20-22 may be
- * set (Linux never checks).
+ * (0-19, 23-27) clear, nothing beyond BAR 0 (token_bad). Bits 20-22 may
+ * be set (Linux never checks).
  */
 static inline int
-check_token(uint64_t token)
+check_token(const struct ism_pci_dev *d, uint64_t token)
 {
-	return (token == 0 || (token & ISM_PCI_TOKEN_BAD_MASK) != 0) ?
-		-ENOENT : 0;
+	return (token == 0 || (token & d->token_bad) != 0) ? -ENOENT : 0;
 }
 
 /*
@@ -70,11 +71,12 @@ store(const struct ism_pci_dev *d, uint64_t token, uint32_t idx, uint32_t sf,
 
 /* The sender cannot see the remote DMB: check what it can, locally. */
 static inline int
-check_local(uint64_t token, uint32_t idx, uint32_t offset, uint32_t len)
+check_local(const struct ism_pci_dev *d, uint64_t token, uint32_t idx,
+		uint32_t offset, uint32_t len)
 {
 	int ret = ism_check_move(idx, offset, len, ISM_PCI_DMB_MAX_LEN);
 
-	return ret != 0 ? ret : check_token(token);
+	return ret != 0 ? ret : check_token(d, token);
 }
 
 int
@@ -85,7 +87,7 @@ ism_pci_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 	unsigned int slot = rte_ism_pmd_lcore_slot();
 	int ret;
 
-	ret = check_local(token, idx, offset, len);
+	ret = check_local(d, token, idx, offset, len);
 	if (likely(ret == 0)) {
 		rte_ism_pmd_move_enter(slot);
 		ret = store(d, token, idx, sf, offset, data, len);
@@ -116,7 +118,8 @@ ism_pci_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 	int ret = nb_segs == 0 ? -EINVAL : 0;
 
 	for (i = 0; ret == 0 && i < nb_segs; i++) {
-		ret = check_local(token, idx, segs[i].offset, segs[i].len);
+		ret = check_local(d, token, idx, segs[i].offset,
+				  segs[i].len);
 		end = segs[i].offset + segs[i].len;
 		if (end >= max_end) {
 			max_end = end;
@@ -154,20 +157,20 @@ scan_word(struct ism_pci_sba *sba, uint32_t w, struct rte_ism_signal *sigs,
 	uint32_t b, bits, idx;
 	uint16_t hw;
 
-	bits = rte_be_to_cpu_32(__atomic_exchange_n(&sba->dmb_bits[w], 0,
-			__ATOMIC_ACQUIRE));
+	bits = rte_be_to_cpu_32(rte_atomic_exchange_explicit(&sba->dmb_bits[w], 0,
+			rte_memory_order_acquire));
 	while (bits != 0) {
 		if (n == nb) {
-			__atomic_fetch_or(&sba->dmb_bits[w],
+			rte_atomic_fetch_or_explicit(&sba->dmb_bits[w],
 					rte_cpu_to_be_32(bits),
-					__ATOMIC_RELAXED);
+					rte_memory_order_relaxed);
 			break;
 		}
-		b = __builtin_clz(bits);
+		b = 32 - rte_fls_u32(bits);
 		bits &= ~(UINT32_C(0x80000000) >> b);
 		idx = w * 32 + b;
-		hw = rte_be_to_cpu_16(__atomic_exchange_n(&sba->dmbe_mask[idx],
-				0, __ATOMIC_ACQUIRE));
+		hw = rte_be_to_cpu_16(rte_atomic_exchange_explicit(&sba->dmbe_mask[idx],
+				0, rte_memory_order_acquire));
 		/*
 		 * As Linux: every set bit is a signal, whatever its mask
 		 * holds. A zero mask is reported as such (the elements are
@@ -196,7 +199,7 @@ ism_pci_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 {
 	struct ism_pci_dev *d = ctx;
 	struct ism_pci_sba *sba = d->sba;
-	rte_be32_t w0 = __atomic_load_n(&sba->s_e, __ATOMIC_ACQUIRE);
+	rte_be32_t w0 = rte_atomic_load_explicit(&sba->s_e, rte_memory_order_acquire);
 	uint32_t w, end = d->sba_words;
 	uint16_t n = 0;
 
@@ -206,10 +209,10 @@ ism_pci_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 	if (nb == 0)
 		return 0;
 	if (w0 & ISM_SBA_S)
-		__atomic_fetch_and(&sba->s_e, ~ISM_SBA_S, __ATOMIC_ACQ_REL);
+		rte_atomic_fetch_and_explicit(&sba->s_e, ~ISM_SBA_S, rte_memory_order_acq_rel);
 	for (w = ISM_PCI_DMB_IDX_FIRST / 32; w < end; w++) {
-		if (likely(__atomic_load_n(&sba->dmb_bits[w],
-					   __ATOMIC_RELAXED) == 0))
+		if (likely(rte_atomic_load_explicit(&sba->dmb_bits[w],
+					   rte_memory_order_relaxed) == 0))
 			continue;
 		n = scan_word(sba, w, sigs, n, nb);
 		if (n == nb)
@@ -221,9 +224,9 @@ ism_pci_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 void
 ism_pci_sba_clear(struct ism_pci_dev *d, uint32_t idx)
 {
-	__atomic_store_n(&d->sba->dmbe_mask[idx], 0, __ATOMIC_RELAXED);
-	__atomic_fetch_and(&d->sba->dmb_bits[idx / 32], ~ism_sba_bit(idx),
-			__ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&d->sba->dmbe_mask[idx], 0, rte_memory_order_relaxed);
+	rte_atomic_fetch_and_explicit(&d->sba->dmb_bits[idx / 32], ~ism_sba_bit(idx),
+			rte_memory_order_relaxed);
 }
 
 /*
@@ -280,13 +283,13 @@ ism_pci_events_drain(struct ism_pci_dev *d, bool try)
 	} else {
 		rte_spinlock_lock(&d->ieq_lock);
 	}
-	if (!(__atomic_load_n(&d->sba->s_e, __ATOMIC_ACQUIRE) & ISM_SBA_E))
+	if (!(rte_atomic_load_explicit(&d->sba->s_e, rte_memory_order_acquire) & ISM_SBA_E))
 		goto out;
-	__atomic_fetch_and(&d->sba->s_e, ~ISM_SBA_E, __ATOMIC_ACQ_REL);
-	hw_idx = rte_be_to_cpu_64(__atomic_load_n(&d->ieq->idx,
-			__ATOMIC_ACQUIRE));
+	rte_atomic_fetch_and_explicit(&d->sba->s_e, ~ISM_SBA_E, rte_memory_order_acq_rel);
+	hw_idx = rte_be_to_cpu_64(rte_atomic_load_explicit(&d->ieq->idx,
+			rte_memory_order_acquire));
 	if (hw_idx > ISM_PCI_IEQ_NR || (hw_idx == 0 && d->ieq_idx >= 0)) {
-		__atomic_fetch_add(&d->ieq_bad_index, 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&d->ieq_bad_index, 1, rte_memory_order_relaxed);
 		ISM_PMD_LOG(ERR, "%s: event queue index %" PRIu64 " out of "
 			    "range, events ignored", d->common.ism->name,
 			    hw_idx);
@@ -297,7 +300,7 @@ ism_pci_events_drain(struct ism_pci_dev *d, bool try)
 		if (++d->ieq_idx == ISM_PCI_IEQ_NR)
 			d->ieq_idx = 0;
 		event_translate(&d->ieq->entry[d->ieq_idx], &ev);
-		__atomic_fetch_add(&d->ieq_events, 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&d->ieq_events, 1, rte_memory_order_relaxed);
 		/* A full queue is counted and logged by the library. */
 		rte_ism_pmd_event_post(d->common.ism, &ev);
 	}
@@ -310,7 +313,7 @@ ism_pci_irq(void *arg)
 {
 	struct ism_pci_dev *d = arg;
 
-	__atomic_fetch_add(&d->irqs, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&d->irqs, 1, rte_memory_order_relaxed);
 	/* DMB signals stay in the SBA for rte_ism_signal_poll(). */
 	ism_pci_events_drain(d, false);
 }

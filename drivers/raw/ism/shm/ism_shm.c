@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include <rte_malloc.h>
+
+#include <ism_compat.h>
 #include <bus_vdev_driver.h>
 
 #include "ism_shm.h"
@@ -34,12 +36,12 @@ shm_lookup(const struct shm_dev *d, uint64_t token,
 	const struct shm_view *v;
 	const struct shm_view_ent *e;
 
-	v = __atomic_load_n(&d->views[ism_sw_tok_slot(token)],
-			__ATOMIC_ACQUIRE);
+	v = rte_atomic_load_explicit(&d->views[ism_sw_tok_slot(token)],
+			rte_memory_order_acquire);
 	if (unlikely(v == NULL || idx - SHM_IDX_FIRST >= v->max_dmbs))
 		return -ENOENT;
 	e = &v->ent[idx];
-	if (unlikely(__atomic_load_n(&e->token, __ATOMIC_ACQUIRE) != token))
+	if (unlikely(rte_atomic_load_explicit(&e->token, rte_memory_order_acquire) != token))
 		return -ENOENT;
 	if (unlikely(e->writable == 0))
 		return -EACCES;
@@ -80,15 +82,15 @@ shm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 
 	/* Relaxed: the entry is read through the pointer (an address
 	 * dependency, as rcu_dereference()). */
-	e = __atomic_load_n(d->fp_ent + ism_sw_tok_slot(token),
-			__ATOMIC_RELAXED);
+	e = rte_atomic_load_explicit(d->fp_ent + ism_sw_tok_slot(token),
+			rte_memory_order_relaxed);
 	e += ism_sw_tok_idx(token);
 	/* A plain load, folded into the compare; the fence makes it an
 	 * acquire (x86: no instruction): the fields below are those
 	 * published with this token. */
 	if (unlikely(e->token != token))
 		return false;
-	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
+	rte_atomic_thread_fence(rte_memory_order_acquire);
 	if (unlikely(e->writable == 0))
 		return false;
 	t->addr = e->addr;
@@ -136,7 +138,7 @@ shm_poll_sba(struct shm_dev *d, unsigned int wslot, struct ism_sw_sba *sba,
 		idx = sigs[i].dmb_idx;
 		/* A peer may scribble over its SBA: it is dropped here. The
 		 * poll reports indices below SHM_NB_IDX only. */
-		if (__atomic_load_n(&d->writer_slot[idx], __ATOMIC_RELAXED) ==
+		if (rte_atomic_load_explicit(&d->writer_slot[idx], rte_memory_order_relaxed) ==
 		    wslot)
 			sigs[n++] = sigs[i];
 	}
@@ -156,7 +158,7 @@ shm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 	uint16_t n = 0;
 
 	rte_ism_pmd_move_enter(slot);
-	act = __atomic_load_n(&d->rx_active, __ATOMIC_ACQUIRE);
+	act = rte_atomic_load_explicit(&d->rx_active, rte_memory_order_acquire);
 	hi = act & (UINT64_MAX << start);
 	act &= ~(UINT64_MAX << start);
 	while ((hi | act) != 0 && n < nb) {
@@ -166,7 +168,7 @@ shm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 		}
 		s = rte_bsf64(hi);
 		hi &= hi - 1;
-		sba = __atomic_load_n(&d->rx_sba[s], __ATOMIC_ACQUIRE);
+		sba = rte_atomic_load_explicit(&d->rx_sba[s], rte_memory_order_acquire);
 		if (sba != NULL)
 			n += shm_poll_sba(d, s, sba, sigs + n, nb - n);
 		if (n == nb)
@@ -343,8 +345,8 @@ shm_start(struct shm_dev *d, struct shm_fabric_peer *fp, unsigned int nfp,
 	shm_ctl_lock();
 	d->own_view->sba = d->sba;
 	shm_view_publish(d, d->slot, d->own_view);
-	__atomic_store_n(&d->rx_sba[d->slot], d->sba, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&d->rx_active, RTE_BIT64(d->slot), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&d->rx_sba[d->slot], d->sba, rte_memory_order_release);
+	rte_atomic_fetch_or_explicit(&d->rx_active, RTE_BIT64(d->slot), rte_memory_order_release);
 	ret = shm_listen_start(d, lfd);
 	for (i = 0; i < nfp; i++) {
 		if (ret < 0) {

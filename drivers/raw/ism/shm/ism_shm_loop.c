@@ -60,7 +60,7 @@ static struct {
 	bool cond_ready;
 	int epfd;
 	struct shm_watch *evw;		/* wakes the thread */
-	pthread_t thread;
+	rte_thread_t thread;
 	bool stop;
 	uint64_t sleep_until;		/* the thread's next wake-up, ns */
 	uint32_t lock_waiters;		/* application threads at the lock */
@@ -87,9 +87,9 @@ on_loop_thread(void)
 void
 shm_ctl_lock(void)
 {
-	__atomic_fetch_add(&loop.lock_waiters, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&loop.lock_waiters, 1, rte_memory_order_relaxed);
 	pthread_mutex_lock(&shm_ctl.lock);
-	__atomic_fetch_sub(&loop.lock_waiters, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_sub_explicit(&loop.lock_waiters, 1, rte_memory_order_relaxed);
 }
 
 void
@@ -149,7 +149,7 @@ yield_to_waiters(void)
 	unsigned int i;
 
 	for (i = 0; i < SHM_YIELD_MAX &&
-	     __atomic_load_n(&loop.lock_waiters, __ATOMIC_RELAXED) != 0; i++)
+	     rte_atomic_load_explicit(&loop.lock_waiters, rte_memory_order_relaxed) != 0; i++)
 		sched_yield();
 }
 
@@ -290,7 +290,7 @@ timeout_ms(uint64_t next)
 	return RTE_MIN((next - now + 999999) / 1000000, (uint64_t)INT32_MAX);
 }
 
-static void *
+static uint32_t
 ctl_main(void *arg __rte_unused)
 {
 	struct epoll_event ev[32];
@@ -333,7 +333,7 @@ ctl_main(void *arg __rte_unused)
 		pthread_mutex_unlock(&shm_ctl.lock);
 		yield_to_waiters();
 	}
-	return NULL;
+	return 0;
 }
 
 static int
@@ -365,7 +365,7 @@ ctl_start(void)
 	evfd = -1;
 	loop.stop = false;
 	loop.sleep_until = 0;
-	ret = ism_ctrl_thread_create(&loop.thread, "ism-shm-ctl", ctl_main,
+	ret = ism_ctrl_thread_create(&loop.thread, "ism-shm", ctl_main,
 			NULL);
 	if (ret == 0)
 		return 0;
@@ -390,7 +390,7 @@ ctl_stop(void)
 	loop.stop = true;
 	kick();
 	pthread_mutex_unlock(&shm_ctl.lock);
-	pthread_join(loop.thread, NULL);
+	rte_thread_join(loop.thread, NULL);
 	pthread_mutex_lock(&shm_ctl.lock);
 	shm_watch_del(loop.evw);
 	grave_free();

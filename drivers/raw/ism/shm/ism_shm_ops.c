@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ism_compat.h>
+
 #include "ism_shm.h"
 
 /* Wait for the answers to a request sent to n connections. */
@@ -102,7 +104,7 @@ shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	e->addr = o->addr;
 	e->len = o->len;
 	e->writable = rte_ism_gid_equal(&req->rgid, &d->gid);
-	__atomic_store_n(&e->token, o->token, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&e->token, o->token, rte_memory_order_release);
 
 	/* Tell everyone it exists; the rgid gets the memfd. When they have
 	 * answered, the writer can use the token. */
@@ -149,7 +151,7 @@ dmb_unregister(struct shm_dev *d, uint64_t token)
 	if (o == NULL || !o->registered)
 		return -ENOENT;
 	o->registered = false;
-	__atomic_store_n(&d->own_view->ent[idx].token, 0, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&d->own_view->ent[idx].token, 0, rte_memory_order_release);
 	ws = d->writer_slot[idx];
 	d->writer_slot[idx] = SHM_NO_SLOT;
 	/* The writer hears of it, be it this device itself (the others

@@ -28,6 +28,8 @@
 
 #include <rte_malloc.h>
 
+#include <ism_compat.h>
+
 #include "ism_shm.h"
 
 static void
@@ -67,9 +69,9 @@ shm_view_new(uint32_t max_dmbs)
 void
 shm_view_publish(struct shm_dev *d, unsigned int slot, struct shm_view *v)
 {
-	__atomic_store_n(&d->fp_ent[slot], v != NULL ? v->ent : shm_no_ent,
-			 __ATOMIC_RELEASE);
-	__atomic_store_n(&d->views[slot], v, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&d->fp_ent[slot], v != NULL ? v->ent : shm_no_ent,
+			 rte_memory_order_release);
+	rte_atomic_store_explicit(&d->views[slot], v, rte_memory_order_release);
 }
 
 void
@@ -235,8 +237,8 @@ shm_peer_greet(struct shm_peer *p)
 		if (ret < 0)
 			return ret;
 	}
-	__atomic_store_n(&d->rx_sba[p->slot], p->rx_sba, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&d->rx_active, RTE_BIT64(p->slot), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&d->rx_sba[p->slot], p->rx_sba, rte_memory_order_release);
+	rte_atomic_fetch_or_explicit(&d->rx_active, RTE_BIT64(p->slot), rte_memory_order_release);
 	shm_msg_init(&m, SHM_MSG_READY, 0);
 	return shm_send(p, &m, -1);
 }
@@ -397,7 +399,7 @@ on_dmb_add(struct shm_peer *p, const struct shm_msg *m, int fd,
 	e->len = a->len;
 	e->writable = mine;
 	/* Publish last: a move trusts the fields once it sees the token. */
-	__atomic_store_n(&e->token, a->token, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&e->token, a->token, rte_memory_order_release);
 	return answer(p, m->hdr.seq, 0, why);
 }
 
@@ -423,7 +425,7 @@ on_dmb_del(struct shm_peer *p, const struct shm_msg *m, const char **why)
 	    idx - SHM_IDX_FIRST < p->max_dmbs &&
 	    p->view->ent[idx].token == token) {
 		e = &p->view->ent[idx];
-		__atomic_store_n(&e->token, 0, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&e->token, 0, rte_memory_order_release);
 		if (e->writable) {
 			/* Moves that saw the token end before we unmap. */
 			rte_ism_pmd_synchronize();
@@ -625,10 +627,10 @@ shm_peer_down(struct shm_peer *p, enum shm_peer_how how)
 		if (d->views[slot] == p->view && p->view != NULL)
 			shm_view_publish(d, slot, NULL);
 		if (d->rx_sba[slot] == p->rx_sba && p->rx_sba != NULL) {
-			__atomic_fetch_and(&d->rx_active, ~RTE_BIT64(slot),
-					   __ATOMIC_RELEASE);
-			__atomic_store_n(&d->rx_sba[slot], NULL,
-					 __ATOMIC_RELEASE);
+			rte_atomic_fetch_and_explicit(&d->rx_active, ~RTE_BIT64(slot),
+					   rte_memory_order_release);
+			rte_atomic_store_explicit(&d->rx_sba[slot], NULL,
+					 rte_memory_order_release);
 		}
 		if (d->peers[slot] == p)
 			d->peers[slot] = NULL;

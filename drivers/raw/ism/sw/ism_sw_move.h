@@ -90,7 +90,7 @@ static __rte_noinline int
 ism_sw_copy_call(void *dst, const void *src, uint32_t len, uint64_t *seq)
 {
 	memcpy(dst, src, len);
-	rte_atomic_thread_fence(__ATOMIC_RELEASE);
+	rte_atomic_thread_fence(rte_memory_order_release);
 	(*seq)++;
 	return 0;
 }
@@ -130,7 +130,7 @@ ism_sw_copy_exit(void *dst, const void *src, uint32_t len, uint64_t *seq)
 {
 	if (unlikely(!ism_sw_copy_small(dst, src, len)))
 		return ism_sw_copy_call(dst, src, len, seq);
-	rte_atomic_thread_fence(__ATOMIC_RELEASE);
+	rte_atomic_thread_fence(rte_memory_order_release);
 	(*seq)++;
 	return 0;
 }
@@ -232,7 +232,7 @@ ism_sw_move_data_fast(void *ctx, ism_sw_find_t find, rte_ism_move_data_t full,
 	rte_compiler_barrier();
 	if (unlikely(!find(ctx, token, &t) ||
 		     (uint64_t)offset + (uint32_t)(len - 1) >= t.len)) {
-		rte_atomic_thread_fence(__ATOMIC_RELEASE);
+		rte_atomic_thread_fence(rte_memory_order_release);
 		(*seq)++;
 		return full(ctx, token, idx, sf, offset, data, len);
 	}
@@ -308,7 +308,7 @@ ism_sw_move_burst(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 			if (!ism_sw_copy_small(dst, segs[i].data, segs[i].len))
 				memcpy(dst, segs[i].data, segs[i].len);
 			/* Segments become visible in order. */
-			rte_atomic_thread_fence(__ATOMIC_RELEASE);
+			rte_atomic_thread_fence(rte_memory_order_release);
 		}
 		if (sf)
 			ism_sw_sba_raise(t.sba, t.dmb_idx, RTE_BIT32(idx));

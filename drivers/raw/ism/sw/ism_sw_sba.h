@@ -43,6 +43,8 @@
 #include <rte_prefetch.h>
 #include <rte_common.h>
 
+#include <ism_compat.h>
+
 #include "rte_ism.h"
 
 #ifdef __cplusplus
@@ -65,7 +67,7 @@ extern "C" {
 #define ISM_SW_SBA_SUM_WORDS	(ISM_SW_SBA_NB_GROUPS / 64)
 
 /** Software signalling bit array: 128 cache lines. */
-struct ism_sw_sba {
+struct __rte_cache_aligned ism_sw_sba {
 	/** Bit g: group (line) g may hold a non-zero mask. */
 	uint64_t summary[ISM_SW_SBA_SUM_WORDS];
 	union {
@@ -78,7 +80,7 @@ struct ism_sw_sba {
 				 ISM_SW_SBA_HEAD_MASKS)) /
 			       ISM_SW_SBA_WORD_MASKS];
 	};
-} __rte_cache_aligned;
+};
 
 _Static_assert(sizeof(struct ism_sw_sba) ==
 	       ISM_SW_SBA_NB_GROUPS * RTE_CACHE_LINE_MIN_SIZE,
@@ -92,11 +94,12 @@ static inline void
 ism_sw_sba_prefetchw(const void *p)
 {
 #if defined(RTE_ARCH_X86)
-	/* PREFETCHW whatever -march says (__builtin_prefetch(p, 1) falls
-	 * back to a read prefetch without -mprfchw); a no-op where absent. */
+	/* PREFETCHW whatever -march says (rte_prefetch0_write(), the
+	 * compiler's write prefetch, falls back to a read prefetch without
+	 * -mprfchw); a no-op where absent. */
 	asm volatile("prefetchw %0" : : "m" (*(const volatile char *)p));
 #else
-	__builtin_prefetch(p, 1, 3);
+	rte_prefetch0_write(p);
 #endif
 }
 
@@ -141,14 +144,14 @@ ism_sw_sba_raise(struct ism_sw_sba *sba, uint32_t idx,
 	uint32_t k = ism_sw_sba_slot(idx), g = ism_sw_sba_group(k);
 	uint64_t *sum = &sba->summary[g / 64], bit = RTE_BIT64(g % 64);
 
-	__atomic_fetch_or(&sba->mask[k], elem_mask, __ATOMIC_SEQ_CST);
+	rte_atomic_fetch_or_explicit(&sba->mask[k], elem_mask, rte_memory_order_seq_cst);
 	/* Group still flagged: the poller has not exchanged the summary
 	 * since, and when it does it will see the mask set above (both sides
 	 * are sequentially consistent). No second locked operation, and the
 	 * lines stay here for the writer's next raise. */
-	if (__atomic_load_n(sum, __ATOMIC_SEQ_CST) & bit)
+	if (rte_atomic_load_explicit(sum, rte_memory_order_seq_cst) & bit)
 		return false;
-	__atomic_fetch_or(sum, bit, __ATOMIC_SEQ_CST);
+	rte_atomic_fetch_or_explicit(sum, bit, rte_memory_order_seq_cst);
 	/* The poller's core reads these lines next: push them out of this
 	 * core's private caches (a hint, a no-op where unsupported), so its
 	 * miss is served by the shared cache instead of a snoop. */
@@ -162,8 +165,8 @@ ism_sw_sba_raise(struct ism_sw_sba *sba, uint32_t idx,
 static inline bool
 ism_sw_sba_pending(const struct ism_sw_sba *sba)
 {
-	return (__atomic_load_n(&sba->summary[0], __ATOMIC_RELAXED) |
-		__atomic_load_n(&sba->summary[1], __ATOMIC_RELAXED)) != 0;
+	return (rte_atomic_load_explicit(&sba->summary[0], rte_memory_order_relaxed) |
+		rte_atomic_load_explicit(&sba->summary[1], rte_memory_order_relaxed)) != 0;
 }
 
 /**
@@ -186,7 +189,7 @@ ism_sw_sba_poll_group(struct ism_sw_sba *sba, uint32_t g,
 	uint16_t mask;
 
 	for (; w < wend; w++) {
-		four = __atomic_load_n(&sba->mask4[w], __ATOMIC_RELAXED);
+		four = rte_atomic_load_explicit(&sba->mask4[w], rte_memory_order_relaxed);
 		while (four != 0) {
 			lane = rte_bsf64(four) / ISM_SW_SBA_MASK_BITS;
 			four &= ~((uint64_t)UINT16_MAX <<
@@ -199,8 +202,8 @@ ism_sw_sba_poll_group(struct ism_sw_sba *sba, uint32_t g,
 				continue;	/* written by a stranger */
 			if (*n == nb)
 				return false;
-			mask = __atomic_exchange_n(&sba->mask[k], 0,
-					__ATOMIC_ACQUIRE);
+			mask = rte_atomic_exchange_explicit(&sba->mask[k], 0,
+					rte_memory_order_acquire);
 			if (mask == 0)
 				continue;
 			sigs[*n].dmb_idx = k + RTE_ISM_DMB_IDX_FIRST;
@@ -232,17 +235,17 @@ ism_sw_sba_poll(struct ism_sw_sba *sba, struct rte_ism_signal *sigs,
 	 * instead of once to be read and again to be written. */
 	ism_sw_sba_prefetchw(sba->summary);
 	for (i = 0; i < RTE_DIM(sba->summary); i++) {
-		if (__atomic_load_n(&sba->summary[i], __ATOMIC_RELAXED) == 0)
+		if (rte_atomic_load_explicit(&sba->summary[i], rte_memory_order_relaxed) == 0)
 			continue;
-		sum = __atomic_exchange_n(&sba->summary[i], 0,
-				__ATOMIC_SEQ_CST);
+		sum = rte_atomic_exchange_explicit(&sba->summary[i], 0,
+				rte_memory_order_seq_cst);
 		while (sum != 0) {
 			g = i * 64 + rte_bsf64(sum);
 			if (!ism_sw_sba_poll_group(sba, g, sigs, &n, nb)) {
 				/* No room: flag this group and the unvisited
 				 * ones again. */
-				__atomic_fetch_or(&sba->summary[i], sum,
-						__ATOMIC_RELEASE);
+				rte_atomic_fetch_or_explicit(&sba->summary[i], sum,
+						rte_memory_order_release);
 				return n;
 			}
 			sum &= sum - 1;
@@ -258,8 +261,8 @@ ism_sw_sba_poll(struct ism_sw_sba *sba, struct rte_ism_signal *sigs,
 static inline void
 ism_sw_sba_clear(struct ism_sw_sba *sba, uint32_t idx)
 {
-	__atomic_store_n(&sba->mask[ism_sw_sba_slot(idx)], 0,
-			__ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&sba->mask[ism_sw_sba_slot(idx)], 0,
+			rte_memory_order_relaxed);
 }
 
 #ifdef __cplusplus

@@ -3,7 +3,7 @@
  */
 
 /*
- * ISM PCI DEVICE MODEL (tests only): the function's interrupt, through
+ * The emulated ISM function in process (tests only): its interrupt, through
  * the same rte_intr interface the ism bus gives the backend, served by
  * the EAL interrupt thread. The handle is of type VDEV (rte_intr_enable()
  * and _disable() do nothing, as vfio's MSI needs no unmasking) on an
@@ -28,6 +28,8 @@
 
 #include <rte_interrupts.h>
 
+#include <ism_compat.h>
+
 #include "ism_pci_model_priv.h"
 
 /* Only stops a hang: the interrupt thread normally runs within ms. */
@@ -44,7 +46,7 @@ irq_before(void *arg)
 	    errno != EAGAIN)
 		MODEL_LOG(ERR, "%s: interrupt eventfd: %s", fn->name,
 			  strerror(errno));
-	fn->irq.seen = __atomic_load_n(&fn->irq.raised, __ATOMIC_ACQUIRE);
+	fn->irq.seen = rte_atomic_load_explicit(&fn->irq.raised, rte_memory_order_acquire);
 }
 
 static void
@@ -138,7 +140,8 @@ model_irq_raise(struct ism_pci_model_fn *fn, bool wait)
 	struct timespec until;
 	int ret = 0;
 
-	gen = __atomic_add_fetch(&q->raised, 1, __ATOMIC_RELEASE);
+	gen = rte_atomic_fetch_add_explicit(&q->raised, 1,
+			rte_memory_order_release) + 1;
 	if (write(rte_intr_fd_get(q->handle), &one, sizeof(one)) < 0) {
 		MODEL_LOG(ERR, "%s: interrupt eventfd: %s", fn->name,
 			  strerror(errno));
