@@ -14,9 +14,10 @@
 #               ../shared/dpdk-src once per machine (devtools/dpdk-version.sh,
 #               about 3 minutes on 2 cores), then runs the suites against it
 #   make test-emul  the tests of the emulated ISM function in QEMU guests
-#               (suite emul): QEMU with the device built once per machine
-#               (devtools/qemu-ism.sh), then the suite; not part of
-#               make test (the build takes longer than its budget)
+#               (suite emul): QEMU with the device and the s390x guest's
+#               kernel built once per machine (devtools/qemu-ism.sh,
+#               devtools/linux-s390x.sh), then the suite; not part of
+#               make test (the builds take longer than its budget)
 #   make bench  the benchmark suite (devtools/bench.sh): CSV, charts and a
 #               summary of ratios in build/perf-results; then net_ism
 #               against net_memif with testpmd (devtools/bench_testpmd.py)
@@ -31,7 +32,7 @@ ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
 .PHONY: all setup build build-asan vm-setup dpdk-versions demo test \
-	test-emul qemu-ism bench clean
+	test-emul qemu-ism linux-s390x bench clean
 
 all: build
 
@@ -70,6 +71,11 @@ vm-setup:
 qemu-ism:
 	./devtools/qemu-ism.sh prefix
 
+# The s390x guest's kernel (Debian's Linux 6.1 with the ism driver, SMC and
+# vfio-pci) and busybox, once per machine (devtools/linux-s390x.sh).
+linux-s390x:
+	./devtools/linux-s390x.sh prefix
+
 # The other DPDK versions of ../shared/dpdk-src (CI has them), built once
 # per machine into a cache outside the tree: the release build's suite
 # 'versions' then runs the suites against each. Without the tarballs (a
@@ -96,7 +102,7 @@ test: build
 	meson test -C $(BUILD) --print-errorlogs --suite dpdk-$(DPDK)
 endif
 
-test-emul: build vm-setup qemu-ism
+test-emul: build vm-setup qemu-ism linux-s390x
 	meson test -C $(BUILD) --print-errorlogs --suite emul
 
 bench: build
