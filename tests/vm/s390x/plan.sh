@@ -46,11 +46,29 @@ if [ -d /sys/bus/pci/drivers/ism ]; then
 	done
 fi
 
+# The interrupts of the functions (each MSI is a line named after its
+# function's address).
+irqs() {
+	grep PCI-MSI /proc/interrupts | sed 's/^/VMTEST-IRQ /'
+}
+
 case "$ROLE" in
 smc)
 	ip link set lo up
 	# shellcheck disable=SC2086
 	run smc_test "$BIN/smc_test" $ARGS
+	irqs
+	# Linux's remove path while SMC still holds the link group (it keeps
+	# it for minutes after the sockets closed): each DMB unregistered,
+	# SMC's SHUTDOWN event to the peer (here the function itself), then
+	# DEL_VLAN_ID, UNREG_IEQ, UNREG_SBA.
+	for d in /sys/bus/pci/drivers/ism/*:*; do
+		[ -e "$d" ] || continue
+		b=${d##*/}
+		echo "$b" > /sys/bus/pci/drivers/ism/unbind
+		[ -e "/sys/bus/pci/devices/$b/driver" ] ||
+			echo "VMTEST-UNBOUND $b"
+	done
 	;;
 vfio)
 	bdf=
@@ -66,14 +84,12 @@ vfio)
 	echo "VMTEST-VFIO $bdf driver=$(basename "$(readlink "$dev/driver")")" \
 		"group=$(basename "$(readlink "$dev/iommu_group")")"
 	run ism_vfio_test "$BIN/ism_vfio_test" "$bdf" "$PEER_GID"
+	irqs
 	;;
 *)
 	finish "unknown role $ROLE"
 	;;
 esac
-# The interrupts of the functions (each MSI is a line named after its
-# function's address).
-grep PCI-MSI /proc/interrupts | sed 's/^/VMTEST-IRQ /'
 # The ism driver's s390 debug feature (16-byte entries): the first bytes
 # of QUERY_INFO's response, of every event it took from its IEQ (type,
 # code, then the token), and failed commands.

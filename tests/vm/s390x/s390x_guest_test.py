@@ -28,13 +28,15 @@ peer token, and the producer cursors went round the ring; vfio: what the
 docstring of ism_vfio_test.c lists. And QEMU logged no guest error (-d
 guest_errors: the device logs there what a driver did wrong).
 
-    s390x_guest_test.py [--step smc|vfio] [--bytes N] [--tag TAG]
-                        [--keep FILE]
+    s390x_guest_test.py [--step smc|vfio] [--bytes N] [--conns N]
+                        [--tag TAG] [--keep FILE]
 
 Skips (77, with the reason) when QEMU with the device
 (devtools/qemu-ism.sh prefix) or the kernel (devtools/linux-s390x.sh
 prefix) is not built, without the cross compiler, and in sanitizer builds:
-make test-emul builds both. ISM_VM_TIMEOUT: QEMU's deadline in s.
+make test-emul builds both. ISM_VM_TIMEOUT: QEMU's deadline in s;
+ISM_QEMU_PREFIX: a QEMU with the device other than the one qemu-ism.sh
+finds for this tree's device sources (its bin/qemu-system-s390x).
 """
 
 import argparse
@@ -184,17 +186,18 @@ def check_irqs(c, bdfs, least):
                    % (bdf, m[0].group(1), least))
 
 
-def check_smc(c, nbytes):
-    for d in ("c2s", "s2c"):
-        c.expect(r"^SMC_TEST %s bytes=%d fnv=([0-9a-f]+) expect=\1 bad=0 "
-                 r"first_bad=-1 secs=\S+ ok$" % (d, nbytes))
+def check_smc(c, nbytes, nconns):
+    for i in range(nconns):
+        for d in ("c2s", "s2c"):
+            c.expect(r"^SMC_TEST %s#%d bytes=%d fnv=([0-9a-f]+) expect=\1 "
+                     r"bad=0 first_bad=-1 secs=\S+ ok$" % (d, i, nbytes))
     socks = c.find(r"^SMC_DIAG sock \S+:(\d+)-\S+:(\d+) state=\d+ "
                    r"mode=(\S+) fallback_reason=(\S+) .*")
     conns = [m for m in socks if m.group(2) != "0"]
-    if len(conns) != 2:
-        c.fail("%d connected SMC sockets in the diag dump, expected 2"
-               % len(conns))
-    info = []
+    if len(conns) != 2 * nconns:
+        c.fail("%d connected SMC sockets in the diag dump, expected %d"
+               % (len(conns), 2 * nconns))
+    ends = {}
     for m in conns:
         if m.group(3) != "smcd":
             c.fail("a socket in mode %s (fallback reason %s), not smcd: %s"
@@ -207,26 +210,43 @@ def check_smc(c, nbytes):
         if not d:
             c.fail("no DMB or connection info: %s" % m.string)
             continue
-        info.append([int(x, 16) for x in d.groups()[:4]] +
-                    [int(x) for x in d.groups()[4:]])
-    for my_gid, peer_gid, tok, peer_tok, rmbe, prmbe, rw, rc, tw, tc in info:
+        my_gid, peer_gid, tok, peer_tok = (int(x, 16) for x in d.groups()[:4])
+        rmbe, prmbe, rw, rc, tw, tc = (int(x) for x in d.groups()[4:])
+        ends[(int(m.group(1)), int(m.group(2)))] = (tok, peer_tok)
         if my_gid != ISM_GID or peer_gid != ISM_GID:
             c.fail("GIDs my 0x%x peer 0x%x, expected 0x%x (the function's)"
                    % (my_gid, peer_gid, ISM_GID))
         if rmbe == 0 or prmbe == 0:
             c.fail("a DMB of size 0")
-        # Several MB went each way: the cursors wrapped the ring.
-        if rw == 0 or tw == 0:
+        # More than a ring went each way: the producer cursors wrapped.
+        if nbytes > 2 * max(rmbe, prmbe) and (rw == 0 or tw == 0):
             c.fail("producer cursors did not wrap (rx %d:%d tx %d:%d)"
                    % (rw, rc, tw, tc))
-    if len(info) == 2:
-        if info[0][2] != info[1][3] or info[1][2] != info[0][3]:
-            c.fail("DMB tokens do not pair up: %x/%x and %x/%x"
-                   % (info[0][2], info[0][3], info[1][2], info[1][3]))
-        if info[0][2] == info[1][2]:
-            c.fail("both ends have the same DMB token")
+    # The two ends of each connection: each one's DMB is the other's peer
+    # DMB; no two ends share one.
+    for (lport, rport), (tok, peer_tok) in ends.items():
+        other = ends.get((rport, lport))
+        if other is None:
+            c.fail("no other end of %d-%d in the dump" % (lport, rport))
+        elif other != (peer_tok, tok):
+            c.fail("DMB tokens of %d-%d do not pair up: %x/%x and %x/%x"
+                   % (lport, rport, tok, peer_tok, other[0], other[1]))
+    toks = [t for t, _ in ends.values()]
+    if len(set(toks)) != len(toks):
+        c.fail("two ends have the same DMB token: %s"
+               % sorted(hex(t) for t in toks))
     c.expect(r"^SMC_TEST PASS$")
     c.expect(r"^VMTEST-RC smc_test 0$")
+    # Then the ism driver let go of the function (its remove path with
+    # SMC's link group still up); a failed command would be in its debug
+    # area, which check_probe() refuses.
+    c.expect(r"smc: removing smcd device ")
+    c.expect(r"^VMTEST-UNBOUND ")
+    # Terminating its link groups SMC signalled SHUTDOWN (software event
+    # 0x80, SIGNAL_IEQ) to the peer, the function itself, whose driver
+    # logged it when it took it from its IEQ.
+    if struct.pack(">IIQ", 2, 0x80, ISM_GID) not in dbf_records(c):
+        c.fail("no SHUTDOWN event in the ism driver's debug area")
 
 
 def check_vfio(c):
@@ -262,7 +282,7 @@ def ready(tag):
     if tag != "rel":
         raise vmlib.Skip("runs in the release build only (it uses nothing "
                          "of the build)")
-    prefix = cached("qemu-ism.sh")
+    prefix = os.environ.get("ISM_QEMU_PREFIX") or cached("qemu-ism.sh")
     if not prefix:
         raise vmlib.Skip("no QEMU with the ism device: run "
                          "devtools/qemu-ism.sh prefix (make test-emul)")
@@ -281,7 +301,10 @@ def ready(tag):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--step", choices=("smc", "vfio"), default="smc")
-    ap.add_argument("--bytes", type=int, default=4 << 20)
+    ap.add_argument("--bytes", type=int, default=4 << 20,
+                    help="each way, per connection (step smc)")
+    ap.add_argument("--conns", type=int, default=3,
+                    help="connections at once (step smc)")
     ap.add_argument("--tag", default="rel",
                     help="the meson build's tag: runs in 'rel' only")
     ap.add_argument("--keep", help="copy the console log here")
@@ -293,7 +316,7 @@ def main():
     devices = ism_device(ISM_GID, "ism0", ISM_FID, ISM_UID)
     append = "console=ttysclp0 panic=-1"
     if a.step == "smc":
-        append += " vmtest.args=--bytes,%d" % a.bytes
+        append += " vmtest.args=--bytes,%d,--conns,%d" % (a.bytes, a.conns)
     else:
         # vfio-pci's region offsets have 40 bits: BAR 0 (the tokens are in
         # it) of 1 TiB, the same in the whole fabric.
@@ -349,7 +372,7 @@ def main():
                        else [ISM_FID])
     if a.step == "smc":
         check_query_info(console, [ISM_GID])
-        check_smc(console, a.bytes)
+        check_smc(console, a.bytes, a.conns)
     else:
         check_query_info(console, [ISM_GID, VFIO_GID])
         check_vfio(console)

@@ -3,20 +3,24 @@
  */
 
 /*
- * One TCP connection carried by SMC-D, checked end to end, run as /init's
- * child in the s390x test guest (static, no DPDK).
+ * TCP connections carried by SMC-D, checked end to end, in the s390x test
+ * guest (static, no DPDK).
  *
- * The parent listens on an AF_SMC socket, the forked child connects. The
- * child sends --bytes of a pseudo-random stream, the parent checks every
- * byte and sends another stream back, which the child checks. With both
- * ends still connected the parent dumps the SMC sockets through the SMC
- * sock_diag netlink interface (linux/smc_diag.h: the mode of each socket,
- * SMC-D, SMC-R or TCP fallback, the fallback reason, and for SMC-D the
- * GIDs and DMB tokens and the connection's cursors). It prints lines for
- * the host to check and exits 0 only if the bytes arrived intact both ways
- * and every connected socket is in SMC-D mode.
+ * The parent listens on an AF_SMC socket, a forked child connects. The
+ * child sends --bytes of a pseudo-random stream, the server's end (a child
+ * too) checks every byte and sends another stream back, which the client
+ * checks. With both ends still connected the parent dumps the SMC sockets
+ * through the SMC sock_diag netlink interface (linux/smc_diag.h: the mode
+ * of each socket, SMC-D, SMC-R or TCP fallback, the fallback reason, and
+ * for SMC-D the GIDs and DMB tokens and the connection's cursors). It
+ * prints lines for the host to check and exits 0 only if the bytes
+ * arrived intact both ways and every connected socket is in SMC-D mode.
  *
- *   smc_test [--addr A.B.C.D] [--port N] [--bytes N] [--fallback-ok]
+ *   smc_test [--addr A.B.C.D] [--port N] [--bytes N] [--conns N]
+ *            [--fallback-ok]
+ *
+ * --conns N: N connections at once, each with its own streams and its own
+ * DMBs, each end served by a process of its own.
  *
  * --fallback-ok: exit 0 on intact bytes even when TCP carried them (used
  * to check the harness itself on a guest without an SMC-D device).
@@ -49,6 +53,7 @@
 #define SEED_C2S UINT64_C(0x9e3779b97f4a7c15)
 #define SEED_S2C UINT64_C(0xd1b54a32d192ed03)
 #define CHUNK 65536
+#define MAX_CONNS 16
 
 struct stream {
 	uint64_t state;
@@ -352,9 +357,22 @@ full_read(int fd, void *buf, size_t n)
 	return 0;
 }
 
-static int
-client(struct sockaddr_in *sa, uint64_t bytes)
+/*
+ * Each connection carries its own streams (the seeds mixed with the
+ * client's number, which it sends first): bytes that reached another
+ * connection's DMB do not pass for this one's.
+ */
+static uint64_t
+seed(uint64_t base, uint32_t conn)
 {
+	return base ^ ((uint64_t)(conn + 1) * UINT64_C(0x100000001b3));
+}
+
+static int
+client(struct sockaddr_in *sa, uint64_t bytes, uint32_t conn)
+{
+	uint32_t be = htonl(conn);
+	char dir[32];
 	uint64_t fnv;
 	char c;
 	int fd = socket(AF_SMC, SOCK_STREAM, SMC_TEST_PROTO_SMC);
@@ -363,9 +381,11 @@ client(struct sockaddr_in *sa, uint64_t bytes)
 		printf("SMC_TEST client connect: %s\n", strerror(errno));
 		return 1;
 	}
-	if (send_stream(fd, SEED_C2S, bytes, &fnv) < 0)
+	if (send(fd, &be, sizeof(be), 0) != sizeof(be) ||
+	    send_stream(fd, seed(SEED_C2S, conn), bytes, &fnv) < 0)
 		return 1;
-	if (recv_stream(fd, "s2c", SEED_S2C, bytes) < 0)
+	snprintf(dir, sizeof(dir), "s2c#%u", conn);
+	if (recv_stream(fd, dir, seed(SEED_S2C, conn), bytes) < 0)
 		return 1;
 	/* Stay connected until the parent has dumped the sockets. */
 	if (full_read(fd, &c, 1) < 0 || c != 'D') {
@@ -376,15 +396,46 @@ client(struct sockaddr_in *sa, uint64_t bytes)
 	return 0;
 }
 
+/*
+ * The server's end of one connection, in a child of its own: check the
+ * client's stream, send one back, tell the parent (done_w: 'K' or 'F'),
+ * and stay connected until it says so (go_r).
+ */
+static int
+serve(int fd, uint64_t bytes, int done_w, int go_r)
+{
+	uint32_t be;
+	char dir[32];
+	uint64_t fnv;
+	char c = 'F';
+	int rc = 1;
+
+	if (full_read(fd, &be, sizeof(be)) == 0) {
+		snprintf(dir, sizeof(dir), "c2s#%u", ntohl(be));
+		if (recv_stream(fd, dir, seed(SEED_C2S, ntohl(be)), bytes) == 0 &&
+		    send_stream(fd, seed(SEED_S2C, ntohl(be)), bytes, &fnv) == 0)
+			rc = 0;
+	}
+	if (rc == 0)
+		c = 'K';
+	if (write(done_w, &c, 1) != 1 || read(go_r, &c, 1) != 1 ||
+	    send(fd, "D", 1, 0) != 1)
+		rc = 1;
+	close(fd);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	const char *addr = "127.0.0.1";
-	uint64_t bytes = 4 << 20, fnv;
-	int port = 47011, fallback_ok = 0;
-	int lfd, fd, one = 1, i, status, connected, smcd, rc = 0;
-	pid_t pid;
+	uint64_t bytes = 4 << 20;
+	int port = 47011, fallback_ok = 0, conns = 1;
+	int lfd, one = 1, i, status, connected, smcd, rc = 0;
+	int done[2], go[2];
+	pid_t pids[2 * MAX_CONNS];
+	int npids = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--addr") && i + 1 < argc)
@@ -393,13 +444,20 @@ main(int argc, char **argv)
 			port = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--bytes") && i + 1 < argc)
 			bytes = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--conns") && i + 1 < argc)
+			conns = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--fallback-ok"))
 			fallback_ok = 1;
 		else {
 			fprintf(stderr, "usage: %s [--addr A] [--port N] "
-				"[--bytes N] [--fallback-ok]\n", argv[0]);
+				"[--bytes N] [--conns N] [--fallback-ok]\n",
+				argv[0]);
 			return 2;
 		}
+	}
+	if (conns < 1 || conns > MAX_CONNS) {
+		fprintf(stderr, "--conns: 1 to %d\n", MAX_CONNS);
+		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sa.sin_port = htons(port);
@@ -415,51 +473,80 @@ main(int argc, char **argv)
 	}
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(lfd, 1) < 0) {
+	    listen(lfd, conns) < 0 || pipe(done) < 0 || pipe(go) < 0) {
 		printf("SMC_TEST bind/listen %s:%d: %s\n", addr, port,
 		       strerror(errno));
 		printf("SMC_TEST FAIL\n");
 		return 1;
 	}
-	printf("SMC_TEST listening %s:%d bytes=%" PRIu64 "\n", addr, port,
-	       bytes);
-	pid = fork();
-	if (pid < 0) {
-		printf("SMC_TEST fork: %s\n", strerror(errno));
-		return 1;
+	printf("SMC_TEST listening %s:%d bytes=%" PRIu64 " conns=%d\n", addr,
+	       port, bytes, conns);
+	for (i = 0; i < conns; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			printf("SMC_TEST fork: %s\n", strerror(errno));
+			rc = 1;
+			goto reap;
+		}
+		if (pid == 0) {
+			close(lfd);
+			_exit(client(&sa, bytes, i));
+		}
+		pids[npids++] = pid;
 	}
-	if (pid == 0) {
-		close(lfd);
-		_exit(client(&sa, bytes));
+	for (i = 0; i < conns; i++) {
+		int fd = accept(lfd, NULL, NULL);
+		pid_t pid;
+
+		if (fd < 0) {
+			printf("SMC_TEST accept: %s\n", strerror(errno));
+			rc = 1;
+			goto reap;
+		}
+		pid = fork();
+		if (pid == 0) {
+			close(lfd);
+			_exit(serve(fd, bytes, done[1], go[0]));
+		}
+		close(fd);
+		if (pid < 0) {
+			printf("SMC_TEST fork: %s\n", strerror(errno));
+			rc = 1;
+			goto reap;
+		}
+		pids[npids++] = pid;
 	}
-	fd = accept(lfd, NULL, NULL);
-	if (fd < 0) {
-		printf("SMC_TEST accept: %s\n", strerror(errno));
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		printf("SMC_TEST FAIL\n");
-		return 1;
+	/* Every connection carried its bytes both ways ... */
+	for (i = 0; i < conns; i++) {
+		char c;
+
+		if (read(done[0], &c, 1) != 1 || c != 'K')
+			rc = 1;
 	}
-	if (recv_stream(fd, "c2s", SEED_C2S, bytes) < 0 ||
-	    send_stream(fd, SEED_S2C, bytes, &fnv) < 0)
-		rc = 1;
 	/*
-	 * The child has read everything once it waits for the end mark; the
-	 * dump runs while both ends are connected. Its counts decide.
+	 * ... and is still open: the dump shows both ends of each. Its counts
+	 * decide.
 	 */
 	if (diag_dump(&connected, &smcd) < 0)
 		rc = 1;
 	printf("SMC_DIAG connected=%d smcd=%d\n", connected, smcd);
-	if (connected != 2 || (smcd != 2 && !fallback_ok))
+	if (connected != 2 * conns || (smcd != 2 * conns && !fallback_ok))
 		rc = 1;
-	if (send(fd, "D", 1, 0) != 1)
-		rc = 1;
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0) {
-		printf("SMC_TEST client failed\n");
-		rc = 1;
+	for (i = 0; i < conns; i++)
+		if (write(go[1], "G", 1) != 1)
+			rc = 1;
+reap:
+	if (rc != 0 && npids < 2 * conns)
+		for (i = 0; i < npids; i++)
+			kill(pids[i], SIGKILL);
+	for (i = 0; i < npids; i++) {
+		if (waitpid(pids[i], &status, 0) != pids[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			printf("SMC_TEST a child failed\n");
+			rc = 1;
+		}
 	}
-	close(fd);
 	close(lfd);
 	printf("SMC_TEST %s\n", rc ? "FAIL" : "PASS");
 	return rc;
