@@ -159,9 +159,12 @@ build() {
 	rm -f "$out/.dpdk-ism-hash"
 	# The two programs only (QEMU's own tests are a third of its build);
 	# they run from the prefix with Debian's firmware (--firmwarepath).
+	# (The CPU time says what an idle machine would take: /usr/bin/time.)
+	timer=
+	[ -x /usr/bin/time ] && timer="/usr/bin/time -f %es_elapsed_%Us_user_%Ss_system"
 	# shellcheck disable=SC2086
 	if ! (cd "$src/build" &&
-	      nice ninja -j"$(nproc)" $PROGRAMS) >> "$log" 2>&1; then
+	      nice $timer ninja -j"$(nproc)" $PROGRAMS) >> "$log" 2>&1; then
 		tail -n 30 "$log" >&2
 		die "building QEMU failed (log: $log)"
 	fi
