@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include <rte_bus_vdev.h>
+#include <rte_cycles.h>
 #include <rte_hash_crc.h>
 #include <rte_kvargs.h>
 #include <rte_rawdev.h>
@@ -216,6 +217,45 @@ fx_drain(void)
 			;
 		while (rte_ism_signal_poll(id, sig, RTE_DIM(sig)) > 0)
 			;
+	}
+}
+
+int
+fx_event_wait(uint16_t dev, struct rte_ism_event *ev, uint16_t want,
+		uint16_t nb)
+{
+	uint64_t end = rte_get_timer_cycles() +
+		FX_EVENT_WAIT_S * rte_get_timer_hz();
+	int got = 0, n;
+
+	while (got < want) {
+		n = rte_ism_event_poll(dev, ev + got, nb - got);
+		if (n < 0)
+			return n;
+		got += n;
+		if (n == 0 && rte_get_timer_cycles() > end)
+			break;
+		if (n == 0)
+			rte_delay_us_sleep(100);
+	}
+	return got;
+}
+
+int
+fx_events_wait(uint16_t dev, uint64_t total)
+{
+	uint64_t end = rte_get_timer_cycles() +
+		FX_EVENT_WAIT_S * rte_get_timer_hz();
+	struct rte_ism_stats st;
+
+	for (;;) {
+		if (rte_ism_stats_get(dev, &st) < 0)
+			return -ENODEV;
+		if (st.events + st.events_dropped >= total)
+			return 0;
+		if (rte_get_timer_cycles() > end)
+			return -ETIMEDOUT;
+		rte_delay_us_sleep(100);
 	}
 }
 

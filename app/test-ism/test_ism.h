@@ -90,6 +90,19 @@ int fx_register(uint16_t dev, uint32_t len, const struct rte_ism_gid *rgid,
 int fx_rawdev_id(const char *name);
 /* Drain and drop all events and signals pending on every device. */
 void fx_drain(void);
+/*
+ * Events reach a device's queue when its driver handles them: at once
+ * for the software backends and the in-process PCI function, through the
+ * function's interrupt on a real platform (a guest's vfio), a while after
+ * the call that caused them. fx_event_wait() polls dev into ev[0..nb)
+ * until want events came (or FX_EVENT_WAIT_S passed): their number.
+ * fx_events_wait() waits until events + events_dropped of dev's stats
+ * reached total.
+ */
+#define FX_EVENT_WAIT_S 10
+int fx_event_wait(uint16_t dev, struct rte_ism_event *ev, uint16_t want,
+		uint16_t nb);
+int fx_events_wait(uint16_t dev, uint64_t total);
 /* Checksum used by the data tests (CRC32C). */
 uint32_t fx_crc(const void *p, size_t len);
 /* Deterministic pseudo-random bytes. */

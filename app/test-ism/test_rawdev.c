@@ -205,7 +205,8 @@ rawdev_xstats(int raw, unsigned int n, struct xstats_arrays *x)
 			    "register a DMB");
 	rte_rawdev_xstats_get(raw, x->ids, x->v0, n);
 	rte_ism_move_data(fx.b, d.token, 0, 0, 0, b, 10);
-	rte_ism_move_data(fx.b, d.token, 0, 0, 60, b, 10);	/* -ERANGE */
+	/* -ERANGE before any store block: counted on every platform. */
+	rte_ism_move_data(fx.b, d.token, 0, 0, UINT32_MAX, b, 2);
 	rte_rawdev_xstats_get(raw, x->ids, x->v1, n);
 	rte_ism_dmb_unregister(fx.a, d.token);
 	TEST_ASSERT_EQUAL(x->v1[id_moves] - x->v0[id_moves], 1,
@@ -243,11 +244,18 @@ test_xstats(void)
 	return ret;
 }
 
+/*
+ * The PMD's selftest on every device. It checks that a move past the end
+ * of a DMB is refused, which behind plain vfio-pci (--stores-posted) only
+ * the device knows: skipped there.
+ */
 static int
 test_selftest(void)
 {
 	uint16_t id;
 
+	if (fx.stores_posted)
+		return TEST_SKIPPED;
 	RTE_ISM_FOREACH_DEV(id) {
 		struct rte_ism_dev_info info;
 		int raw;

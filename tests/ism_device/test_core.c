@@ -7,7 +7,7 @@
  * (no DPDK): the environment is an array of "guest memory" addressed by
  * offset. What the in-process platform never does is done here: commands
  * written in pieces of 1, 2 and 4 bytes (a CPU behind x86's vfio-pci),
- * store blocks given in pieces with the signal at their end, small BAR 0
+ * store blocks given in pieces, small BAR 0
  * sizes and the token space they leave, and every field checked byte by
  * byte as Linux's driver lays it out (drivers/s390/net/ism.h), so the
  * test holds on a big-endian host too.
@@ -265,7 +265,7 @@ test_commands_and_moves(struct ism_dev *a, struct ism_dev *b)
 
 	/* A whole store block with sf: data, mask, bit, S, one interrupt. */
 	irqs = envs[0].irqs[ISM_DEV_IRQ_SIGNAL];
-	CHECK(ism_dev_store(b, req(tok, 3, true, 100), data, 4096 - 100, 0) ==
+	CHECK(ism_dev_store(b, req(tok, 3, true, 100), data, 4096 - 100) ==
 	      0, "store");
 	CHECK(memcmp(mem + base(0) + 65536 + 100, data, 4096 - 100) == 0,
 	      "data");
@@ -275,29 +275,31 @@ test_commands_and_moves(struct ism_dev *a, struct ism_dev *b)
 	      PRIx64, get_be(mem + base(0) + 256 + 2 * 40, 2));
 	CHECK(envs[0].irqs[ISM_DEV_IRQ_SIGNAL] == irqs + 1, "one interrupt");
 	/* S still set: the next signal coalesces. */
-	CHECK(ism_dev_store(b, req(tok, 0, true, 0), data, 8, 0) == 0, "store");
+	CHECK(ism_dev_store(b, req(tok, 0, true, 0), data, 8) == 0, "store");
 	CHECK(envs[0].irqs[ISM_DEV_IRQ_SIGNAL] == irqs + 1, "coalesced");
 	memset(mem + base(0), 0, 256 + 2 * 1920);
 
-	/* Pieces of 8 bytes: the signal waits for the end of the block. */
-	for (i = 0; i < 64; i += 8)
-		CHECK(ism_dev_store(b, req(tok, 1, true, 4096 + i), data + i, 8,
-				    ISM_DEV_STORE_PART) == 0, "piece %u", i);
-	CHECK(!sba_bit(0, 40) && mem[base(0)] == 0, "signal before the end");
-	ism_dev_store_end(b);
+	/*
+	 * Pieces of 4 bytes (a CPU's writes), all with sf: signalled with the
+	 * first, one interrupt; those past the end refused, the others in.
+	 */
+	for (i = 0; i < 64; i += 4)
+		CHECK(ism_dev_store(b, req(tok, 1, true, 8192 - 32 + i), data + i,
+				    4) == (i < 32 ? 0 : -ERANGE), "piece %u", i);
 	CHECK(sba_bit(0, 40) && (mem[base(0)] & 0x80) &&
-	      envs[0].irqs[ISM_DEV_IRQ_SIGNAL] == irqs + 2, "signal at the end");
-	CHECK(memcmp(mem + base(0) + 65536 + 4096, data, 64) == 0, "pieces");
+	      envs[0].irqs[ISM_DEV_IRQ_SIGNAL] == irqs + 2, "pieces' signal");
+	CHECK(memcmp(mem + base(0) + 65536 + 8192 - 32, data, 32) == 0,
+	      "pieces");
 	memset(mem + base(0), 0, 256 + 2 * 1920);
 
 	/* Refusals, nothing written or signalled. */
-	CHECK(ism_dev_store(a, req(tok, 0, true, 0), data, 1, 0) == -EACCES,
+	CHECK(ism_dev_store(a, req(tok, 0, true, 0), data, 1) == -EACCES,
 	      "not the writer");
-	CHECK(ism_dev_store(b, req(tok, 0, true, 8192), data, 1, 0) ==
+	CHECK(ism_dev_store(b, req(tok, 0, true, 8192), data, 1) ==
 	      -ERANGE, "past the end");
 	CHECK(ism_dev_store(b, req(tok ^ (UINT64_C(1) << 40), 0, true, 0),
-			    data, 1, 0) == -ENOENT, "unknown token");
-	CHECK(ism_dev_store(b, req(tok, 0, true, 4000), data, 200, 0) ==
+			    data, 1) == -ENOENT, "unknown token");
+	CHECK(ism_dev_store(b, req(tok, 0, true, 4000), data, 200) ==
 	      -EINVAL, "across 4 KiB");
 	CHECK(!sba_bit(0, 40) && mem[base(0)] == 0, "refused, signalled");
 
@@ -323,7 +325,7 @@ test_commands_and_moves(struct ism_dev *a, struct ism_dev *b)
 	e = last_event(1, &slot);
 	CHECK(e != NULL && slot == 2 && get_be(e, 4) == 0 &&
 	      get_be(e + 4, 4) == 4 && get_be(e + 8, 8) == tok, "BUF event");
-	CHECK(ism_dev_store(b, req(tok, 0, false, 0), data, 1, 0) == -ENOENT,
+	CHECK(ism_dev_store(b, req(tok, 0, false, 0), data, 1) == -ENOENT,
 	      "stale token");
 }
 
@@ -360,10 +362,10 @@ test_vlan_writer(struct ism_dev *a, struct ism_dev *b)
 	uint8_t x = 1;
 
 	CHECK(tok != 0, "tagged DMB");
-	CHECK(ism_dev_store(b, req(tok, 0, false, 0), &x, 1, 0) == -EACCES,
+	CHECK(ism_dev_store(b, req(tok, 0, false, 0), &x, 1) == -EACCES,
 	      "writer outside the VLAN");
 	CHECK(cmd_u64(b, 0x04, 7, 8) == 0, "ADD_VLAN_ID 7");
-	CHECK(ism_dev_store(b, req(tok, 0, false, 0), &x, 1, 0) == 0,
+	CHECK(ism_dev_store(b, req(tok, 0, false, 0), &x, 1) == 0,
 	      "writer in the VLAN");
 	CHECK(cmd_u64(a, 0x0b, tok, 8) == 0, "UNREG_DMB");
 }

@@ -380,8 +380,6 @@ reset_locked(struct ism_dev *dev)
 	struct ism_dev *o;
 	unsigned int i;
 
-	ismd_pending_forget(dev);
-	dev->nr_pending = 0;
 	for (i = ISMD_IDX_FIRST; i < ISMD_NR_IDX; i++)
 		if (dev->dmbs[i].token != 0)
 			ismd_dmb_drop(dev, &dev->dmbs[i]);

@@ -146,19 +146,15 @@ int ism_dev_cmd_read(struct ism_dev *dev, uint64_t off, void *buf,
 
 /*
  * A store block to BAR 0: req is its offset operand, buf its len bytes
- * (1 to 4096, not crossing a 4 KiB boundary of req). With
- * ISM_DEV_STORE_PART the bytes are a piece of a store block the
- * environment cannot see whole (MMIO writes of a CPU): the signal of sf
- * waits until ism_dev_store_end(), which the environment calls once the
- * whole store block is in (see ism_device_store.c).
+ * (1 to 4096, not crossing a 4 KiB boundary of req). An environment that
+ * sees only the pieces of a store block (the MMIO writes of a CPU) passes
+ * each piece as a store block of its own (see ism_device_store.c).
  * @return 0, or the reason the store block was refused, nothing written:
  * -ENOENT no DMB with this token in the fabric, -EACCES this function is
  * not its writer (rgid, VLAN), -ERANGE past its end, -EIO the owner's
  * DMA failed, -EINVAL not a store block (length, 4 KiB boundary, BAR).
  */
-#define ISM_DEV_STORE_PART	0x1
 int ism_dev_store(struct ism_dev *dev, uint64_t req, const void *buf,
-		size_t len, unsigned int flags);
-void ism_dev_store_end(struct ism_dev *dev);
+		size_t len);
 
 #endif /* ISM_DEVICE_H */

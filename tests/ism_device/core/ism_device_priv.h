@@ -112,9 +112,6 @@
 
 #define ISMD_NR_VLAN		8192	/* ids up to 0x1fff (V2 probe) */
 
-/* Signals of partial store blocks not raised yet. */
-#define ISMD_PENDING		32
-
 struct ismd_fabric;
 
 struct ismd_dmb {
@@ -126,13 +123,6 @@ struct ismd_dmb {
 	uint64_t rgid;
 	struct ism_dev *owner;
 	struct ismd_dmb *hnext;	/* the fabric's token hash */
-};
-
-struct ismd_pending {
-	struct ism_dev *dst;
-	uint64_t token;
-	uint32_t idx;
-	uint32_t elem;
 };
 
 struct ism_dev {
@@ -156,9 +146,6 @@ struct ism_dev {
 	uint64_t vlans[ISMD_NR_VLAN / 64];
 	uint32_t nr_dmbs;
 	struct ismd_dmb dmbs[ISMD_NR_IDX];
-
-	struct ismd_pending pending[ISMD_PENDING];
-	unsigned int nr_pending;
 };
 
 /*
@@ -253,9 +240,5 @@ void ismd_dmb_drop(struct ism_dev *dev, struct ismd_dmb *dmb);
 
 /* ism_device_cmd.c: run the command in the window. */
 void ismd_cmd_run(struct ism_dev *dev);
-
-/* ism_device_store.c */
-void ismd_pending_flush(struct ism_dev *dev);
-void ismd_pending_forget(struct ism_dev *dst);
 
 #endif /* ISM_DEVICE_PRIV_H */

@@ -8,12 +8,22 @@
  *
  * On the hardware a store block is one instruction: when it completes,
  * its bytes are in the target DMB, and the signal of sf (DMB bit, element
- * mask, S, interrupt) comes after them. An environment that hands the
- * core whole store blocks (in process; QEMU's s390 PCISTB, see
- * tests/ism_device/qemu/ism_qemu_s390.c) gets exactly that. One that sees
- * only the CPU's MMIO writes (x86: a write(2) to the vfio region becomes
- * 4- or 8-byte writes) passes them with ISM_DEV_STORE_PART and calls
- * ism_dev_store_end() when the CPU is done; the signal waits until then.
+ * mask, S, interrupt) comes after them; a store block that does not fit
+ * writes nothing. An environment that hands the core whole store blocks
+ * (in process; QEMU's s390 PCISTB, see
+ * tests/ism_device/qemu/ism_qemu_s390.c) gets exactly that.
+ *
+ * One that sees only a CPU's MMIO writes (x86: a write(2) to the vfio
+ * region becomes 4-byte writes of the kernel) cannot tell where a store
+ * block ends, and passes each piece as a store block: every piece of the
+ * last block of a move carries sf, so the signal is raised with its first
+ * piece, and a block that runs past the DMB's end writes its pieces that
+ * fit. Deferring the signal (until the vCPU leaves the device) would make
+ * it come after move_data returned, which a driver may not expect, and
+ * still not after the last piece where other vCPUs run. Both are right for
+ * a guest with one vCPU: nothing in it runs between the pieces of one
+ * write(2) (the kernel's loop is not preempted), so nothing sees the
+ * signal before the last byte; the guests of the tests have one.
  */
 
 #include <errno.h>
@@ -82,55 +92,9 @@ raise_signal(struct ism_dev *dst, uint32_t idx, uint32_t elem)
 		dst->ops->irq(dst->ctx, ISM_DEV_IRQ_SIGNAL);
 }
 
-/* Raise the signals of partial store blocks, if their DMB still is. */
-void
-ismd_pending_flush(struct ism_dev *dev)
-{
-	struct ismd_pending *p;
-	unsigned int i;
-
-	for (i = 0; i < dev->nr_pending; i++) {
-		p = &dev->pending[i];
-		if (p->dst != NULL && p->dst->dmbs[p->idx].token == p->token)
-			raise_signal(p->dst, p->idx, p->elem);
-	}
-	dev->nr_pending = 0;
-}
-
-/* dst is going away: no function may signal it later. */
-void
-ismd_pending_forget(struct ism_dev *dst)
-{
-	struct ism_dev *d;
-	unsigned int i;
-
-	for (d = dst->fabric->fns; d != NULL; d = d->next)
-		for (i = 0; i < d->nr_pending; i++)
-			if (d->pending[i].dst == dst)
-				d->pending[i].dst = NULL;
-}
-
-static void
-pending_add(struct ism_dev *src, struct ism_dev *dst, uint64_t token,
-		uint32_t idx, uint32_t elem)
-{
-	struct ismd_pending *p;
-
-	if (src->nr_pending > 0) {
-		p = &src->pending[src->nr_pending - 1];
-		if (p->dst == dst && p->token == token && p->elem == elem)
-			return;		/* the next piece of the same block */
-	}
-	if (src->nr_pending == ISMD_PENDING)
-		ismd_pending_flush(src);
-	src->pending[src->nr_pending++] = (struct ismd_pending){
-		.dst = dst, .token = token, .idx = idx, .elem = elem,
-	};
-}
-
 int
 ism_dev_store(struct ism_dev *src, uint64_t req, const void *buf,
-		size_t len, unsigned int flags)
+		size_t len)
 {
 	uint64_t token = req & ~ISMD_REQ_NOT_TOKEN;
 	uint32_t off = (uint32_t)(req & ISMD_REQ_OFF_MASK);
@@ -145,11 +109,7 @@ ism_dev_store(struct ism_dev *src, uint64_t req, const void *buf,
 	    (req % ISMD_STORE_MAX) + len > ISMD_STORE_MAX ||
 	    req >= src->fabric->bar0_size)
 		return -EINVAL;
-	/* Pieces change the pending signals: exclusive. */
-	if (flags & ISM_DEV_STORE_PART)
-		pthread_rwlock_wrlock(&ismd_lock);
-	else
-		pthread_rwlock_rdlock(&ismd_lock);
+	pthread_rwlock_rdlock(&ismd_lock);
 	dmb = token == 0 ? NULL : ismd_token_find(src->fabric, token);
 	if (dmb == NULL) {
 		ret = -ENOENT;
@@ -177,21 +137,10 @@ ism_dev_store(struct ism_dev *src, uint64_t req, const void *buf,
 		ret = -EIO;
 		goto out;
 	}
-	if (req & ISMD_REQ_SF) {
-		if (flags & ISM_DEV_STORE_PART)
-			pending_add(src, dst, token, idx, elem);
-		else
-			raise_signal(dst, idx, elem);
-	}
+	if (req & ISMD_REQ_SF)
+		raise_signal(dst, idx, elem);
 out:
 	pthread_rwlock_unlock(&ismd_lock);
 	return ret;
 }
 
-void
-ism_dev_store_end(struct ism_dev *dev)
-{
-	pthread_rwlock_wrlock(&ismd_lock);
-	ismd_pending_flush(dev);
-	pthread_rwlock_unlock(&ismd_lock);
-}

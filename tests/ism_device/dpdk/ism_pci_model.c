@@ -190,7 +190,7 @@ model_write(void *ctx, unsigned int bar, uint64_t off, const void *buf,
 		return violation(fn, "store block beyond the BAR", bar, off,
 				 len);
 	if (bar == MODEL_BAR_DATA)
-		return ism_dev_store(fn->dev, off, buf, len, 0);
+		return ism_dev_store(fn->dev, off, buf, len);
 	if (off != 0 && off != MODEL_HDR_LEN)
 		return violation(fn, "command window written at an offset "
 				 "other than 0 (header) and 8 (body)", bar,

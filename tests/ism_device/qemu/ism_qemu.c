@@ -27,9 +27,8 @@
  * windows take accesses of 1 to 8 bytes at any offset, big-endian
  * (the bytes reach the core in memory order, whatever the guest's byte
  * order). A store block reaches BAR 0 either whole (s390: PCISTB, see
- * ism_qemu_s390.c) or as the MMIO writes of a CPU (x86): the signal of
- * sf waits for a bottom half, which runs once the vCPU released the
- * iothread lock, after the write instruction, see ism_device_store.c.
+ * ism_qemu_s390.c) or as the MMIO writes of a CPU (x86), each a store
+ * block for the core (what that means: ism_device_store.c).
  */
 
 #include "qemu/osdep.h"
@@ -58,7 +57,6 @@ struct IsmPciState {
 	PCIDevice parent_obj;
 	MemoryRegion data;		/* BAR 0 */
 	MemoryRegion cmd;		/* BAR 2 */
-	QEMUBH *store_end;
 	struct ism_dev *dev;
 	/* properties */
 	uint16_t fabric;
@@ -197,7 +195,10 @@ data_read(void *opaque, hwaddr addr, unsigned int size)
 	return UINT64_MAX;
 }
 
-/* A piece of a store block (a CPU's MMIO write): see the top. */
+/*
+ * A piece of a store block (a CPU's MMIO write): see the top. A refused
+ * one cannot be reported (posted write): logged as a guest error.
+ */
 static void
 data_write(void *opaque, hwaddr addr, uint64_t val, unsigned int size)
 {
@@ -206,20 +207,11 @@ data_write(void *opaque, hwaddr addr, uint64_t val, unsigned int size)
 	int ret;
 
 	value_to_bytes(val, size, b);
-	ret = ism_dev_store(s->dev, addr, b, size, ISM_DEV_STORE_PART);
+	ret = ism_dev_store(s->dev, addr, b, size);
 	if (ret < 0)
 		qemu_log_mask(LOG_GUEST_ERROR, "ism: store of %u bytes to "
 			      "0x%" PRIx64 " refused: %s\n", size, addr,
 			      strerror(-ret));
-	qemu_bh_schedule(s->store_end);
-}
-
-static void
-store_end_bh(void *opaque)
-{
-	IsmPciState *s = opaque;
-
-	ism_dev_store_end(s->dev);
 }
 
 static const MemoryRegionOps cmd_ops = {
@@ -260,11 +252,8 @@ ism_qemu_store_block(PCIDevice *pdev, unsigned int bar, uint64_t off,
 {
 	IsmPciState *s = ISM_PCI(pdev);
 
-	if (bar == 0) {
-		/* Pieces written before by MMIO come first. */
-		ism_dev_store_end(s->dev);
-		return ism_dev_store(s->dev, off, buf, len, 0);
-	}
+	if (bar == 0)
+		return ism_dev_store(s->dev, off, buf, len);
 	if (bar == 2)
 		return ism_dev_cmd_write(s->dev, off, buf, len);
 	return -EINVAL;
@@ -317,7 +306,6 @@ ism_realize(PCIDevice *pdev, Error **errp)
 			goto err_msi;
 		msix_vector_use(pdev, 0);
 	}
-	s->store_end = qemu_bh_new(store_end_bh, s);
 	return;
 err_msi:
 	msi_uninit(pdev);
@@ -331,7 +319,6 @@ ism_exit(PCIDevice *pdev)
 {
 	IsmPciState *s = ISM_PCI(pdev);
 
-	qemu_bh_delete(s->store_end);
 	if (s->msix)
 		msix_uninit_exclusive_bar(pdev);
 	msi_uninit(pdev);

@@ -2,8 +2,8 @@
 # Copyright(c) 2026 The dpdk-ism authors
 #
 # Plan of the x86_64 guest with two emulated ISM functions (vm_test.py
-# writes it into the initramfs after TEST, FWD, PMDS, GID_A, GID_B and
-# SUITES; tests/vm/guest-init.sh runs it). Both functions to vfio-pci,
+# writes it into the initramfs after TEST, FWD, PMDS, GID_A, GID_B, SUITES
+# and SUITES2; tests/vm/guest-init.sh runs it). Both functions to vfio-pci,
 # hugepages for DPDK (the functions DMA into its memory), then:
 #   functional  dpdk-test-ism's suites on the two functions (--devices,
 #               --stores-posted: x86's vfio-pci cannot report a refused
@@ -22,6 +22,10 @@ B=$2
 run functional "$TEST" -l 0 -m 192 --file-prefix func \
 	--log-level=bus.ism:debug -a "ism:$A" -a "ism:$B" -- functional \
 	--devices "$A,$B" --stores-posted --suite "$SUITES"
+# (The rawdev suite resets xstats: a run of its own after the above's.)
+run functional-2 "$TEST" -l 0 -m 192 --file-prefix func2 \
+	-a "ism:$A" -a "ism:$B" -- functional \
+	--devices "$A,$B" --stores-posted --suite "$SUITES2"
 
 "$FWD" -l 0 -m 160 --file-prefix fwdb $PMDS --vdev net_ring0 \
 	-a "ism:$B" -- --peer-gid "$GID_A" --fwd-mode iofwd \

@@ -20,6 +20,10 @@ the forwarded packets without loss, corruption or reordering.
 
     vm_test.py --test BIN --fwd BIN --tag TAG
 
+ISM_EMUL_SUITES, ISM_EMUL_SUITES2: the dpdk-test-ism suites of its two
+runs (default: those that run on two given devices in a reasonable time;
+the second run's suites reset xstats).
+
 Skips (77) unless devtools/qemu-ism.sh has built QEMU (make test-emul
 does) and tests/vm/prepare.sh was run, and in sanitizer builds.
 """
@@ -44,8 +48,11 @@ MEMPOOL_PMD = PMDS + "/librte_mempool_ring.so.23"
 GID_A, GID_B = "0x15a0000000000a01", "0x15a0000000000b02"
 FABRIC = 0x15a
 # Suites that run on two given devices; devargs creates devices, nocopy
-# and twolcore need what a one-CPU guest or ISM has not.
-SUITES = "api,dmb,move,data,signal,events,fp,rawdev"
+# and twolcore need what ISM or a one-CPU guest has not, and data moves
+# hundreds of MiB (4-byte MMIO writes under TCG: hours; it runs in
+# process, and dpdk-ism_fwd checks every byte it forwards here).
+SUITES = os.environ.get("ISM_EMUL_SUITES", "api,dmb,move,signal,events")
+SUITES2 = os.environ.get("ISM_EMUL_SUITES2", "fp,rawdev")
 TIMEOUT_S = 1500
 
 
@@ -67,6 +74,18 @@ def devices():
     return out
 
 
+def xstats(lines, run):
+    """{(device, name): value} of the XSTAT lines of step run."""
+    out, inside = {}, False
+    for ln in lines:
+        if ln.startswith("VMTEST-RUN "):
+            inside = ln.split()[1] == run
+        m = re.match(r"^XSTAT (\S+) (\w+) (\d+)$", ln)
+        if inside and m:
+            out[(m.group(1), m.group(2))] = int(m.group(3))
+    return out
+
+
 def check(c, lines):
     """The console checks of the docstring, on vmlib.Console c."""
     bdfs = [m.group(1) for m in (re.match(r"^VMTEST-BDF (\S+) ", ln)
@@ -74,6 +93,7 @@ def check(c, lines):
     if len(bdfs) != 2:
         c.fail("ISM functions bound to vfio-pci: %s" % bdfs)
         return
+    x = xstats(lines, "functional")
     for bdf, gid in zip(bdfs, (GID_A, GID_B)):
         b = re.escape(bdf)
         c.expect(r"%s: ISM PCI function, .*gid %s, .*interrupt on"
@@ -81,19 +101,21 @@ def check(c, lines):
         # Store blocks through write(2): BAR 0 not mapped.
         c.expect(r"%s: BAR0: 0x10000000000 bytes at region offset "
                  r"\S+, region read/write" % b)
-        for name in ("pci_commands", "pci_interrupts"):
-            if not [ln for ln in lines if re.match(
-                    r"^XSTAT %s %s [1-9]" % (b, name), ln)]:
-                c.fail("%s: xstat %s is 0 or missing" % (bdf, name))
-        c.expect_count(r"^XSTAT %s pci_command_(io|device)_errors 0$" % b,
-                       2)
-        c.expect_count(r"^XSTAT %s pci_ieq_bad_index 0$" % b, 1)
-    if not [ln for ln in lines if re.match(r"^XSTAT \S+ pci_ieq_events "
-                                           r"[1-9]", ln)]:
-        c.fail("no IEQ event reached either function")
-    c.expect(r"^summary: [1-9][0-9]* passed, 0 failed")
+        # Interrupts (signals, events) through the MSI, on both.
+        for name, least in (("pci_commands", 1), ("pci_interrupts", 1),
+                            ("pci_command_io_errors", 0),
+                            ("pci_command_device_errors", 0),
+                            ("pci_ieq_bad_index", 0)):
+            v = x.get((bdf, name))
+            if v is None or (v < least if least else v != 0):
+                c.fail("%s: xstat %s is %s" % (bdf, name, v))
+    # SIGNAL_IEQ's events reached B through its IEQ.
+    if x.get((bdfs[1], "pci_ieq_events"), 0) == 0:
+        c.fail("no IEQ event reached %s" % bdfs[1])
+    c.expect_count(r"^summary: [1-9][0-9]* passed, 0 failed", 2)
     c.expect_count(r"^\s+\[FAIL\]", 0)
     c.expect(r"^VMTEST-RC functional 0$")
+    c.expect(r"^VMTEST-RC functional-2 0$")
     c.expect(r"loopback-check ok [1-9][0-9]* lost 0 corrupt 0 "
              r"reordered 0")
     c.expect(r"^VMTEST-RC fwd 0$")
@@ -117,8 +139,9 @@ def main():
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(1))
     with open(os.path.join(HERE, "plan.sh")) as f:
         plan = ('TEST=%s\nFWD=%s\nPMDS="-d %s -d %s"\nGID_A=%s\nGID_B=%s\n'
-                'SUITES=%s\n%s' % (test, fwd, RING_PMD, MEMPOOL_PMD, GID_A,
-                                   GID_B, SUITES, f.read()))
+                'SUITES=%s\nSUITES2=%s\n%s'
+                % (test, fwd, RING_PMD, MEMPOOL_PMD, GID_A, GID_B, SUITES,
+                   SUITES2, f.read()))
     procs = []
     with tempfile.TemporaryDirectory(prefix="ism-emul-vm.") as tmp:
         initrd = vmlib.initramfs(tmp, programs=[test, fwd],
