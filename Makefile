@@ -13,6 +13,11 @@
 #   make test DPDK=25.11   (or 24.11) builds that DPDK from the tarballs of
 #               ../shared/dpdk-src once per machine (devtools/dpdk-version.sh,
 #               about 3 minutes on 2 cores), then runs the suites against it
+#   make test-emul  the tests of the emulated ISM function in QEMU guests
+#               (suite emul): QEMU with the device and the s390x guest's
+#               kernel built once per machine (devtools/qemu-ism.sh,
+#               devtools/linux-s390x.sh), then the suite; not part of
+#               make test (the builds take longer than its budget)
 #   make s390x  the tree cross-built for s390x (IBM Z, big-endian) and its
 #               suites run under QEMU's user-mode emulator (suite s390x,
 #               part of make test): the cross compiler and emulator from
@@ -33,7 +38,7 @@ ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
 .PHONY: all setup build build-asan vm-setup dpdk-versions s390x-setup \
-	s390x s390x-full demo test bench clean
+	s390x s390x-full demo test test-emul qemu-ism linux-s390x bench clean
 
 all: build
 
@@ -65,7 +70,17 @@ demo: build
 # unpacked under /var/tmp) is part of the test set-up. ISM_SKIP_VM=1 skips
 # it (the tests then report SKIP).
 vm-setup:
-	@[ -n "$(ISM_SKIP_VM)" ] || tests/bus_ism/vm/prepare.sh
+	@[ -n "$(ISM_SKIP_VM)" ] || tests/vm/prepare.sh
+
+# QEMU with the emulated ISM function, once per machine into
+# /var/cache/dpdk-ism (devtools/qemu-ism.sh).
+qemu-ism:
+	./devtools/qemu-ism.sh prefix
+
+# The s390x guest's kernel (Debian's Linux 6.1 with the ism driver, SMC and
+# vfio-pci) and busybox, once per machine (devtools/linux-s390x.sh).
+linux-s390x:
+	./devtools/linux-s390x.sh prefix
 
 # The other DPDK versions of ../shared/dpdk-src (CI has them), built once
 # per machine into a cache outside the tree: the release build's suite
@@ -103,8 +118,8 @@ s390x-full: build s390x-setup
 
 ifeq ($(DPDK),)
 test: build build-asan vm-setup dpdk-versions s390x-setup
-	meson test -C $(BUILD) --print-errorlogs
-	meson test -C $(ASAN_BUILD) --print-errorlogs
+	meson test -C $(BUILD) --print-errorlogs --no-suite emul
+	meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite emul
 else
 # The release build's test of that version (tests/versions): its own build
 # of the tree against the DPDK built here.
@@ -112,6 +127,9 @@ test: build
 	./devtools/dpdk-version.sh prefix $(DPDK)
 	meson test -C $(BUILD) --print-errorlogs --suite dpdk-$(DPDK)
 endif
+
+test-emul: build vm-setup qemu-ism linux-s390x
+	meson test -C $(BUILD) --print-errorlogs --suite emul
 
 bench: build
 	BUILD=$(BUILD) ./devtools/bench.sh

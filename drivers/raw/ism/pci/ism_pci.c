@@ -155,13 +155,13 @@ pci_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	r.vlan_id = req->vlan_valid ? req->vlan_id : 0;
 	r.rgid = req->rgid.gid;
 	ret = ism_pci_cmd_reg_dmb(&d->cmd, &r, &token);
-	if (ret == 0 && (token == 0 || (token & ISM_PCI_TOKEN_BAD_MASK))) {
+	if (ret == 0 && (token == 0 || (token & d->token_bad))) {
 		bool released;
 
 		/* move_data could not encode it: give it back. */
 		ISM_PMD_LOG(ERR, "%s: device issued token 0x%016" PRIx64
 			    " with bits of the request encoding (0-19, 23-27)"
-			    " or above BAR 0 (48-63) set", idev->name, token);
+			    " or beyond BAR 0 set", idev->name, token);
 		ism_pci_cmd_unreg_dmb(&d->cmd, token, &released);
 		if (!released) {
 			/*
@@ -547,6 +547,17 @@ ism_pci_dev_create(const char *name, struct rte_device *device, int socket_id,
 			    ISM_PCI_STORE_MIN, ISM_PCI_STORE_MAX);
 		return -ENOTSUP;
 	}
+	/* A token needs a bit above those of the request (0-27). */
+	if (platform->bar0_size != 0 &&
+	    ((platform->bar0_size & (platform->bar0_size - 1)) != 0 ||
+	     platform->bar0_size < ISM_PCI_BAR_DATA_MIN ||
+	     platform->bar0_size > ISM_PCI_BAR_DATA_SIZE)) {
+		ISM_PMD_LOG(ERR, "%s: BAR 0 of 0x%" PRIx64 " bytes: the "
+			    "backend needs a power of two from 0x%" PRIx64
+			    " to 0x%" PRIx64, name, platform->bar0_size,
+			    ISM_PCI_BAR_DATA_MIN, ISM_PCI_BAR_DATA_SIZE);
+		return -ENOTSUP;
+	}
 	if (platform->dma_window != NULL &&
 	    platform->dma_window->start > platform->dma_window->end) {
 		ISM_PMD_LOG(ERR, "%s: empty DMA window 0x%" PRIx64 "-0x%"
@@ -571,6 +582,8 @@ ism_pci_dev_create(const char *name, struct rte_device *device, int socket_id,
 	d->plat = *platform;
 	d->store_max = platform->maxstbl != 0 ? platform->maxstbl :
 		ISM_PCI_STORE_MAX;
+	d->token_bad = ISM_PCI_REQ_MASK | ~((platform->bar0_size != 0 ?
+		platform->bar0_size : ISM_PCI_BAR_DATA_SIZE) - 1);
 	d->max_dmbs = cfg->max_dmbs != 0 ? cfg->max_dmbs : ISM_PCI_MAX_DMBS;
 	/* The words holding the bits of every index a DMB can have here. */
 	d->sba_words = (RTE_ISM_DMB_IDX_FIRST + d->max_dmbs + 31) / 32;

@@ -29,6 +29,7 @@ struct ism_pci_dev {
 	struct ism_pmd_dev common;	/* first: fast-path context */
 	struct ism_pci_platform plat;	/* io used by the fast path */
 	uint32_t store_max;		/* bytes per store block (maxstbl) */
+	uint64_t token_bad;		/* bits no token of the device has */
 	uint32_t sba_words;		/* dmb_bits words the poll scans */
 	struct ism_pci_sba *sba;	/* written by the device */
 	struct ism_pci_ieq *ieq;	/* written by the device */
