@@ -21,7 +21,9 @@ Memory: nohuge (--no-huge -m 512) and huge (--in-memory on 2 MiB pages;
 pages are reserved if fewer are free, and the count is put back at the
 end). The figure is the median of the receiver's 1-s samples (idle
 seconds, 2 warm-up seconds and the last dropped), then the median over
-repetitions; ratios are net_ism / net_memif. A 1-s noise probe (the share
+repetitions; the ratio is the median of the pairs' net_ism / net_memif
+ratios (both PMDs back to back, order alternating) with its bootstrap
+interval over the pairs (devtools/bench_stats.py). A 1-s noise probe (the share
 of time two busy vCPUs really run) goes around each pair: a pair is run
 again (--retries) when a probe reads below --min-probe, after waiting up
 to --wait s. Writes testpmd.csv and testpmd.md to --out.
@@ -41,6 +43,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_fwd as bf  # noqa: E402  (process pairs, samples)
+import bench_stats  # noqa: E402  (intervals of the pair ratios)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
@@ -221,7 +224,7 @@ def main():
     cases = [(t, int(s), m, mem) for t in args.tests.split(",")
              for s in args.sizes.split(",") for m in args.modes.split(",")
              for mem in mems]
-    res, every, probes = {}, {}, []
+    res, every, probes, pairs = {}, {}, [], {}
     start = time.monotonic()
     with Hugepages(args.hugepages if "huge" in mems else 0) as huge, \
             tempfile.TemporaryDirectory(prefix="bench-testpmd.") as tmp:
@@ -230,7 +233,12 @@ def main():
             cases = [c for c in cases if c[3] != "huge"]
         for rep in range(args.reps):
             for case in cases:
-                for pmd, s, p in run_case(args, case, rep, tmp):
+                got = run_case(args, case, rep, tmp)
+                meds = {pmd: bf.med(s) for pmd, s, _ in got if s}
+                if "ism" in meds and "memif" in meds:
+                    pairs.setdefault(case, []).append(
+                        (meds["ism"], meds["memif"]))
+                for pmd, s, p in got:
                     if s:
                         res.setdefault(case + (pmd,), []).append(bf.med(s))
                     every.setdefault(case + (pmd,), []).extend(s)
@@ -241,7 +249,7 @@ def main():
                              case[3], bf.med(s), len(s),
                              "/".join("%.0f" % x for x in p)), flush=True)
     report(args, cases, res, every, probes, out_dir,
-           time.monotonic() - start)
+           time.monotonic() - start, pairs)
     empty = measured_nothing(every)
     for k in empty:
         print("bench: FAILED: %s measured nothing (no Rx-pps sample)" % k)
@@ -256,7 +264,15 @@ def measured_nothing(every):
                       for k, s in every.items() if not s))
 
 
-def report(args, cases, res, every, probes, out_dir, secs):
+def pair_summary(pairs):
+    """(median of the pairs' net_ism / net_memif ratios, its bootstrap
+    interval or None, number of pairs) of [(ism Mpps, memif Mpps)], each
+    pair measured back to back."""
+    return bench_stats.ratio_summary([i for i, _ in pairs],
+                                     [m for _, m in pairs])
+
+
+def report(args, cases, res, every, probes, out_dir, secs, pairs=None):
     model = cpu_model()
     rows = []
     for case in cases:
@@ -264,9 +280,14 @@ def report(args, cases, res, every, probes, out_dir, secs):
         m = bf.med(res.get(case + ("memif",), []))
         ip = bf.p90(every.get(case + ("ism",), []))
         mp = bf.p90(every.get(case + ("memif",), []))
-        rows.append(case + (i, m, i / m if m else float("nan"), ip, mp))
+        r, iv, n = pair_summary((pairs or {}).get(case, []))
+        ahead = bench_stats.verdict(r, iv, ">", 1.0) if n else "n/a"
+        rows.append(case + (i, m, r, iv[0] if iv else float("nan"),
+                            iv[1] if iv else float("nan"), n, ahead, ip,
+                            mp))
     head = ("test", "size", "mode", "memory", "ism_mpps", "memif_mpps",
-            "ratio", "ism_p90", "memif_p90")
+            "ratio", "ratio_lo", "ratio_hi", "pairs", "ism_ahead",
+            "ism_p90", "memif_p90")
     with open(os.path.join(out_dir, "testpmd.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(head)
@@ -278,22 +299,29 @@ def report(args, cases, res, every, probes, out_dir, secs):
              "noise probe (both vCPUs running): median %.1f %%, min %.1f %%."
              % (model, os.cpu_count(), args.reps, args.dur, secs / 60, pm,
                 min(probes) if probes else float("nan")),
+             "ism/memif: median of the ratios of the interleaved pairs "
+             "[95 % bootstrap interval over the pairs]; net_ism ahead: "
+             "\"yes\" only when the whole interval is above 1.0 "
+             "(doc/guides/tools/testism_bench_method.rst).",
              "",
              "| test | size | mode | memory | net_ism Mpps | net_memif Mpps "
-             "| ism/memif | p90 ism/memif |",
-             "|---|---|---|---|---|---|---|---|"]
-    for t, s, mo, mem, i, m, r, ip, mp in rows:
-        lines.append("| %s | %d B | %s | %s | %.2f | %.2f | **%.2f** | %.2f |"
-                     % (t, s, mo, mem, i, m, r, ip / mp if mp else
-                        float("nan")))
+             "| ism/memif | pairs | net_ism ahead | p90 ism/memif |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for t, s, mo, mem, i, m, r, lo, hi, n, ahead, ip, mp in rows:
+        iv = None if lo != lo else (lo, hi)
+        lines.append("| %s | %d B | %s | %s | %.2f | %.2f | **%s** | %d | "
+                     "%s | %.2f |"
+                     % (t, s, mo, mem, i, m, bench_stats.fmt_ci(r, iv), n,
+                        ahead, ip / mp if mp else float("nan")))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(out_dir, "testpmd.md"), "w") as f:
         f.write(text)
     print("\n" + text)
-    for t, s, mo, mem, i, m, r, ip, mp in rows:
+    for t, s, mo, mem, i, m, r, lo, hi, n, ahead, ip, mp in rows:
         print("RESULT test=%s size=%dB mode=%s mem=%s: net_ism %.2f Mpps, "
-              "net_memif %.2f Mpps, ism/memif %.2f" % (t, s, mo, mem, i, m,
-                                                       r))
+              "net_memif %.2f Mpps, ism/memif %s of %d pairs"
+              % (t, s, mo, mem, i, m, bench_stats.fmt_ci(
+                  r, None if lo != lo else (lo, hi)), n))
     if probes and min(probes) < args.min_probe:
         print("bench: the host was busy during some runs (probe below "
               "%.0f %%): figures indicative only" % args.min_probe)
