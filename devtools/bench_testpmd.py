@@ -4,10 +4,14 @@
 """Benchmark: net_ism against DPDK's net_memif, two dpdk-testpmd processes
 on each, in the same run, interleaved, as ratios.
 
-    devtools/bench_testpmd.py [--build DIR] [--tests txrx,iofwd]
+    devtools/bench_testpmd.py [--build DIR] [--quick] [--tests txrx,iofwd]
         [--sizes 64,1500] [--modes copy,zc] [--mems nohuge,huge]
         [--reps 3] [--dur 8] [--min-probe 90] [--retries 1] [--wait 20]
-        [--hugepages 512] [--out DIR]
+        [--budget S] [--hugepages 512] [--out DIR]
+
+make bench-full runs the defaults (about 30 minutes on 2 cores); make bench
+runs --quick: copy mode without hugepages, up to 5 pairs of 5 s per case,
+as many as fit into --budget 450 s (7.5 minutes).
 
 Tests (receiver's forwarding lcore on CPU 0, sender's on CPU 1; each
 process' main lcore sleeps between its once-a-second statistics):
@@ -50,6 +54,24 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 import ism_eal  # noqa: E402  (tests/lib: the noise probe)
 NR_HUGE = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
 FREE_HUGE = "/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
+
+
+# The long form (make bench-full) and the short one (make bench). A run of
+# the short one takes about 14 s (5 s of traffic, 5 s of start-up and
+# shutdown, two 1-s noise probes and their processes): a repetition of its
+# 4 cases x 2 PMDs about 2 minutes on 2 cores, so the budget of 7.5
+# minutes lets about 4 of the 5 repetitions run, whatever the host does.
+FULL = {"tests": "txrx,iofwd", "sizes": "64,1500", "modes": "copy,zc",
+        "mems": "nohuge,huge", "reps": 3, "dur": 8, "retries": 1,
+        "wait": 20, "budget": 0}
+QUICK = dict(FULL, modes="copy", mems="nohuge", reps=5, dur=5, retries=0,
+             wait=5, budget=450)
+
+
+def over_budget(budget, elapsed, longest_rep):
+    """True when a repetition as long as the longest so far would end
+    after budget seconds (budget 0: no bound)."""
+    return budget > 0 and elapsed + longest_rep > budget
 
 
 def cpu_model():
@@ -182,8 +204,9 @@ def run_case(args, case, rep, tmp):
             res.append((pmd, s, before + noise_probe(args)))
         if all(min(p) >= args.min_probe for _, _, p in res):
             break
-        print("rep %d %s: host busy during the runs, again"
-              % (rep + 1, case), flush=True)
+        if attempt < args.retries:
+            print("rep %d %s: host busy during the runs, again"
+                  % (rep + 1, case), flush=True)
     return res
 
 
@@ -193,23 +216,33 @@ def main():
     ap.add_argument("--testpmd", default="/usr/bin/dpdk-testpmd")
     ap.add_argument("--perf", help="dpdk-test-ism-perf, for the noise "
                     "probe (default: the one of --build)")
-    ap.add_argument("--tests", default="txrx,iofwd")
-    ap.add_argument("--sizes", default="64,1500")
-    ap.add_argument("--modes", default="copy,zc")
-    ap.add_argument("--mems", default="nohuge,huge")
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--dur", type=int, default=8,
-                    help="seconds of traffic per run")
+    ap.add_argument("--quick", action="store_true",
+                    help="the short form make bench runs (QUICK): fewer, "
+                    "shorter pairs, bounded by --budget")
+    ap.add_argument("--tests", help="default txrx,iofwd")
+    ap.add_argument("--sizes", help="default 64,1500")
+    ap.add_argument("--modes", help="default copy,zc (quick: copy)")
+    ap.add_argument("--mems", help="default nohuge,huge (quick: nohuge)")
+    ap.add_argument("--reps", type=int, help="default 3 (quick: 5)")
+    ap.add_argument("--dur", type=int,
+                    help="seconds of traffic per run (default 8, quick: 5)")
     # A KVM guest whose host is busy reads 90-94 % at best: a higher bar
     # (95, with 2 retries of up to 120 s) never let a run on the AMD
     # development VM finish in hours; the probes are in the report.
     ap.add_argument("--min-probe", type=float, default=90)
-    ap.add_argument("--retries", type=int, default=1)
-    ap.add_argument("--wait", type=int, default=20)
+    ap.add_argument("--retries", type=int, help="default 1 (quick: 0)")
+    ap.add_argument("--wait", type=int, help="default 20 (quick: 5)")
+    ap.add_argument("--budget", type=int,
+                    help="seconds: no repetition starts that would end "
+                    "after them, judged by the longest one so far "
+                    "(default none, quick: %d)" % QUICK["budget"])
     ap.add_argument("--hugepages", type=int, default=512,
                     help="2 MiB pages the huge runs need free")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
+    for k, v in (QUICK if args.quick else FULL).items():
+        if getattr(args, k) is None:
+            setattr(args, k, v)
     args.build = os.path.abspath(args.build)
     if args.perf is None:
         args.perf = os.path.join(args.build, "app", "test-ism",
@@ -231,7 +264,14 @@ def main():
         if "huge" in mems and not huge.ok():
             print("bench: not enough free 2 MiB pages: huge runs skipped")
             cases = [c for c in cases if c[3] != "huge"]
+        longest = 0.0
         for rep in range(args.reps):
+            rep_start = time.monotonic()
+            if over_budget(args.budget, rep_start - start, longest):
+                print("bench: budget of %d s reached: %d repetitions of %d"
+                      % (args.budget, rep, args.reps), flush=True)
+                args.reps = rep
+                break
             for case in cases:
                 got = run_case(args, case, rep, tmp)
                 meds = {pmd: bf.med(s) for pmd, s, _ in got if s}
@@ -248,6 +288,7 @@ def main():
                           % (rep + 1, pmd, case[0], case[1], case[2],
                              case[3], bf.med(s), len(s),
                              "/".join("%.0f" % x for x in p)), flush=True)
+            longest = max(longest, time.monotonic() - rep_start)
     report(args, cases, res, every, probes, out_dir,
            time.monotonic() - start, pairs)
     empty = measured_nothing(every)

@@ -271,6 +271,11 @@ class TestpmdPairs(unittest.TestCase):
                                 (26, 20), (14, 18), (29, 19)])
         self.assertIn("| 7 | undecided |", text)
 
+    def test_budget(self):
+        self.assertFalse(bench_testpmd.over_budget(0, 10 ** 6, 100))
+        self.assertFalse(bench_testpmd.over_budget(450, 330, 110))
+        self.assertTrue(bench_testpmd.over_budget(450, 341, 110))
+
     def test_steady_pairs_ahead(self):
         text = self.run_report([(30, 18), (31, 19), (29, 18), (30, 17),
                                 (31, 18)])
