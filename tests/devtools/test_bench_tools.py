@@ -265,8 +265,8 @@ class TestpmdPairs(unittest.TestCase):
                 return f.read()
 
     def test_bimodal_pairs_undecided(self):
-        # net_ism at a third of its speed in some pairs (issue text: 11-15
-        # or 24-31 Mpps against memif's 16-21).
+        # net_ism at half its speed in some pairs, as on the Intel host
+        # (11-15 or 24-31 Mpps against memif's 16-21).
         text = self.run_report([(12, 18), (28, 18), (13, 19), (30, 17),
                                 (26, 20), (14, 18), (29, 19)])
         self.assertIn("| 7 | undecided |", text)
