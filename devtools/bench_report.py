@@ -64,8 +64,9 @@ def load(path):
 
 
 def intervals(reps):
-    """{(case, x, series, reference): (median ratio, interval, pairs)} of
-    the paired repetitions (bench_stats.ratio_summary)."""
+    """{(case, x, series, reference): (median ratio, interval, pairs,
+    median value, median reference)} of the paired repetitions
+    (bench_stats.ratio_summary)."""
     groups = {}
     for r in reps:
         key = (r["case"], r["x"], r["series"], r["reference"])
