@@ -24,9 +24,16 @@
 #               Debian, DPDK 25.11 with the port of platform/s390x built
 #               once per machine (doc/guides/platform/ibm_z.rst);
 #               make s390x-full adds the emulated tests left out for time
-#   make bench  the benchmark suite (devtools/bench.sh): CSV, charts and a
-#               summary of ratios in build/perf-results; then net_ism
-#               against net_memif with testpmd (devtools/bench_testpmd.py)
+#   make bench  the benchmark suite (devtools/bench.sh, about 1 minute on
+#               2 cores): CSV, charts and a summary of ratios with their
+#               intervals in build/perf-results; then net_ism against
+#               net_memif with testpmd (devtools/bench_testpmd.py --quick:
+#               64 and 1500 B copy, txonly->rxonly and io forwarding,
+#               interleaved pairs of 5 s, as many as fit into 7.5 minutes):
+#               at most about 10 minutes in all
+#   make bench-full  the same with the long testpmd comparison (copy and
+#               zero copy, with and without hugepages, 3 pairs of 8 s per
+#               case: about 30 minutes on 2 cores)
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -38,7 +45,8 @@ ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
 .PHONY: all setup build build-asan vm-setup dpdk-versions s390x-setup \
-	s390x s390x-full demo test test-emul qemu-ism linux-s390x bench clean
+	s390x s390x-full demo test test-emul qemu-ism linux-s390x bench bench-full \
+	clean
 
 all: build
 
@@ -132,6 +140,10 @@ test-emul: build vm-setup qemu-ism linux-s390x
 	meson test -C $(BUILD) --print-errorlogs --suite emul
 
 bench: build
+	BUILD=$(BUILD) ./devtools/bench.sh
+	./devtools/bench_testpmd.py --build $(BUILD) --quick
+
+bench-full: build
 	BUILD=$(BUILD) ./devtools/bench.sh
 	./devtools/bench_testpmd.py --build $(BUILD)
 
