@@ -10,7 +10,7 @@
  *        --role node|scribble|api-server|api-client
  *        [--peers G1,G2[/G3...]] [--msgs N] [--survive K] [--seed S] [--nocopy]
  *        [--hold | --hold-event] [--tolerant [--release-all]]
- *        [--region FILE --rounds N] [--deadline S]
+ *        [--region FILE [--rounds N] [--mode M]] [--deadline S]
  *
  * node        streams checksummed messages to each peer and checks theirs;
  *             with one ISM device per region (several ism_ivshm vdevs),
@@ -18,7 +18,9 @@
  *             each on its own lcore, and each device must not reach the
  *             peers of the others (one region is one trust domain)
  * scribble    a member that writes random and crafted garbage over the
- *             shared tables of the region (its file), --rounds times
+ *             shared tables of the region (its file), --rounds times, or
+ *             one targeted attack on the members --peers names (--mode,
+ *             see ivshm_scribble.c)
  * api-server, api-client
  *             the rte_ism API across the boundary, step by step
  *
@@ -192,6 +194,7 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 		{ "release-all", no_argument, NULL, 'A' },
 		{ "region", required_argument, NULL, 'R' },
 		{ "rounds", required_argument, NULL, 'N' },
+		{ "mode", required_argument, NULL, 'M' },
 		{ "deadline", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -204,6 +207,7 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 	o->rounds = 1000;
 	o->deadline_s = 150;
 	snprintf(o->role, sizeof(o->role), "node");
+	snprintf(o->mode, sizeof(o->mode), "random");
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
@@ -266,6 +270,9 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 			break;
 		case 'D':
 			o->deadline_s = atoi(optarg);
+			break;
+		case 'M':
+			snprintf(o->mode, sizeof(o->mode), "%s", optarg);
 			break;
 		default:
 			fail("unknown option");
