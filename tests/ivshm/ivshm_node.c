@@ -34,6 +34,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ivshm_peer.h"
 
@@ -545,6 +546,14 @@ run(struct node *n)
 		if (now_ns() > end) {
 			fail("not finished after %u s", n->o->deadline_s);
 			return 1;
+		}
+		if (stalled()) {
+			say("STALLED");
+			while (stalled())
+				usleep(1000);
+			say("UNSTALLED");
+			/* The deadline does not count the stall. */
+			end = now_ns() + n->o->deadline_s * 1000000000ULL;
 		}
 		busy = false;
 		while (rte_ism_event_poll(n->dev, &ev, 1) == 1) {

@@ -28,7 +28,9 @@
  * tells its peers (EV_RELEASE) and finishes; with --hold-event it streams
  * until a peer's EV_RELEASE (guests, whose console is not a pipe). A line
  * "park" on stdin stops the PMD's control thread ("unpark", or the end of
- * stdin, lets it go on): see nanosleep() below.
+ * stdin, lets it go on): see nanosleep() below; "stall" stops it and the
+ * node's loop too, so that the device runs no control pass at all (a
+ * frozen member whose memory others can still change), until "unstall".
  */
 
 #include <errno.h>
@@ -100,6 +102,13 @@ released(void)
  * deterministic. Every other caller sleeps as asked.
  */
 static bool park_ctl;
+static bool stall_node;
+
+bool
+stalled(void)
+{
+	return rte_atomic_load_explicit(&stall_node, rte_memory_order_acquire);
+}
 
 int
 nanosleep(const struct timespec *req, struct timespec *rem)
@@ -129,7 +138,8 @@ nanosleep(const struct timespec *req, struct timespec *rem)
 }
 
 /* Reads stdin until EOF (the driver's release); "park" and "unpark" lines
- * stop and restart the PMD's control thread. */
+ * stop and restart the PMD's control thread, "stall" and "unstall" that
+ * thread and the node's loop. */
 static void *
 release_reader(void *arg __rte_unused)
 {
@@ -140,7 +150,15 @@ release_reader(void *arg __rte_unused)
 			rte_atomic_store_explicit(&park_ctl, true, rte_memory_order_release);
 		else if (strcmp(line, "unpark\n") == 0)
 			rte_atomic_store_explicit(&park_ctl, false, rte_memory_order_release);
+		else if (strcmp(line, "stall\n") == 0) {
+			rte_atomic_store_explicit(&park_ctl, true, rte_memory_order_release);
+			rte_atomic_store_explicit(&stall_node, true, rte_memory_order_release);
+		} else if (strcmp(line, "unstall\n") == 0) {
+			rte_atomic_store_explicit(&stall_node, false, rte_memory_order_release);
+			rte_atomic_store_explicit(&park_ctl, false, rte_memory_order_release);
+		}
 	}
+	rte_atomic_store_explicit(&stall_node, false, rte_memory_order_release);
 	rte_atomic_store_explicit(&park_ctl, false, rte_memory_order_release);
 	release_now();
 	return NULL;

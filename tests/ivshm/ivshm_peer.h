@@ -85,6 +85,8 @@ void idle(unsigned int *spins);
  * sent EV_RELEASE (set by the node), or neither option. */
 bool released(void);
 void release_now(void);
+/* "stall" on stdin: the node's loop waits (no poll, no control pass). */
+bool stalled(void);
 uint64_t xstat(uint16_t dev, const char *name);
 /* Wait for an event of type/code from gid (NULL: any), dropping others. */
 int wait_event(uint16_t dev, uint32_t type, uint32_t code,

@@ -32,12 +32,16 @@
  *             where its identity stayed, becomes LIVE again (a twin made
  *             by a state word alone)
  *   entry     the victim's DMB for the writer: token cleared and the
- *             index pushed into the victim's change ring, then, 2 ms
- *             later, the entry put back without a change
+ *             index pushed into the victim's change ring (again and
+ *             again, as the victim puts its ring back) until the writer
+ *             has read that change, then, 2 ms later, the entry put back
+ *             without a change
  *   entry-bad the same DMB made invalid (a length beyond any partition)
- *             and announced, never put back
- *   ident     the victim's identity made invalid (no DMBs) again and
- *             again until released
+ *             and announced until the writer has read it, never put back
+ *   ident     the victim's identity made invalid (no DMBs), and its
+ *             heartbeat advanced, every millisecond until released (the
+ *             test stalls the victim meanwhile: it looks alive to a
+ *             joiner, with an identity it does not repair)
  *   beat      the victim's heartbeat advanced every millisecond until
  *             released (a replay: the test kills the victim meanwhile)
  */
@@ -289,36 +293,42 @@ find_entry(struct scribbler *s, int v, const struct rte_ism_gid *w)
 	return NULL;
 }
 
-/* Announce a change of index idx in the victim's ring. */
-static void
-announce(struct ivshm_member *m, unsigned int idx)
-{
-	uint64_t h = m->chg_head;
-
-	m->chg_idx[h % IVSHM_CHG_RING] = idx;
-	put64(&m->chg_head, h + 1);
-}
-
 static int
 attack_entry(struct scribbler *s, int v, const struct rte_ism_gid *w,
 		bool bad)
 {
 	struct ivshm_ent *e = find_entry(s, v, w), saved;
-	unsigned int idx;
+	struct ivshm_member *m = ivshm_member(s->base, v), *wm;
+	int ws = find_member(s, w, IVSHM_ST_LIVE);
+	unsigned int idx, i;
+	uint64_t h;
 
-	if (e == NULL) {
-		fail("no DMB of slot %d for the writer", v);
+	if (e == NULL || ws < 0) {
+		fail("no DMB of slot %d for a live writer", v);
 		return 1;
 	}
+	wm = ivshm_member(s->base, ws);
 	saved = *e;
 	idx = e - ivshm_table(s->base, &s->l, v);
-	if (bad) {
-		e->len = UINT32_MAX;
-	} else {
-		put64(&e->token, 0);
+	h = m->chg_head;
+	say("SCRIBBLING entry %u of slot %d, change %" PRIu64 " for slot %d",
+	    idx, v, h + 1, ws);
+	/* The victim writes its ring head back each control pass: until
+	 * the writer says it has read our change. */
+	for (i = 0; i < 10000 && wm->seen_chg[v] < h + 1; i++) {
+		if (bad)
+			e->len = UINT32_MAX;
+		else
+			put64(&e->token, 0);
+		m->chg_idx[h % IVSHM_CHG_RING] = idx;
+		put64(&m->chg_head, h + 1);
+		s->writes += 2;
+		usleep(100);
 	}
-	announce(ivshm_member(s->base, v), idx);
-	say("SCRIBBLING entry %u of slot %d", idx, v);
+	if (wm->seen_chg[v] < h + 1) {
+		fail("the writer did not read the change in time");
+		return 1;
+	}
 	if (!bad) {
 		sleep_ms(2);
 		e->rgid = saved.rgid;
@@ -327,7 +337,6 @@ attack_entry(struct scribbler *s, int v, const struct rte_ism_gid *w,
 		e->len = saved.len;
 		put64(&e->token, saved.token);
 	}
-	s->writes += 2;
 	return 0;
 }
 
@@ -337,7 +346,8 @@ ident_bad(struct scribbler *s __rte_unused, void *arg)
 	struct ivshm_member *m = arg;
 
 	m->max_dmbs = 0;
-	sched_yield();
+	put64(&m->beat, m->beat + 1);
+	sleep_ms(1);
 }
 
 static void

@@ -25,9 +25,10 @@ delays are printed for information only.
             declared it gone, then continued: it finds itself expelled,
             registers new DMBs, rejoins, and every stream resumes
   scribble  a member writes garbage over the shared tables while two
-            others stream: they neither crash nor hang, finish when
-            released and report the protocol errors; two new members
-            then stream cleanly in the same region
+            others stream: they neither crash nor hang, stream to each
+            other again once it stopped, finish when released and report
+            the protocol errors; two new members then stream cleanly in
+            the same region
   api       the rte_ism API between two processes (ivshm_api.c)
   regions   a member with two devices, one per region (one region per
             pair of distrusting VMs): it streams to a member of each,
@@ -321,6 +322,10 @@ def scribble(t):
     s.wait_line('SCRIBBLED', timeout=150)
     if s.finish() != 0:
         raise Failure('the scribbler failed')
+    t.peers.remove(s)
+    # Once it stopped, a and b stream to each other again.
+    marks = {p.name: p.count() for p in (a, b)}
+    recovered(((a, GID['b']), (b, GID['a'])), marks)
     errors = 0
     for p in (a, b):
         rc = p.finish()
@@ -342,30 +347,26 @@ def scribble(t):
     print('PASS scribble: no crash, no hang, region usable afterwards')
 
 
-def last_progress(peer, gid, end):
-    """(session, rcvd) of peer's last PROGRESS line about gid before
-    line end, or (0, 0)."""
-    got = (0, 0)
-    for i in range(min(end, peer.count())):
-        f = peer.proc.line(i).split()
-        if f[:1] == ['PROGRESS'] and f[1] == uuid(gid):
-            got = (int(f[3]), int(f[5]))
-    return got
-
-
 def resumed(peer, gid, start):
-    """Wait until peer, from line start on, has received two more
-    messages of gid than it had at start (in that session, or from the
-    start of a later one): the stream from gid to peer runs, and so do
+    """Wait until peer has received two more messages of gid (in one
+    session, or from the start of a later one) than by its second
+    PROGRESS line about gid from line start on, which it prints at least a
+    second after start (whatever stopped a stream before start has
+    stopped it by then): the stream from gid to peer runs, and so do
     peer's answers to it (the sender waits for each)."""
-    s0, r0 = last_progress(peer, gid, start)
+    def about(line):
+        return line.split()[1] == uuid(gid)
+    i, _ = peer.wait_line('PROGRESS', pred=about, start=start)
+    i, line = peer.wait_line('PROGRESS', pred=about, start=i + 1)
+    f = line.split()
+    s0, r0 = int(f[3]), int(f[5])
 
     def more(line):
         f = line.split()
         s, r = int(f[3]), int(f[5])
-        return f[1] == uuid(gid) and (s > s0 and r >= 2 or
-                                      s == s0 and r >= r0 + 2)
-    return peer.wait_line('PROGRESS', pred=more, start=start)
+        return about(line) and (s > s0 and r >= 2 or
+                                s == s0 and r >= r0 + 2)
+    return peer.wait_line('PROGRESS', pred=more, start=i + 1)
 
 
 def rogue(t, mode, victims, hold=True):
@@ -465,17 +466,26 @@ def entry(t):
 
 
 def ident(t):
-    """a's identity kept invalid while c joins: c and a stream to each
-    other once the rogue stops."""
+    """c joins while a's identity is invalid (a stalled, so that it does
+    not write it back; a rogue keeps a's heartbeat going): once a runs
+    again and the rogue stops, c and a stream to each other."""
     a = t.node('a', 'bc', ['--hold', '--tolerant'])
     b = t.node('b', 'ac', ['--hold', '--tolerant'])
     progress(a, GID['b'])
+    a.proc.write_stdin('stall')
+    a.wait_line('STALLED')
     s = rogue(t, 'ident', 'a')
     s.wait_line('SCRIBBLING')
-    c = t.node('c', 'ab', ['--hold', '--tolerant'])
-    # c has read a's identity (or not yet): the rogue stops.
-    progress(c, GID['b'])
+    c = Peer(t, 'c', GID['c'], ['--role', 'node', '--peers', '%s,%s' % (
+        GID['a'], GID['b']), '--hold', '--tolerant', '--seed', '99'])
+    # c took a's identity for what it is.
+    c.wait_line('ISM_PMD', pred=lambda l: 'ignored what slot' in l and
+                'DMB count' in l)
+    mark = a.count()
+    a.proc.write_stdin('unstall')
+    a.wait_line('UNSTALLED', start=mark)
     rogue_done(t, s)
+    c.ready()
     marks = {p.name: p.count() for p in (a, c)}
     recovered(((a, GID['c']), (c, GID['a'])), marks)
     finish_tolerant((a, b, c))
