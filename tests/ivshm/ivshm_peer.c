@@ -97,11 +97,22 @@ released(void)
  * The ivshmem PMD's control thread sleeps between its passes with
  * nanosleep() and holds no lock then; this definition takes precedence
  * over the C library's for the whole process. While park_ctl is set, that
- * thread (named "ism-ivshm-ctl") stays here: a control thread that does
+ * thread (ivshm_ctl_name()) stays here: a control thread that does
  * not get the CPU, as on an overloaded host (scenario "starved"), but
  * deterministic. Every other caller sleeps as asked.
  */
 static bool park_ctl;
+
+/* The PMD's control thread: "ism-ivshm" (ism_ivshm_ctl.c), which EAL
+ * prefixes with "dpdk-" from DPDK 23.11 on
+ * (rte_thread_create_internal_control()). */
+static bool
+ivshm_ctl_name(const char *name)
+{
+	return strcmp(name, "ism-ivshm") == 0 ||
+		strcmp(name, "dpdk-ism-ivshm") == 0;
+}
+
 static bool stall_node;
 
 bool
@@ -119,8 +130,7 @@ nanosleep(const struct timespec *req, struct timespec *rem)
 	int ret;
 
 	if (rte_atomic_load_explicit(&park_ctl, rte_memory_order_acquire) &&
-	    prctl(PR_GET_NAME, name) == 0 &&
-	    strcmp(name, "ism-ivshm-ctl") == 0) {
+	    prctl(PR_GET_NAME, name) == 0 && ivshm_ctl_name(name)) {
 		while (rte_atomic_load_explicit(&park_ctl, rte_memory_order_acquire)) {
 			if (!said)
 				say("PARKED control thread");

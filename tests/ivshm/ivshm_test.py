@@ -467,15 +467,16 @@ def entry(t):
 
 def ident(t):
     """c joins while a's identity is invalid (a stalled, so that it does
-    not write it back; a rogue keeps a's heartbeat going): once a runs
+    not write it back; the rogue keeps a's heartbeat going): once a runs
     again and the rogue stops, c and a stream to each other."""
     a = t.node('a', 'bc', ['--hold', '--tolerant'])
     b = t.node('b', 'ac', ['--hold', '--tolerant'])
     progress(a, GID['b'])
-    a.proc.write_stdin('stall')
-    a.wait_line('STALLED')
+    # The rogue beats for a (a writes its identity back until it stalls).
     s = rogue(t, 'ident', 'a')
     s.wait_line('SCRIBBLING')
+    a.proc.write_stdin('stall')
+    a.wait_line('STALLED')
     c = Peer(t, 'c', GID['c'], ['--role', 'node', '--peers', '%s,%s' % (
         GID['a'], GID['b']), '--hold', '--tolerant', '--seed', '99'])
     # c took a's identity for what it is.

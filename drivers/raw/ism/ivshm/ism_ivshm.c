@@ -160,6 +160,57 @@ ivshm_publish(struct ivshm_dev *d, uint32_t idx)
 	rte_atomic_store_explicit(&m->chg_head, ++d->chg_head, rte_memory_order_release);
 }
 
+/*
+ * Another member may change our DMB table: its readers would take a token
+ * of ours for unregistered, or a forged one for ours. Check a part of it
+ * each pass against what we registered; write back what differs (the
+ * fields, the token last) and announce it, so that the readers read it
+ * again (and find a token they took for unregistered back: they start
+ * over with us, ism_ivshm_peer.c).
+ */
+void
+ivshm_own_audit(struct ivshm_dev *d)
+{
+	struct ivshm_ent *t = ivshm_table(d->base, &d->lay, d->slot), *te;
+	uint32_t k, idx;
+	struct ivshm_own *o;
+	uint64_t want;
+
+	for (k = 0; k < RTE_MIN(d->max_dmbs, (uint32_t)IVSHM_AUDIT_ENTRIES);
+	     k++) {
+		idx = IVSHM_IDX_FIRST + d->audit_next;
+		d->audit_next = (d->audit_next + 1) % d->max_dmbs;
+		o = &d->own[idx];
+		te = &t[idx];
+		want = o->live ? o->token : 0;
+		if (rte_atomic_load_explicit(&te->token,
+				rte_memory_order_relaxed) == want &&
+		    (want == 0 ||
+		     (rte_atomic_load_explicit(&te->rgid,
+				rte_memory_order_relaxed) == o->rgid.gid &&
+		      rte_atomic_load_explicit(&te->rgid_ext,
+				rte_memory_order_relaxed) == o->rgid.gid_ext &&
+		      rte_atomic_load_explicit(&te->off64,
+				rte_memory_order_relaxed) ==
+				o->off / IVSHM_DMB_ALIGN &&
+		      rte_atomic_load_explicit(&te->len,
+				rte_memory_order_relaxed) == o->len)))
+			continue;
+		ivshm_bad(d, -1, "an entry of our DMB table was changed");
+		/* The token last, as at registration: a reader that loads it
+		 * sees the fields (a token that stayed was not read again). */
+		if (want != 0) {
+			te->rgid = o->rgid.gid;
+			te->rgid_ext = o->rgid.gid_ext;
+			te->off64 = o->off / IVSHM_DMB_ALIGN;
+			te->len = o->len;
+		}
+		rte_atomic_store_explicit(&te->token, want,
+				rte_memory_order_release);
+		ivshm_publish(d, idx);
+	}
+}
+
 /* Until every member in our view has applied our last DMB change (or is
  * gone): then the writer can use a new token, no one an old one, and the
  * others answer -EACCES rather than -ENOENT, as on the other backends. */
@@ -599,6 +650,7 @@ static const char *const ivshm_xstat_names[] = {
 	"protocol_errors",
 	"expulsions",
 	"peers_gone",
+	"resyncs",
 };
 
 static uint64_t
@@ -620,8 +672,11 @@ ivshm_xstat_get(struct ism_pmd_dev *common, unsigned int i)
 	case 2:
 		v = d->expulsions;
 		break;
-	default:
+	case 3:
 		v = d->peers_gone;
+		break;
+	default:
+		v = d->resyncs;
 		break;
 	}
 	pthread_mutex_unlock(&ivshm_ctl_lock);

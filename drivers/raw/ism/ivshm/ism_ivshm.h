@@ -58,6 +58,9 @@
 /* How long a control op waits for another member's acknowledgement. */
 #define IVSHM_ACK_TIMEOUT_MS	5000
 #define IVSHM_NO_SLOT		0xffu
+/* DMB table entries read again each pass: of each peer's table (what
+ * this device uses), and of its own (what the others read). */
+#define IVSHM_AUDIT_ENTRIES	32
 
 _Static_assert(IVSHM_NB_IDX == ISM_SW_SBA_NB_IDX, "SBA covers all indices");
 _Static_assert(IVSHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
@@ -69,6 +72,7 @@ struct ivshm_view_ent {
 	void *addr;		/* in this device's mapping of the region */
 	uint32_t len;
 	uint32_t writable;	/* this device is the rgid */
+	uint64_t gone;		/* last token removed with an event */
 };
 
 /* One owner's DMBs as a device sees them; indexed by DMB index. */
@@ -91,11 +95,20 @@ struct ivshm_peer {
 	/* In this device's view (same CHID, live). */
 	bool up;
 	uint64_t epoch;
-	uint64_t retired;	/* epoch last retired: not taken up again */
+	uint64_t retired;	/* epoch last retired: LIVE again is suspect */
 	struct ivshm_ident id;
 	struct ivshm_view *view;
 	uint64_t seen_chg;
 	uint64_t last_req;
+	uint32_t audit;		/* next entry of its table to read again */
+	/* Misbehaved (ivshm_peer_fence()): not taken up before fence_ns;
+	 * once taken up, asked to take us up again (resync) if the client
+	 * may have been misled about this incarnation (broke_epoch). */
+	uint64_t fence_ns;
+	uint64_t broke_epoch;
+	bool broke;
+	uint64_t resync_in;	/* its resync[] for us, as last acted on */
+	uint64_t resync_out;	/* our resync[] for it */
 };
 
 /* A DMB of this device. */
@@ -185,6 +198,7 @@ struct ivshm_dev {
 	struct ivshm_alloc alloc;
 	uint8_t alloc_slot;		/* partition the allocator covers */
 	uint64_t chg_head;
+	uint32_t audit_next;		/* next own table entry checked */
 	uint32_t req_ctr;
 	TAILQ_HEAD(, ivshm_orphan) orphans;
 
@@ -192,6 +206,7 @@ struct ivshm_dev {
 	uint64_t protocol_errors;
 	uint64_t expulsions;
 	uint64_t peers_gone;
+	uint64_t resyncs;		/* peers taken up again (resync) */
 	uint64_t log_next_ns;
 	uint64_t log_dropped;
 
@@ -254,6 +269,9 @@ bool ivshm_peer_dead(const struct ivshm_dev *d, const struct ivshm_peer *p,
 		uint64_t now);
 /* Take slot s out of the view: unreachable, events (if events), acked. */
 void ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events);
+/* Check IVSHM_AUDIT_ENTRIES entries of our own DMB table against what we
+ * registered, and write back (and announce) those another member changed. */
+void ivshm_own_audit(struct ivshm_dev *d);
 /* The up peer with this GID, or -1. */
 int ivshm_peer_by_gid(const struct ivshm_dev *d,
 		const struct rte_ism_gid *gid);

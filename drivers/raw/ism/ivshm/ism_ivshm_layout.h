@@ -187,7 +187,12 @@ struct ivshm_member {
 	uint64_t pinned[IVSHM_MAX_MEMBERS];	/* s's memory it still maps */
 	struct ivshm_req req[IVSHM_MAX_MEMBERS];	/* to s */
 	struct ivshm_ans ans[IVSHM_MAX_MEMBERS];	/* to s's request */
-	uint8_t reserved4[IVSHM_MEMBER_SIZE - 320 - 3 * 512 - 4096 - 1024];
+	/* Times it asked s to take it up again (its client may have been
+	 * misled about s by another member's writes); s does when this
+	 * changes while it has this member in view. */
+	uint64_t resync[IVSHM_MAX_MEMBERS];
+	uint8_t reserved4[IVSHM_MEMBER_SIZE - 320 - 3 * 512 - 4096 - 1024 -
+			  512];
 };
 
 #define IVSHM_KIND_HOST		1	/* a process mapping the file */

@@ -337,8 +337,8 @@ fix64(uint64_t *p, uint64_t want)
 /*
  * Any member may overwrite our area. What the others read from it is
  * written again when it differs from what we know: identity, the head of
- * our change ring, our acknowledgements and pins. (Our DMB table is not:
- * its entries are checked by every reader, and rewritten on change.)
+ * our change ring, our acknowledgements, pins and resync requests. (Our
+ * DMB table is checked a part at a time: ivshm_own_audit().)
  */
 static void
 repair(struct ivshm_dev *d)
@@ -369,6 +369,7 @@ repair(struct ivshm_dev *d)
 		fix64(&m->pinned[s], pin);
 		if (s == d->slot)
 			continue;
+		fix64(&m->resync[s], p->resync_out);
 		fix64(&m->seen_chg[s], p->up ? p->seen_chg : 0);
 		fix64(&m->view_epoch[s], p->up ? p->epoch : 0);
 	}
@@ -396,6 +397,7 @@ ivshm_member_step(struct ivshm_dev *d, uint64_t now)
 			break;
 		}
 		repair(d);
+		ivshm_own_audit(d);
 		if (d->phase == IVSHM_PH_ANNOUNCE)
 			step_announce(d, now);
 		break;
