@@ -63,7 +63,7 @@ build_valid(void)
 			t[IVSHM_IDX_FIRST + i].rgid = 0x100 + !s;
 			t[IVSHM_IDX_FIRST + i].off64 = i * 16;
 			t[IVSHM_IDX_FIRST + i].len = 1000;
-			t[IVSHM_IDX_FIRST + i].token = ivshm_tok_make(s,
+			t[IVSHM_IDX_FIRST + i].token = ism_sw_tok_make(s,
 					IVSHM_IDX_FIRST + i, 5 + i);
 			m->chg_idx[i] = IVSHM_IDX_FIRST + i;
 		}
@@ -90,9 +90,9 @@ check_entries(unsigned int s, const struct ivshm_ident *owner)
 			continue;
 		REQUIRE(idx >= IVSHM_IDX_FIRST &&
 			idx - IVSHM_IDX_FIRST < owner->max_dmbs);
-		REQUIRE(ivshm_tok_slot(v.token) == s);
-		REQUIRE(ivshm_tok_idx(v.token) == idx);
-		REQUIRE((v.token & IVSHM_TOK_LOW_MASK) == 0);
+		REQUIRE(ism_sw_tok_slot(v.token) == s);
+		REQUIRE(ism_sw_tok_idx(v.token) == idx);
+		REQUIRE((v.token & ISM_SW_TOK_ZERO_MASK) == 0);
 		REQUIRE(v.len > 0 && v.len <= owner->max_dmb_len);
 		REQUIRE(v.off % IVSHM_DMB_ALIGN == 0);
 		REQUIRE(v.off + v.len <= lay.part_size);

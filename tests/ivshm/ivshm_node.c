@@ -38,6 +38,12 @@
 
 #include "ivshm_peer.h"
 
+/* Bits 0-19 of a token are zero on every backend (the ISM move_data
+ * request encoding puts the offset there: token | idx << 24 | sf << 23 |
+ * offset, Linux drivers/s390/net/ism.h): the EV_TOKEN event carries the
+ * session nonce in them. */
+#define NONCE_MASK	0xfffffu
+
 struct link {
 	struct rte_ism_gid gid;
 	char name[RTE_ISM_GID_STRLEN];
@@ -260,7 +266,7 @@ tell_token(struct node *n, struct link *l)
 	if (!l->up || l->rx.token == 0 || !l->token_due)
 		return;
 	l->token_due = false;
-	/* The token's low 28 bits are zero: they carry the session. */
+	/* The token's low bits are zero: they carry the session. */
 	if (rte_ism_signal_event(n->dev, &l->gid, 1, EV_TOKEN,
 				 l->rx.token | l->my_nonce) < 0)
 		l->broken = true;
@@ -278,7 +284,7 @@ on_up(struct node *n, struct link *l, const struct rte_ism_event *ev)
 	l->rcvd = 0;
 	l->done_rcvd = false;
 	l->session++;
-	l->my_nonce = (fx_rand(&n->seed) & 0xfffffff) | 1;
+	l->my_nonce = (fx_rand(&n->seed) & NONCE_MASK) | 1;
 	l->token_due = true;
 	say("UP %s session %u at %" PRIu64, l->name, l->session, ev->time);
 	tell_token(n, l);
@@ -381,8 +387,8 @@ handle_event(struct node *n, const struct rte_ism_event *ev)
 		break;
 	case RTE_ISM_EVENT_SW:
 		if (ev->code == EV_TOKEN) {
-			l->tx = ev->info & ~UINT64_C(0xfffffff);
-			l->peer_nonce = ev->info & 0xfffffff;
+			l->tx = ev->info & ~(uint64_t)NONCE_MASK;
+			l->peer_nonce = ev->info & NONCE_MASK;
 			l->sent = l->acked = 0;
 			l->done_sent = false;
 			l->broken = false;

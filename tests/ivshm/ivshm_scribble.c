@@ -160,7 +160,7 @@ crafted_entry(struct scribbler *s, unsigned int slot)
 	e->off64 = rnd(s) % 2 ? UINT32_MAX - rnd(s) % 4 : rnd(s);
 	e->len = rnd(s) % 2 ? UINT32_MAX : rnd(s) % 4096;
 	put64(&e->token, rnd(s) % 2 ? rnd(s) :
-	      ivshm_tok_make(slot, idx, rnd(s)));
+	      ism_sw_tok_make(slot, idx, rnd(s) & (ISM_SW_TOK_HORIZON - 1)));
 }
 
 static void

@@ -51,6 +51,8 @@ delays are printed for information only.
   replay    a is killed while a rogue member replays its heartbeat: b sees
             a gone once the replay stops (not before: inherent, see the
             guide's trust model; not judged here)
+  version   a region formatted with layout version 1 is refused, with a
+            message that names both versions
   starved   the control thread of one of two streaming members stops
             (parked in the peer program) for three liveness timeouts
             while its lcore polls: its polls run the control passes, so
@@ -521,6 +523,23 @@ def replay(t):
     print('PASS replay: the killed member is gone once the replay stops')
 
 
+def version(t):
+    """A fabric of layout version 1 (an earlier release) is refused."""
+    import struct
+    with open(t.region, 'wb') as f:
+        # The header's magic ("ISMIVSH1") and version, as version 1 wrote
+        # them (drivers/raw/ism/ivshm/ism_ivshm_layout.h).
+        f.write(struct.pack('=QI', 0x31485356494d5349, 1))
+        f.truncate(REGION_SIZE)
+    p = Peer(t, 'a', GID['a'], ['--role', 'node'])
+    rc = p.finish()
+    if rc == 0 or not any('fabric of region version 1; this driver uses '
+                          'version' in l for l in p.lines):
+        raise Failure('a region of version 1 was not refused as such '
+                      '(status %d)' % rc)
+    print('PASS version: a region of layout version 1 refused')
+
+
 def regions(t):
     """One region per pair: a has two devices, one in region 1 with b,
     one in region 2 with c; it streams to both at once, and neither of
@@ -608,6 +627,7 @@ SCENARIOS = {
     'entry': entry,
     'ident': ident,
     'replay': replay,
+    'version': version,
     'starved': starved,
 }
 

@@ -26,30 +26,15 @@
 #include <ism_compat.h>
 
 #include "ism_ivshm.h"
-#include "ism_sw_move.h"
 
 static inline int
 ivshm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 {
 	const struct ivshm_dev *d = ctx;
-	uint32_t idx = ivshm_tok_idx(token);
-	const struct ivshm_view_ent *e;
-	const struct ivshm_view *v;
 
-	v = rte_atomic_load_explicit(&d->views[ivshm_tok_slot(token)],
-			rte_memory_order_acquire);
-	if (unlikely(v == NULL || idx - IVSHM_IDX_FIRST >= v->max_dmbs))
-		return -ENOENT;
-	e = &v->ent[idx];
-	if (unlikely(rte_atomic_load_explicit(&e->token, rte_memory_order_acquire) != token))
-		return -ENOENT;
-	if (unlikely(!e->writable))
-		return -EACCES;
-	t->addr = e->addr;
-	t->len = e->len;
-	t->dmb_idx = idx;
-	t->sba = v->sba;
-	return 0;
+	return ism_sw_view_target(rte_atomic_load_explicit(
+			&d->views[ism_sw_tok_slot(token)],
+			rte_memory_order_acquire), token, t);
 }
 
 static int
@@ -122,7 +107,7 @@ op_unlock(struct ivshm_dev *d)
 struct ivshm_own *
 ivshm_own_find(struct ivshm_dev *d, uint64_t token)
 {
-	uint32_t idx = ivshm_tok_idx(token);
+	uint32_t idx = ism_sw_tok_idx(token);
 
 	if (token == 0 || idx < IVSHM_IDX_FIRST ||
 	    idx - IVSHM_IDX_FIRST >= d->max_dmbs ||
@@ -142,6 +127,7 @@ ivshm_own_free(struct ivshm_dev *d, uint32_t idx)
 		ivshm_alloc_give(&d->alloc, o->off / IVSHM_DMB_ALIGN,
 				RTE_ALIGN_CEIL(o->len, IVSHM_DMB_ALIGN) /
 				IVSHM_DMB_ALIGN);
+	ism_sw_ids_put(&d->ids, idx);
 	o->token = 0;
 	o->addr = NULL;
 	o->len = 0;
@@ -251,14 +237,13 @@ static int
 ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 {
 	struct ivshm_dev *d = ivshm_dev_of(idev);
-	uint32_t idx, end = IVSHM_IDX_FIRST + d->max_dmbs, rnd;
 	uint64_t units = RTE_ALIGN_CEIL((uint64_t)req->len, IVSHM_DMB_ALIGN) /
 		IVSHM_DMB_ALIGN;
-	struct ivshm_view_ent *ve;
 	struct ivshm_ent *te;
 	struct ivshm_own *o;
 	int64_t off;
-	int ret = 0;
+	uint32_t idx;
+	int ret;
 
 	op_lock(d);
 	if (!ivshm_in_fabric(d)) {
@@ -267,39 +252,21 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 		ret = -EAGAIN;
 		goto out;
 	}
-	if (req->idx != 0) {
-		idx = req->idx;
-		if (d->own[idx].token != 0) {
-			ISM_PMD_LOG(ERR, "%s: DMB index %u is in use", d->name,
-				    idx);
-			ret = -EBUSY;
-			goto out;
-		}
-	} else {
-		for (idx = IVSHM_IDX_FIRST; idx < end; idx++)
-			if (d->own[idx].token == 0)
-				break;
-		if (idx == end) {
-			ISM_PMD_LOG(ERR, "%s: all %u DMB indices are in use",
-				    d->name, d->max_dmbs);
-			ret = -ENOSPC;
-			goto out;
-		}
-	}
+	ret = ism_sw_ids_take(&d->ids, req->idx, d->name);
+	if (ret < 0)
+		goto out;
+	idx = ret;
 	off = ivshm_alloc_take(&d->alloc, units);
 	if (off < 0) {
 		ISM_PMD_LOG(ERR, "%s: no room for a DMB of %u bytes in its "
 			    "%" PRIu64 "-byte share of %s", d->name, req->len,
 			    d->lay.part_size, d->where);
+		ism_sw_ids_put(&d->ids, idx);
 		ret = -ENOMEM;
 		goto out;
 	}
 	o = &d->own[idx];
-	do {
-		rnd = rte_rand() & IVSHM_TOK_RND_MASK;
-	} while (rnd == o->last_rnd);
-	o->last_rnd = rnd;
-	o->token = ivshm_tok_make(d->slot, idx, rnd);
+	o->token = ism_sw_ids_token(&d->ids, d->slot, idx);
 	o->rgid = req->rgid;
 	o->off = (uint64_t)off * IVSHM_DMB_ALIGN;
 	o->addr = RTE_PTR_ADD(ivshm_part(d->base, &d->lay, d->slot), o->off);
@@ -310,11 +277,8 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	o->live = true;
 	memset(o->addr, 0, o->len);
 
-	ve = &d->own_view->ent[idx];
-	ve->addr = o->addr;
-	ve->len = o->len;
-	ve->writable = rte_ism_gid_equal(&req->rgid, &d->gid);
-	rte_atomic_store_explicit(&ve->token, o->token, rte_memory_order_release);
+	ism_sw_view_ent_set(&d->own_view->sw.ent[idx], o->token, o->addr,
+			o->len, rte_ism_gid_equal(&req->rgid, &d->gid));
 	rte_atomic_store_explicit(&d->own_live[idx], 1, rte_memory_order_release);
 
 	/* The entry, its token last; then tell the others it changed. */
@@ -330,6 +294,7 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	req->token = o->token;
 	req->addr = o->addr;
 	req->idx = idx;
+	ret = 0;
 out:
 	op_unlock(d);
 	return ret;
@@ -339,7 +304,7 @@ static int
 ivshm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 {
 	struct ivshm_dev *d = ivshm_dev_of(idev);
-	uint32_t idx = ivshm_tok_idx(token);
+	uint32_t idx = ism_sw_tok_idx(token);
 	struct ivshm_own *o;
 	int ret = 0;
 
@@ -350,10 +315,14 @@ ivshm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 		goto out;
 	}
 	o->registered = false;
+	/* The writer hears of it, be it this device itself (the others
+	 * post it when they apply the change), as on the other backends. */
+	if (o->live && rte_ism_gid_equal(&o->rgid, &d->gid))
+		ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
+			     RTE_ISM_BUF_UNREGISTERED, &d->gid, token, 0);
 	if (o->live) {
 		o->live = false;
-		rte_atomic_store_explicit(&d->own_view->ent[idx].token, 0,
-				 rte_memory_order_release);
+		ism_sw_view_ent_clear(&d->own_view->sw.ent[idx]);
 		rte_atomic_store_explicit(&d->own_live[idx], 0, rte_memory_order_release);
 		rte_atomic_store_explicit(&ivshm_table(d->base, &d->lay,
 				 d->slot)[idx].token, 0, rte_memory_order_release);
@@ -373,29 +342,17 @@ out:
 	return ret;
 }
 
-static void
-fill_attached(struct rte_ism_dmb *out, uint64_t token, void *addr,
-		uint32_t len, const struct rte_ism_gid *rgid)
+uint64_t
+ivshm_pin(const struct ivshm_dev *d, unsigned int s)
 {
-	out->token = token;
-	out->addr = addr;
-	out->len = len;
-	out->idx = ivshm_tok_idx(token);
-	out->rgid = *rgid;
-}
-
-/* Slot s's orphans still pin it; the lowest epoch they hold, or 0. */
-static void
-repin(struct ivshm_dev *d, unsigned int s)
-{
-	struct ivshm_orphan *o;
+	const struct ism_sw_orphan *o;
 	uint64_t e = 0;
 
 	TAILQ_FOREACH(o, &d->orphans, next)
-		if (o->owner_gone && ivshm_tok_slot(o->token) == s)
-			e = o->epoch;
-	if (d->me != NULL)
-		rte_atomic_store_explicit(&d->me->pinned[s], e, rte_memory_order_release);
+		if (o->owner_gone && ism_sw_tok_slot(o->token) == s &&
+		    (e == 0 || o->owner_tag < e))
+			e = o->owner_tag;
+	return e;
 }
 
 /*
@@ -406,35 +363,31 @@ static int
 detach_local(struct ivshm_dev *d, uint64_t token, unsigned int *s,
 		uint64_t *epoch)
 {
-	unsigned int oslot = ivshm_tok_slot(token);
-	uint32_t idx = ivshm_tok_idx(token);
+	unsigned int oslot = ism_sw_tok_slot(token);
+	uint32_t idx = ism_sw_tok_idx(token);
 	struct ivshm_peer *p = &d->peers[oslot];
-	struct ivshm_orphan *o;
 	struct ivshm_view *v = p->up ? p->view : NULL;
+	struct ism_sw_orphan *o;
+	bool gone;
 
 	*s = oslot;
-	if (v != NULL && idx - IVSHM_IDX_FIRST < v->max_dmbs &&
-	    v->ent[idx].token == token && v->attach[idx] > 0) {
-		v->attach[idx]--;
+	if (v != NULL && idx - IVSHM_IDX_FIRST < v->sw.max_dmbs &&
+	    v->sw.ent[idx].token == token && v->ctl[idx].attach > 0) {
+		v->ctl[idx].attach--;
 		*epoch = p->epoch;
 		return 1;
 	}
-	TAILQ_FOREACH(o, &d->orphans, next) {
-		if (o->token != token)
-			continue;
-		*epoch = o->epoch;
-		if (--o->attach_cnt > 0)
-			return !o->owner_gone;
-		TAILQ_REMOVE(&d->orphans, o, next);
-		if (o->owner_gone) {
-			free(o);
-			repin(d, oslot);
-			return 0;
-		}
-		free(o);
-		return 1;
-	}
-	return -ENOENT;
+	o = ism_sw_orphan_find(&d->orphans, token);
+	if (o == NULL)
+		return -ENOENT;
+	*epoch = o->owner_tag;
+	gone = o->owner_gone;
+	/* The memory is the owner's: nothing to free here. */
+	if (ism_sw_orphan_drop(&d->orphans, o, NULL) && gone &&
+	    d->me != NULL)
+		rte_atomic_store_explicit(&d->me->pinned[oslot],
+				ivshm_pin(d, oslot), rte_memory_order_release);
+	return !gone;
 }
 
 /* Tell the owner of token we dropped an attachment, if it is still the
@@ -452,8 +405,9 @@ ivshm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 		struct rte_ism_dmb *out)
 {
 	struct ivshm_dev *d = ivshm_dev_of(idev);
-	unsigned int oslot = ivshm_tok_slot(token), s;
-	uint32_t idx = ivshm_tok_idx(token);
+	unsigned int oslot = ism_sw_tok_slot(token), s;
+	uint32_t idx = ism_sw_tok_idx(token);
+	struct ism_sw_view_ent *e;
 	struct ivshm_view *v;
 	struct ivshm_own *o;
 	struct ivshm_peer *p;
@@ -467,26 +421,28 @@ ivshm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 			!rte_ism_gid_equal(&o->rgid, &d->gid) ? -EACCES : 0;
 		if (ret == 0) {
 			o->attach_cnt++;
-			fill_attached(out, token, o->addr, o->len, &d->gid);
+			ism_sw_dmb_attached(out, token, o->addr, o->len,
+					&d->gid);
 		}
 		goto out;
 	}
 	p = &d->peers[oslot];
 	v = p->up ? p->view : NULL;
 	if (!ivshm_in_fabric(d) || v == NULL ||
-	    idx - IVSHM_IDX_FIRST >= v->max_dmbs ||
-	    v->ent[idx].token != token) {
+	    idx - IVSHM_IDX_FIRST >= v->sw.max_dmbs ||
+	    v->sw.ent[idx].token != token) {
 		ret = -ENOENT;
 		goto out;
 	}
-	if (!v->ent[idx].writable) {
+	e = &v->sw.ent[idx];
+	if (!e->writable) {
 		ret = -EACCES;
 		goto out;
 	}
 	/* Counted before asking, so that an unregister crossing our
 	 * request keeps the memory; undone if the owner says no. */
-	v->attach[idx]++;
-	fill_attached(out, token, v->ent[idx].addr, v->ent[idx].len, &d->gid);
+	v->ctl[idx].attach++;
+	ism_sw_dmb_attached(out, token, e->addr, e->len, &d->gid);
 	ret = ivshm_request(d, oslot, IVSHM_REQ_ATTACH, 0, token, 0);
 	if (ret == 0)
 		goto out;
@@ -514,9 +470,9 @@ ivshm_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
 	o = ivshm_own_find(d, token);
 	if (o != NULL && rte_ism_gid_equal(&o->rgid, &d->gid) &&
 	    o->attach_cnt > 0 && o->slot == d->slot &&
-	    ivshm_tok_slot(token) == d->slot) {
+	    ism_sw_tok_slot(token) == d->slot) {
 		if (--o->attach_cnt == 0 && !o->registered)
-			ivshm_own_free(d, ivshm_tok_idx(token));
+			ivshm_own_free(d, ism_sw_tok_idx(token));
 		ret = 0;
 		goto out;
 	}
@@ -688,7 +644,6 @@ static void
 ivshm_close(struct ism_pmd_dev *common)
 {
 	struct ivshm_dev *d = (struct ivshm_dev *)common;
-	struct ivshm_orphan *o;
 
 	if (d->attached) {
 		pthread_mutex_lock(&d->op_lock);
@@ -696,10 +651,8 @@ ivshm_close(struct ism_pmd_dev *common)
 		pthread_mutex_unlock(&d->op_lock);
 		ivshm_ctl_detach(d);
 	}
-	while ((o = TAILQ_FIRST(&d->orphans)) != NULL) {
-		TAILQ_REMOVE(&d->orphans, o, next);
-		free(o);
-	}
+	/* Their memory is in the region. */
+	ism_sw_orphans_free(&d->orphans, NULL);
 	ivshm_view_free(d->own_view);
 	d->own_view = NULL;
 	rte_free(d->own);

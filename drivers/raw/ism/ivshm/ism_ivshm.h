@@ -45,7 +45,9 @@
 #include <sys/queue.h>
 
 #include "ism_pmd.h"
+#include "ism_sw_dmb.h"
 #include "ism_sw_sba.h"
+#include "ism_sw_view.h"
 #include "ism_ivshm_layout.h"
 
 #define IVSHM_DRIVER_NAME	"ism_ivshm"
@@ -66,21 +68,18 @@ _Static_assert(IVSHM_NB_IDX == ISM_SW_SBA_NB_IDX, "SBA covers all indices");
 _Static_assert(IVSHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
 _Static_assert(sizeof(struct ism_sw_sba) == IVSHM_SBA_SIZE, "SBA size");
 
-/* What the fast path reads about one DMB index of one owner (as shm). */
-struct ivshm_view_ent {
-	uint64_t token;		/* current token; 0 = none */
-	void *addr;		/* in this device's mapping of the region */
-	uint32_t len;
-	uint32_t writable;	/* this device is the rgid */
+/* What the control path keeps about one DMB index of another owner. */
+struct ivshm_view_ctl {
+	uint32_t attach;	/* attachments of this device */
 	uint64_t gone;		/* last token removed with an event */
 };
 
-/* One owner's DMBs as a device sees them; indexed by DMB index. */
+/* One owner's DMBs as a device sees them (addresses in its mapping of
+ * the region), indexed by DMB index: [IVSHM_IDX_FIRST + max_dmbs]. */
 struct ivshm_view {
-	struct ism_sw_sba *sba;		/* the owner's, in the region */
-	uint32_t max_dmbs;
-	struct ivshm_view_ent *ent;	/* [IVSHM_IDX_FIRST + max_dmbs] */
-	uint32_t *attach;		/* attachments of this device */
+	struct ism_sw_view sw;		/* first: the fast path's; sba the
+					 * owner's, in the region */
+	struct ivshm_view_ctl *ctl;
 };
 
 /* What a device knows of another slot of the region. */
@@ -111,7 +110,7 @@ struct ivshm_peer {
 	uint64_t resync_out;	/* our resync[] for it */
 };
 
-/* A DMB of this device. */
+/* A DMB of this device (its index is taken in ids while token != 0). */
 struct ivshm_own {
 	uint64_t token;		/* 0: index free */
 	struct rte_ism_gid rgid;
@@ -119,22 +118,9 @@ struct ivshm_own {
 	void *addr;
 	uint32_t len;
 	uint32_t attach_cnt;	/* attachments of the writer */
-	uint32_t last_rnd;	/* not reused by the next token */
 	uint8_t slot;		/* partition it is in */
 	bool registered;	/* the client holds it */
 	bool live;		/* in the table: its token works */
-};
-
-/* A remote DMB this device attached whose owner unregistered it or left:
- * the memory stays the owner's until we detach (the owner knows, or its
- * slot is pinned). */
-struct ivshm_orphan {
-	TAILQ_ENTRY(ivshm_orphan) next;
-	uint64_t token;
-	uint64_t epoch;		/* of the owner */
-	void *addr;
-	uint32_t attach_cnt;
-	bool owner_gone;	/* no DETACH to send; pins the slot */
 };
 
 /* Free space of a partition, in IVSHM_DMB_ALIGN units, sorted. */
@@ -160,7 +146,7 @@ struct ivshm_dev {
 	struct ism_pmd_dev common;	/* first: fast-path context */
 
 	/* Fast path: written under the control lock, read with atomics. */
-	struct ivshm_view *views[IVSHM_MAX_MEMBERS];	/* by owner slot */
+	struct ism_sw_view *views[IVSHM_MAX_MEMBERS];	/* by owner slot */
 	struct ism_sw_sba *sba;		/* own SBA, or quiet while out */
 	uint8_t own_live[IVSHM_NB_IDX];	/* signals reported for these */
 
@@ -194,13 +180,18 @@ struct ivshm_dev {
 
 	/* Own DMBs. */
 	struct ivshm_own *own;		/* [IVSHM_IDX_FIRST + max_dmbs] */
+	struct ism_sw_dmb_ids ids;	/* their indices and tokens */
 	struct ivshm_view *own_view;	/* for moves to ourselves */
 	struct ivshm_alloc alloc;
 	uint8_t alloc_slot;		/* partition the allocator covers */
 	uint64_t chg_head;
 	uint32_t audit_next;		/* next own table entry checked */
 	uint32_t req_ctr;
-	TAILQ_HEAD(, ivshm_orphan) orphans;
+	/* DMBs of others this device attached that their owner unregistered
+	 * or left (owner_tag: the owner's epoch; owner_gone: no DETACH to
+	 * send, and the owner's slot stays pinned): the memory stays the
+	 * owner's until we detach. */
+	struct ism_sw_orphan_list orphans;
 
 	/* Counters (xstats) and the rate limit of peer-triggered logs. */
 	uint64_t protocol_errors;
@@ -287,6 +278,8 @@ void ivshm_view_free(struct ivshm_view *v);
 struct ivshm_own *ivshm_own_find(struct ivshm_dev *d, uint64_t token);
 /* Free own DMB idx (no move can reach it any more). */
 void ivshm_own_free(struct ivshm_dev *d, uint32_t idx);
+/* The epoch of slot s our orphans pin (the lowest), or 0. */
+uint64_t ivshm_pin(const struct ivshm_dev *d, unsigned int s);
 /* Publish that own DMB idx changed (table entry written). */
 void ivshm_publish(struct ivshm_dev *d, uint32_t idx);
 extern const struct ism_backend ivshm_backend;

@@ -35,6 +35,7 @@ ivshm_layout_compute(uint64_t size, uint32_t members, struct ivshm_layout *l)
 		return -EINVAL;
 	memset(l, 0, sizeof(*l));
 	l->size = size;
+	l->version = IVSHM_VERSION;
 	l->members = members;
 	l->sba_off = IVSHM_MEMBER_OFF + (uint64_t)members * IVSHM_MEMBER_SIZE;
 	l->table_off = l->sba_off + (uint64_t)members * IVSHM_SBA_SIZE;
@@ -74,7 +75,8 @@ ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
 	part = LOAD(&h->part_size);
 	if (version != IVSHM_VERSION) {
 		*why = "fabric header of another version";
-		return -EBADMSG;
+		l->version = version;
+		return -EPROTONOSUPPORT;
 	}
 	if (rsize != size) {
 		*why = "fabric header made for a region of another size";
@@ -178,8 +180,8 @@ ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
 		*why = "DMB entry changed while read";
 		return -EBADMSG;
 	}
-	if ((tok & IVSHM_TOK_LOW_MASK) != 0 || ivshm_tok_slot(tok) != slot ||
-	    ivshm_tok_idx(tok) != idx) {
+	if ((tok & ISM_SW_TOK_ZERO_MASK) != 0 ||
+	    ism_sw_tok_slot(tok) != slot || ism_sw_tok_idx(tok) != idx) {
 		*why = "token does not name its slot and index";
 		return -EBADMSG;
 	}

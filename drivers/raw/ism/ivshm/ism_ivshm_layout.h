@@ -30,14 +30,27 @@
  * partition; the others raise signals in its SBA and move data into the
  * DMBs of its partition that they were registered for. Host byte order:
  * all members run on one host.
+ *
+ * Tokens are those of the other software backends (sw/ism_sw_token.h):
+ * the owner's slot, the DMB index and a generation that does not repeat,
+ * so a writer finds owner and index in O(1) and never mistakes an old
+ * token for a new one.
+ *
+ * The version changes with anything a member of another version would
+ * read differently; a region of another version is refused (its members
+ * must all stop, and someone zero it, before another release uses it).
+ *   1  first layout, random 18-bit token tags
+ *   2  tokens of sw/ism_sw_token.h; resync requests in the member area
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ism_sw_token.h"
+
 #define IVSHM_MAGIC		UINT64_C(0x31485356494d5349) /* "ISMIVSH1" */
-#define IVSHM_VERSION		1
+#define IVSHM_VERSION		2
 
 #define IVSHM_MAX_MEMBERS	64	/* fabric slots: 6 token bits */
 #define IVSHM_MIN_MEMBERS	2
@@ -61,36 +74,10 @@
 #define IVSHM_MIN_LIVENESS_MS	20
 #define IVSHM_MAX_LIVENESS_MS	60000
 
-/* Token: owner's slot, DMB index, random; bits 0-27 zero (the ISM
- * move_data encoding needs them), so a writer finds owner and index in
- * O(1), as on the shm backend. */
-#define IVSHM_TOK_SLOT_SHIFT	58
-#define IVSHM_TOK_IDX_SHIFT	46
-#define IVSHM_TOK_IDX_MASK	0xfffu
-#define IVSHM_TOK_RND_SHIFT	28
-#define IVSHM_TOK_RND_MASK	((1u << (IVSHM_TOK_IDX_SHIFT - \
-				  IVSHM_TOK_RND_SHIFT)) - 1)
-#define IVSHM_TOK_LOW_MASK	((UINT64_C(1) << IVSHM_TOK_RND_SHIFT) - 1)
-
-static inline unsigned int
-ivshm_tok_slot(uint64_t token)
-{
-	return token >> IVSHM_TOK_SLOT_SHIFT;
-}
-
-static inline unsigned int
-ivshm_tok_idx(uint64_t token)
-{
-	return (token >> IVSHM_TOK_IDX_SHIFT) & IVSHM_TOK_IDX_MASK;
-}
-
-static inline uint64_t
-ivshm_tok_make(unsigned int slot, unsigned int idx, uint32_t rnd)
-{
-	return ((uint64_t)slot << IVSHM_TOK_SLOT_SHIFT) |
-		((uint64_t)idx << IVSHM_TOK_IDX_SHIFT) |
-		((uint64_t)(rnd & IVSHM_TOK_RND_MASK) << IVSHM_TOK_RND_SHIFT);
-}
+_Static_assert(IVSHM_MAX_MEMBERS == 1 << ISM_SW_TOK_SLOT_BITS,
+	       "a token names every slot");
+_Static_assert(IVSHM_NB_IDX == ISM_SW_TOK_IDX_MASK + 1,
+	       "a token names every DMB index");
 
 /* Member state word: (epoch << 8) | state. The epoch grows by one at each
  * join of a slot, so a new incarnation is never taken for an old one. */
@@ -220,6 +207,7 @@ _Static_assert(offsetof(struct ivshm_member, view_epoch) == 320, "acks");
 /* The geometry, as computed by this member (never read back). */
 struct ivshm_layout {
 	uint64_t size;
+	uint32_t version;	/* IVSHM_VERSION, or the other one found */
 	uint32_t members;
 	uint16_t chid;
 	uint32_t liveness_ms;
@@ -270,7 +258,8 @@ ivshm_part(void *base, const struct ivshm_layout *l, unsigned int slot)
 /*
  * Check the header of a region of size bytes: 0 and *l, -ENODATA (all
  * zero: nobody formatted it yet), -EAGAIN (being formatted: magic not yet
- * written, format_owner set), or -EBADMSG with *why.
+ * written, format_owner set), -EPROTONOSUPPORT (a fabric of another
+ * layout version, l->version), or -EBADMSG with *why.
  */
 int ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
 		struct ivshm_layout *l, const char **why);

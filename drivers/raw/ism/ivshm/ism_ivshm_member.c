@@ -247,9 +247,11 @@ step_check(struct ivshm_dev *d, uint64_t now)
 	rte_atomic_store_explicit(&d->me->state, ivshm_state_make(d->epoch,
 			 IVSHM_ST_LIVE), rte_memory_order_release);
 	/* Our SBA for polls, our DMBs for moves to ourselves. */
-	d->own_view->sba = ivshm_sba(d->base, &d->lay, d->slot);
-	rte_atomic_store_explicit(&d->views[d->slot], d->own_view, rte_memory_order_release);
-	rte_atomic_store_explicit(&d->sba, d->own_view->sba, rte_memory_order_release);
+	d->own_view->sw.sba = ivshm_sba(d->base, &d->lay, d->slot);
+	rte_atomic_store_explicit(&d->views[d->slot], &d->own_view->sw,
+			rte_memory_order_release);
+	rte_atomic_store_explicit(&d->sba, d->own_view->sw.sba,
+			rte_memory_order_release);
 	set_phase(d, IVSHM_PH_ANNOUNCE, now);
 }
 
@@ -307,7 +309,7 @@ expelled(struct ivshm_dev *d, uint64_t w, uint64_t now)
 		o = &d->own[x];
 		if (o->token == 0)
 			continue;
-		d->own_view->ent[x].token = 0;
+		ism_sw_view_ent_clear(&d->own_view->sw.ent[x]);
 		if (o->live && o->registered)
 			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
 				     RTE_ISM_BUF_OWNER_ERROR, &d->gid,
@@ -344,10 +346,8 @@ static void
 repair(struct ivshm_dev *d)
 {
 	struct ivshm_member *m = d->me;
-	struct ivshm_orphan *o;
 	struct ivshm_peer *p;
 	unsigned int s;
-	uint64_t pin;
 
 	if (m->gid != d->gid.gid || m->gid_ext != d->gid.gid_ext ||
 	    m->max_dmbs != d->max_dmbs || m->max_dmb_len != d->max_dmb_len ||
@@ -362,11 +362,7 @@ repair(struct ivshm_dev *d)
 	fix64(&m->chg_head, d->chg_head);
 	for (s = 0; s < d->lay.members; s++) {
 		p = &d->peers[s];
-		pin = 0;
-		TAILQ_FOREACH(o, &d->orphans, next)
-			if (o->owner_gone && ivshm_tok_slot(o->token) == s)
-				pin = o->epoch;
-		fix64(&m->pinned[s], pin);
+		fix64(&m->pinned[s], ivshm_pin(d, s));
 		if (s == d->slot)
 			continue;
 		fix64(&m->resync[s], p->resync_out);

@@ -57,13 +57,13 @@ ivshm_view_new(uint32_t max_dmbs)
 	struct ivshm_view *v;
 
 	v = rte_zmalloc("ism_ivshm_view", sizeof(*v) + n *
-			(sizeof(*v->ent) + sizeof(*v->attach)),
+			(sizeof(*v->sw.ent) + sizeof(*v->ctl)),
 			RTE_CACHE_LINE_SIZE);
 	if (v == NULL)
 		return NULL;
-	v->max_dmbs = max_dmbs;
-	v->ent = (struct ivshm_view_ent *)(v + 1);
-	v->attach = (uint32_t *)(v->ent + n);
+	v->sw.max_dmbs = max_dmbs;
+	v->sw.ent = (struct ism_sw_view_ent *)(v + 1);
+	v->ctl = (struct ivshm_view_ctl *)(v->sw.ent + n);
 	return v;
 }
 
@@ -121,27 +121,19 @@ orphan_add(struct ivshm_dev *d, struct ivshm_peer *p, uint32_t idx,
 		uint64_t token, bool owner_gone)
 {
 	struct ivshm_view *v = p->view;
-	struct ivshm_orphan *o;
 
-	o = calloc(1, sizeof(*o));
-	if (o == NULL) {
+	if (ism_sw_orphan_new(&d->orphans, token, v->sw.ent[idx].addr,
+			      v->sw.ent[idx].len, v->ctl[idx].attach,
+			      owner_gone, p->epoch) == NULL)
 		/* The attachment is forgotten: a detach gets -ENOENT. The
 		 * memory may be reused while the client still writes it. */
 		ISM_PMD_LOG(ERR, "%s: no memory to keep attached DMB 0x%"
 			    PRIx64, d->name, token);
-		v->attach[idx] = 0;
-		return;
-	}
-	o->token = token;
-	o->epoch = p->epoch;
-	o->addr = v->ent[idx].addr;
-	o->attach_cnt = v->attach[idx];
-	o->owner_gone = owner_gone;
-	TAILQ_INSERT_TAIL(&d->orphans, o, next);
-	v->attach[idx] = 0;
-	if (owner_gone)
-		rte_atomic_store_explicit(&d->me->pinned[ivshm_tok_slot(token)],
-				 p->epoch, rte_memory_order_release);
+	else if (owner_gone)
+		rte_atomic_store_explicit(&d->me->pinned[ism_sw_tok_slot(token)],
+				ivshm_pin(d, ism_sw_tok_slot(token)),
+				rte_memory_order_release);
+	v->ctl[idx].attach = 0;
 }
 
 /* What view_update() did. */
@@ -156,7 +148,8 @@ view_update(struct ivshm_dev *d, unsigned int s, uint32_t idx)
 {
 	struct ivshm_peer *p = &d->peers[s];
 	struct ivshm_view *v = p->view;
-	struct ivshm_view_ent *e = &v->ent[idx];
+	struct ism_sw_view_ent *e = &v->sw.ent[idx];
+	struct ivshm_view_ctl *c = &v->ctl[idx];
 	struct rte_ism_gid gid = { p->id.gid, p->id.gid_ext };
 	struct ivshm_dmb_view dv;
 	const char *why = NULL;
@@ -180,26 +173,25 @@ view_update(struct ivshm_dev *d, unsigned int s, uint32_t idx)
 			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
 				     RTE_ISM_BUF_UNREGISTERED, &gid, e->token,
 				     0);
-			e->gone = e->token;
+			c->gone = e->token;
 		}
-		if (v->attach[idx] > 0)
+		if (c->attach > 0)
 			orphan_add(d, p, idx, e->token, false);
-		rte_atomic_store_explicit(&e->token, 0, rte_memory_order_release);
+		ism_sw_view_ent_clear(e);
 		ret_flags |= VIEW_REMOVED;
 	}
 	if (ret != 1)
 		return ret_flags;
 	/* An owner never issues a token twice (ism_sw_token.h): this one
 	 * was taken away by another member's writes. */
-	if (dv.token == e->gone) {
+	if (dv.token == c->gone) {
 		ivshm_bad(d, s, "a DMB reported unregistered is back");
 		ret_flags |= VIEW_MISLED;
 	}
-	e->gone = 0;
-	e->addr = RTE_PTR_ADD(ivshm_part(d->base, &d->lay, s), dv.off);
-	e->len = dv.len;
-	e->writable = gid_is(&d->gid, dv.rgid, dv.rgid_ext);
-	rte_atomic_store_explicit(&e->token, dv.token, rte_memory_order_release);
+	c->gone = 0;
+	ism_sw_view_ent_set(e, dv.token,
+			RTE_PTR_ADD(ivshm_part(d->base, &d->lay, s), dv.off),
+			dv.len, gid_is(&d->gid, dv.rgid, dv.rgid_ext));
 	return ret_flags;
 }
 
@@ -259,7 +251,7 @@ peer_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 			    d->name, s);
 		return;
 	}
-	v->sba = ivshm_sba(d->base, &d->lay, s);
+	v->sw.sba = ivshm_sba(d->base, &d->lay, s);
 	p->view = v;
 	p->id = *id;
 	p->epoch = epoch;
@@ -273,7 +265,7 @@ peer_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + id->max_dmbs; x++)
 		view_update(d, s, x);
 	p->up = true;
-	rte_atomic_store_explicit(&d->views[s], v, rte_memory_order_release);
+	rte_atomic_store_explicit(&d->views[s], &v->sw, rte_memory_order_release);
 	ack(d, s, epoch, p->seen_chg);
 	ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
 		     &(struct rte_ism_gid){ id->gid, id->gid_ext }, 0, 0);
@@ -289,7 +281,7 @@ retire(struct ivshm_dev *d, unsigned int s, bool events, bool bounce)
 	struct ivshm_peer *p = &d->peers[s];
 	struct rte_ism_gid gid = { p->id.gid, p->id.gid_ext };
 	struct ivshm_view *v = p->view;
-	struct ivshm_orphan *orph;
+	struct ism_sw_orphan *orph;
 	struct ivshm_own *o;
 	uint32_t x;
 
@@ -298,24 +290,24 @@ retire(struct ivshm_dev *d, unsigned int s, bool events, bool bounce)
 	/* Unreachable for the fast path, then wait out moves using it. */
 	rte_atomic_store_explicit(&d->views[s], NULL, rte_memory_order_release);
 	rte_ism_pmd_synchronize();
-	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + v->max_dmbs; x++) {
-		if (v->ent[x].token == 0 || !v->ent[x].writable)
+	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + v->sw.max_dmbs; x++) {
+		if (v->sw.ent[x].token == 0 || !v->sw.ent[x].writable)
 			continue;
 		if (events)
 			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
 				     RTE_ISM_BUF_UNREGISTERED, &gid,
-				     v->ent[x].token, 0);
-		if (v->attach[x] > 0)
-			orphan_add(d, p, x, v->ent[x].token, !bounce);
+				     v->sw.ent[x].token, 0);
+		if (v->ctl[x].attach > 0)
+			orphan_add(d, p, x, v->sw.ent[x].token, !bounce);
 	}
 	/* Attachments of its DMBs it had unregistered: now nobody keeps
 	 * that memory for us but the pin. */
 	TAILQ_FOREACH(orph, &d->orphans, next) {
-		if (bounce || ivshm_tok_slot(orph->token) != s ||
-		    orph->epoch != p->epoch || orph->owner_gone)
+		if (bounce || ism_sw_tok_slot(orph->token) != s ||
+		    orph->owner_tag != p->epoch || orph->owner_gone)
 			continue;
 		orph->owner_gone = true;
-		rte_atomic_store_explicit(&d->me->pinned[s], p->epoch,
+		rte_atomic_store_explicit(&d->me->pinned[s], ivshm_pin(d, s),
 				 rte_memory_order_release);
 	}
 	/* Our DMBs it could write: still ours, reported; its attachments
@@ -445,7 +437,7 @@ serve(struct ivshm_dev *d, unsigned int s, const struct ivshm_req *r)
 		    !rte_ism_gid_equal(&o->rgid, &gid))
 			return -ENOENT;
 		if (--o->attach_cnt == 0 && !o->registered)
-			ivshm_own_free(d, ivshm_tok_idx(o->token));
+			ivshm_own_free(d, ism_sw_tok_idx(o->token));
 		return 0;
 	}
 }

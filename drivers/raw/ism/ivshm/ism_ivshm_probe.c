@@ -152,6 +152,16 @@ open_fabric(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 		ret = ivshm_hdr_check(h, size, &d->lay, &why);
 		if (ret == 0)
 			break;
+		if (ret == -EPROTONOSUPPORT) {
+			ISM_PMD_LOG(ERR, "%s: %s holds a fabric of region "
+				    "version %u; this driver uses version %u "
+				    "(another release made it). Every member "
+				    "must run one release: stop them all and "
+				    "zero the region to make a new fabric",
+				    d->name, d->where, d->lay.version,
+				    IVSHM_VERSION);
+			return -EPROTONOSUPPORT;
+		}
 		if (ret == -EBADMSG) {
 			ISM_PMD_LOG(ERR, "%s: %s: %s. To make a new fabric, "
 				    "zero the region while no member uses it",
@@ -237,6 +247,7 @@ ivshm_dev_create(const char *name, struct rte_device *device,
 	d->prev_slot = IVSHM_NO_SLOT;
 	d->alloc_slot = IVSHM_NO_SLOT;
 	d->sba = &d->quiet_sba;
+	ism_sw_ids_init(&d->ids, d->max_dmbs);
 	TAILQ_INIT(&d->orphans);
 	pthread_mutex_init(&d->op_lock, NULL);
 	ret = open_fabric(d, &a, r->size);
