@@ -147,6 +147,12 @@ nanosleep(const struct timespec *req, struct timespec *rem)
 	return 0;
 }
 
+static void
+set_flag(bool *flag, bool v)
+{
+	rte_atomic_store_explicit(flag, v, rte_memory_order_release);
+}
+
 /* Reads stdin until EOF (the driver's release); "park" and "unpark" lines
  * stop and restart the PMD's control thread, "stall" and "unstall" that
  * thread and the node's loop. */
@@ -156,20 +162,20 @@ release_reader(void *arg __rte_unused)
 	char line[64];
 
 	while (fgets(line, sizeof(line), stdin) != NULL) {
-		if (strcmp(line, "park\n") == 0)
-			rte_atomic_store_explicit(&park_ctl, true, rte_memory_order_release);
-		else if (strcmp(line, "unpark\n") == 0)
-			rte_atomic_store_explicit(&park_ctl, false, rte_memory_order_release);
-		else if (strcmp(line, "stall\n") == 0) {
-			rte_atomic_store_explicit(&park_ctl, true, rte_memory_order_release);
-			rte_atomic_store_explicit(&stall_node, true, rte_memory_order_release);
+		if (strcmp(line, "park\n") == 0) {
+			set_flag(&park_ctl, true);
+		} else if (strcmp(line, "unpark\n") == 0) {
+			set_flag(&park_ctl, false);
+		} else if (strcmp(line, "stall\n") == 0) {
+			set_flag(&park_ctl, true);
+			set_flag(&stall_node, true);
 		} else if (strcmp(line, "unstall\n") == 0) {
-			rte_atomic_store_explicit(&stall_node, false, rte_memory_order_release);
-			rte_atomic_store_explicit(&park_ctl, false, rte_memory_order_release);
+			set_flag(&stall_node, false);
+			set_flag(&park_ctl, false);
 		}
 	}
-	rte_atomic_store_explicit(&stall_node, false, rte_memory_order_release);
-	rte_atomic_store_explicit(&park_ctl, false, rte_memory_order_release);
+	set_flag(&stall_node, false);
+	set_flag(&park_ctl, false);
 	release_now();
 	return NULL;
 }

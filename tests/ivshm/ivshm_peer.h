@@ -70,7 +70,7 @@ struct peer_opts {
 	bool nocopy;		/* odd messages: payload through attach */
 	char region[256];	/* scribble: the region file */
 	uint64_t rounds;	/* scribble: rounds of writes */
-	char mode[16];		/* scribble: random, or a targeted attack */
+	char mode[16];		/* scribble: random, or an attack */
 	unsigned int deadline_s;
 };
 

@@ -415,7 +415,7 @@ scribble_main(uint16_t dev __rte_unused, const struct peer_opts *o)
 		fail("cannot map the region");
 		return 1;
 	}
-	ret = ivshm_hdr_check((struct ivshm_hdr *)s.base, st.st_size, &s.l,
+	ret = ism_ivshm_hdr_check((struct ivshm_hdr *)s.base, st.st_size, &s.l,
 			&why);
 	if (ret < 0) {
 		fail("no fabric in the region: %d", ret);

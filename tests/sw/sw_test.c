@@ -11,7 +11,8 @@
  *       indices and keys, the 2^21 generations of a horizon are distinct,
  *       every token has the bits the ISM move_data encoding needs clear,
  *       and slot and index decode.
- *   dpdk-ism-sw-test [EAL] -- tokens lo|shm|shm-self|ivshm|ivshm-self ROUNDS
+ *   dpdk-ism-sw-test [EAL] -- tokens KIND ROUNDS
+ *       (KIND: lo, shm, shm-self, ivshm, ivshm-self)
  *       One DMB index of an owner device registered and unregistered
  *       ROUNDS times for a writer device: no token repeats, and after
  *       each registration the writer tries the previous token and a
@@ -27,8 +28,9 @@
  *       RTE_ISM_BUF_UNREGISTERED to the owner (rte_ism.h), attached or not.
  *
  * The shm devices use a fresh rendezvous directory (mkdtemp), which must
- * be empty at the end; the ivshm devices a region file there. Failed assertions are logged (test_assert.h);
- * prints PASS or FAIL at the end; exit status 0 on pass.
+ * be empty at the end; the ivshm devices a region file there. Failed
+ * assertions are logged (test_assert.h); prints PASS or FAIL at the end;
+ * exit status 0 on pass.
  */
 
 #include <dirent.h>

@@ -82,8 +82,9 @@ ivshm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 	rte_ism_pmd_move_exit(slot);
 	/* The control thread did not get the CPU lately: the pass here. */
 	if (unlikely(rte_get_tsc_cycles() >
-		     rte_atomic_load_explicit(&ivshm_ctl_due, rte_memory_order_relaxed)))
-		ivshm_ctl_catch_up();
+		     rte_atomic_load_explicit(&ism_ivshm_ctl_due,
+				rte_memory_order_relaxed)))
+		ism_ivshm_ctl_catch_up();
 	return n;
 }
 
@@ -94,18 +95,18 @@ static void
 op_lock(struct ivshm_dev *d)
 {
 	pthread_mutex_lock(&d->op_lock);
-	pthread_mutex_lock(&ivshm_ctl_lock);
+	pthread_mutex_lock(&ism_ivshm_ctl_lock);
 }
 
 static void
 op_unlock(struct ivshm_dev *d)
 {
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 	pthread_mutex_unlock(&d->op_lock);
 }
 
 struct ivshm_own *
-ivshm_own_find(struct ivshm_dev *d, uint64_t token)
+ism_ivshm_own_find(struct ivshm_dev *d, uint64_t token)
 {
 	uint32_t idx = ism_sw_tok_idx(token);
 
@@ -117,14 +118,14 @@ ivshm_own_find(struct ivshm_dev *d, uint64_t token)
 }
 
 void
-ivshm_own_free(struct ivshm_dev *d, uint32_t idx)
+ism_ivshm_own_free(struct ivshm_dev *d, uint32_t idx)
 {
 	struct ivshm_own *o = &d->own[idx];
 
 	/* A DMB of an earlier slot (before an expulsion) is not in the
 	 * allocator's partition. */
 	if (o->slot == d->alloc_slot)
-		ivshm_alloc_give(&d->alloc, o->off / IVSHM_DMB_ALIGN,
+		ism_ivshm_alloc_give(&d->alloc, o->off / IVSHM_DMB_ALIGN,
 				RTE_ALIGN_CEIL(o->len, IVSHM_DMB_ALIGN) /
 				IVSHM_DMB_ALIGN);
 	ism_sw_ids_put(&d->ids, idx);
@@ -137,7 +138,7 @@ ivshm_own_free(struct ivshm_dev *d, uint32_t idx)
 }
 
 void
-ivshm_publish(struct ivshm_dev *d, uint32_t idx)
+ism_ivshm_publish(struct ivshm_dev *d, uint32_t idx)
 {
 	struct ivshm_member *m = d->me;
 
@@ -155,7 +156,7 @@ ivshm_publish(struct ivshm_dev *d, uint32_t idx)
  * over with us, ism_ivshm_peer.c).
  */
 void
-ivshm_own_audit(struct ivshm_dev *d)
+ism_ivshm_own_audit(struct ivshm_dev *d)
 {
 	struct ivshm_ent *t = ivshm_table(d->base, &d->lay, d->slot), *te;
 	uint32_t k, idx;
@@ -182,7 +183,7 @@ ivshm_own_audit(struct ivshm_dev *d)
 		      rte_atomic_load_explicit(&te->len,
 				rte_memory_order_relaxed) == o->len)))
 			continue;
-		ivshm_bad(d, -1, "an entry of our DMB table was changed");
+		ism_ivshm_bad(d, -1, "an entry of our DMB table was changed");
 		/* The token last, as at registration: a reader that loads it
 		 * sees the fields (a token that stayed was not read again). */
 		if (want != 0) {
@@ -193,7 +194,7 @@ ivshm_own_audit(struct ivshm_dev *d)
 		}
 		rte_atomic_store_explicit(&te->token, want,
 				rte_memory_order_release);
-		ivshm_publish(d, idx);
+		ism_ivshm_publish(d, idx);
 	}
 }
 
@@ -226,7 +227,7 @@ wait_peers(struct ivshm_dev *d)
 {
 	/* Not answering in time is logged and not held against the
 	 * registration (as on the shm backend). */
-	if (ivshm_wait(d, peers_applied, NULL,
+	if (ism_ivshm_wait(d, peers_applied, NULL,
 		       IVSHM_ACK_TIMEOUT_MS * 1000000ULL) < 0)
 		ISM_PMD_LOG(WARNING, "%s: not every member applied a DMB "
 			    "change within %u ms", d->name,
@@ -256,7 +257,7 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	if (ret < 0)
 		goto out;
 	idx = ret;
-	off = ivshm_alloc_take(&d->alloc, units);
+	off = ism_ivshm_alloc_take(&d->alloc, units);
 	if (off < 0) {
 		ISM_PMD_LOG(ERR, "%s: no room for a DMB of %u bytes in its "
 			    "%" PRIu64 "-byte share of %s", d->name, req->len,
@@ -288,7 +289,7 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	te->off64 = o->off / IVSHM_DMB_ALIGN;
 	te->len = o->len;
 	rte_atomic_store_explicit(&te->token, o->token, rte_memory_order_release);
-	ivshm_publish(d, idx);
+	ism_ivshm_publish(d, idx);
 	wait_peers(d);
 
 	req->token = o->token;
@@ -309,7 +310,7 @@ ivshm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 	int ret = 0;
 
 	op_lock(d);
-	o = ivshm_own_find(d, token);
+	o = ism_ivshm_own_find(d, token);
 	if (o == NULL || !o->registered) {
 		ret = -ENOENT;
 		goto out;
@@ -326,7 +327,7 @@ ivshm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 		rte_atomic_store_explicit(&d->own_live[idx], 0, rte_memory_order_release);
 		rte_atomic_store_explicit(&ivshm_table(d->base, &d->lay,
 				 d->slot)[idx].token, 0, rte_memory_order_release);
-		ivshm_publish(d, idx);
+		ism_ivshm_publish(d, idx);
 		/* When the writer has applied it, it no longer moves
 		 * with the token (it synchronizes before it says so). */
 		wait_peers(d);
@@ -336,14 +337,14 @@ ivshm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 	}
 	/* The writer may have detached while we waited. */
 	if (o->token == token && o->attach_cnt == 0)
-		ivshm_own_free(d, idx);
+		ism_ivshm_own_free(d, idx);
 out:
 	op_unlock(d);
 	return ret;
 }
 
 uint64_t
-ivshm_pin(const struct ivshm_dev *d, unsigned int s)
+ism_ivshm_pin(const struct ivshm_dev *d, unsigned int s)
 {
 	const struct ism_sw_orphan *o;
 	uint64_t e = 0;
@@ -386,7 +387,8 @@ detach_local(struct ivshm_dev *d, uint64_t token, unsigned int *s,
 	if (ism_sw_orphan_drop(&d->orphans, o, NULL) && gone &&
 	    d->me != NULL)
 		rte_atomic_store_explicit(&d->me->pinned[oslot],
-				ivshm_pin(d, oslot), rte_memory_order_release);
+				ism_ivshm_pin(d, oslot),
+				rte_memory_order_release);
 	return !gone;
 }
 
@@ -397,7 +399,7 @@ tell_detach(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 		uint64_t token)
 {
 	if (d->peers[s].up && d->peers[s].epoch == epoch)
-		ivshm_request(d, s, IVSHM_REQ_DETACH, 0, token, 0);
+		ism_ivshm_request(d, s, IVSHM_REQ_DETACH, 0, token, 0);
 }
 
 static int
@@ -416,7 +418,7 @@ ivshm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 
 	op_lock(d);
 	if (ivshm_in_fabric(d) && oslot == d->slot) {
-		o = ivshm_own_find(d, token);
+		o = ism_ivshm_own_find(d, token);
 		ret = o == NULL || !o->registered || !o->live ? -ENOENT :
 			!rte_ism_gid_equal(&o->rgid, &d->gid) ? -EACCES : 0;
 		if (ret == 0) {
@@ -443,7 +445,7 @@ ivshm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 	 * request keeps the memory; undone if the owner says no. */
 	v->ctl[idx].attach++;
 	ism_sw_dmb_attached(out, token, e->addr, e->len, &d->gid);
-	ret = ivshm_request(d, oslot, IVSHM_REQ_ATTACH, 0, token, 0);
+	ret = ism_ivshm_request(d, oslot, IVSHM_REQ_ATTACH, 0, token, 0);
 	if (ret == 0)
 		goto out;
 	/* Refused, owner gone or silent: undo; a DETACH behind a request
@@ -467,12 +469,12 @@ ivshm_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
 	int ret;
 
 	op_lock(d);
-	o = ivshm_own_find(d, token);
+	o = ism_ivshm_own_find(d, token);
 	if (o != NULL && rte_ism_gid_equal(&o->rgid, &d->gid) &&
 	    o->attach_cnt > 0 && o->slot == d->slot &&
 	    ism_sw_tok_slot(token) == d->slot) {
 		if (--o->attach_cnt == 0 && !o->registered)
-			ivshm_own_free(d, ism_sw_tok_idx(token));
+			ism_ivshm_own_free(d, ism_sw_tok_idx(token));
 		ret = 0;
 		goto out;
 	}
@@ -501,12 +503,12 @@ ivshm_signal_event(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
 		ret = 0;
 		goto out;
 	}
-	s = ivshm_in_fabric(d) ? ivshm_peer_by_gid(d, rgid) : -1;
+	s = ivshm_in_fabric(d) ? ism_ivshm_peer_by_gid(d, rgid) : -1;
 	if (s < 0) {
 		ret = -ENETUNREACH;
 		goto out;
 	}
-	ret = ivshm_request(d, s, IVSHM_REQ_EVENT, code, info,
+	ret = ism_ivshm_request(d, s, IVSHM_REQ_EVENT, code, info,
 			trigger_irq != 0);
 out:
 	op_unlock(d);
@@ -524,11 +526,11 @@ ivshm_query_remote_gid(struct rte_ism_dev *idev,
 	/* No VLANs here: no device is a member of any. */
 	if (vlan_valid)
 		return -ENETUNREACH;
-	pthread_mutex_lock(&ivshm_ctl_lock);
+	pthread_mutex_lock(&ism_ivshm_ctl_lock);
 	if (!rte_ism_gid_equal(rgid, &d->gid) &&
-	    (!ivshm_in_fabric(d) || ivshm_peer_by_gid(d, rgid) < 0))
+	    (!ivshm_in_fabric(d) || ism_ivshm_peer_by_gid(d, rgid) < 0))
 		ret = -ENETUNREACH;
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 	return ret;
 }
 
@@ -551,7 +553,7 @@ ivshm_dump(struct rte_ism_dev *idev, FILE *f)
 	unsigned int s;
 	uint32_t idx, n = 0;
 
-	pthread_mutex_lock(&ivshm_ctl_lock);
+	pthread_mutex_lock(&ism_ivshm_ctl_lock);
 	fprintf(f, "  ivshmem fabric %s (id 0x%016" PRIx64 ", %u slots, %"
 		PRIu64 " bytes per member, liveness %u ms)\n", d->where,
 		d->lay.fabric_id, d->lay.members, d->lay.part_size,
@@ -585,7 +587,7 @@ ivshm_dump(struct rte_ism_dev *idev, FILE *f)
 	}
 	fprintf(f, "  %u DMBs, %" PRIu64 " protocol errors, %" PRIu64
 		" expulsions\n", n, d->protocol_errors, d->expulsions);
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 	return 0;
 }
 
@@ -616,7 +618,7 @@ ivshm_xstat_get(struct ism_pmd_dev *common, unsigned int i)
 	unsigned int s;
 	uint64_t v = 0;
 
-	pthread_mutex_lock(&ivshm_ctl_lock);
+	pthread_mutex_lock(&ism_ivshm_ctl_lock);
 	switch (i) {
 	case 0:
 		for (s = 0; s < d->lay.members; s++)
@@ -635,7 +637,7 @@ ivshm_xstat_get(struct ism_pmd_dev *common, unsigned int i)
 		v = d->resyncs;
 		break;
 	}
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 	return v;
 }
 
@@ -647,24 +649,24 @@ ivshm_close(struct ism_pmd_dev *common)
 
 	if (d->attached) {
 		pthread_mutex_lock(&d->op_lock);
-		ivshm_member_leave(d);
+		ism_ivshm_member_leave(d);
 		pthread_mutex_unlock(&d->op_lock);
-		ivshm_ctl_detach(d);
+		ism_ivshm_ctl_detach(d);
 	}
 	/* Their memory is in the region. */
 	ism_sw_orphans_free(&d->orphans, NULL);
-	ivshm_view_free(d->own_view);
+	ism_ivshm_view_free(d->own_view);
 	d->own_view = NULL;
 	rte_free(d->own);
 	d->own = NULL;
-	ivshm_alloc_fini(&d->alloc);
+	ism_ivshm_alloc_fini(&d->alloc);
 	if (d->map != NULL)
 		munmap(d->map, d->map_len);
 	d->map = NULL;
 	pthread_mutex_destroy(&d->op_lock);
 }
 
-const struct ism_backend ivshm_backend = {
+const struct ism_backend ism_ivshm_backend = {
 	.name = "ivshmem",
 	.ops = &ivshm_ops,
 	.close = ivshm_close,
@@ -675,7 +677,7 @@ const struct ism_backend ivshm_backend = {
 };
 
 void
-ivshm_fast_path(struct rte_ism_dev *ism)
+ism_ivshm_fast_path(struct rte_ism_dev *ism)
 {
 	ism->fp.move_data = ivshm_move_data;
 	ism->fp.move_burst = ivshm_move_burst;

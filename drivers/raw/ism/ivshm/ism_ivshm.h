@@ -35,7 +35,7 @@
  * released between checks, running the control pass of this process's
  * devices themselves meanwhile (so devices of one process answer each other
  * at once); and a signal poll when the control thread has not run the pass
- * for IVSHM_CATCH_UP_PERIODS (trylock: ivshm_ctl_catch_up()). Memory a move
+ * for IVSHM_CATCH_UP_PERIODS (trylock: ism_ivshm_ctl_catch_up()). Memory a move
  * may use is reused only after rte_ism_pmd_synchronize().
  */
 
@@ -99,7 +99,7 @@ struct ivshm_peer {
 	struct ivshm_view *view;
 	uint64_t seen_chg;
 	uint64_t last_req;
-	uint32_t audit;		/* next entry of its table to read again */
+	uint32_t audit;		/* next entry of its table read again */
 	/* Misbehaved (ivshm_peer_fence()): not taken up before fence_ns;
 	 * once taken up, asked to take us up again (resync) if the client
 	 * may have been misled about this incarnation (broke_epoch). */
@@ -222,77 +222,78 @@ ivshm_dev_of(struct rte_ism_dev *idev)
 }
 
 /* ism_ivshm_ctl.c */
-extern pthread_mutex_t ivshm_ctl_lock;
-uint64_t ivshm_now_ns(void);
+extern pthread_mutex_t ism_ivshm_ctl_lock;
+uint64_t ism_ivshm_now_ns(void);
 /* Add d to the control thread (started with the first device) / remove. */
-int ivshm_ctl_attach(struct ivshm_dev *d);
-void ivshm_ctl_detach(struct ivshm_dev *d);
+int ism_ivshm_ctl_attach(struct ivshm_dev *d);
+void ism_ivshm_ctl_detach(struct ivshm_dev *d);
 /* One control pass over every device of the process (lock held). */
-void ivshm_pass_all(void);
+void ism_ivshm_pass_all(void);
 /* TSC after which the pass is overdue (written by every pass). */
-extern uint64_t ivshm_ctl_due;
+extern uint64_t ism_ivshm_ctl_due;
 /* The pass on the calling thread, if overdue and the lock is free. Never
  * inside a move bracket (the pass may synchronize). */
-void ivshm_ctl_catch_up(void);
+void ism_ivshm_ctl_catch_up(void);
 /* Wait (lock held, released between checks) until done(d, arg) or
  * timeout_ns: 0 or -ETIMEDOUT. Runs control passes meanwhile. */
-int ivshm_wait(struct ivshm_dev *d, bool (*done)(struct ivshm_dev *, void *),
-		void *arg, uint64_t timeout_ns);
+int ism_ivshm_wait(struct ivshm_dev *d,
+		bool (*done)(struct ivshm_dev *, void *), void *arg,
+		uint64_t timeout_ns);
 /* A protocol error caused by slot (or -1): counted, logged at most once a
  * second per device. */
-void ivshm_bad(struct ivshm_dev *d, int slot, const char *why);
+void ism_ivshm_bad(struct ivshm_dev *d, int slot, const char *why);
 
 /* ism_ivshm_member.c */
 /* One step of the join (claim, check, announce), of a leave, or the
  * detection of our own expulsion; called by every control pass. */
-void ivshm_member_step(struct ivshm_dev *d, uint64_t now);
-/* Probe: wait until the join (started by ivshm_ctl_attach) is done. */
-int ivshm_member_join(struct ivshm_dev *d);
+void ism_ivshm_member_step(struct ivshm_dev *d, uint64_t now);
+/* Probe: wait until the join (started by ism_ivshm_ctl_attach) is done. */
+int ism_ivshm_member_join(struct ivshm_dev *d);
 /* Close: say we leave, wait for the others, free the slot. */
-void ivshm_member_leave(struct ivshm_dev *d);
+void ism_ivshm_member_leave(struct ivshm_dev *d);
 
 /* ism_ivshm_peer.c */
 /* Observe every other slot (liveness) and serve those in the view. */
-void ivshm_peers_step(struct ivshm_dev *d, uint64_t now);
-bool ivshm_peer_alive(const struct ivshm_dev *d, const struct ivshm_peer *p,
+void ism_ivshm_peers_step(struct ivshm_dev *d, uint64_t now);
+bool ism_ivshm_peer_alive(const struct ivshm_dev *d, const struct ivshm_peer *p,
 		uint64_t now);
-bool ivshm_peer_dead(const struct ivshm_dev *d, const struct ivshm_peer *p,
+bool ism_ivshm_peer_dead(const struct ivshm_dev *d, const struct ivshm_peer *p,
 		uint64_t now);
 /* Take slot s out of the view: unreachable, events (if events), acked. */
-void ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events);
+void ism_ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events);
 /* Check IVSHM_AUDIT_ENTRIES entries of our own DMB table against what we
  * registered, and write back (and announce) those another member changed. */
-void ivshm_own_audit(struct ivshm_dev *d);
+void ism_ivshm_own_audit(struct ivshm_dev *d);
 /* The up peer with this GID, or -1. */
-int ivshm_peer_by_gid(const struct ivshm_dev *d,
+int ism_ivshm_peer_by_gid(const struct ivshm_dev *d,
 		const struct rte_ism_gid *gid);
 /* Send a request to up peer s and wait for its answer: its status,
  * -ENETUNREACH (it left first) or -ETIMEDOUT. */
-int ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
+int ism_ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
 		uint32_t code, uint64_t arg, uint32_t trigger);
-struct ivshm_view *ivshm_view_new(uint32_t max_dmbs);
-void ivshm_view_free(struct ivshm_view *v);
+struct ivshm_view *ism_ivshm_view_new(uint32_t max_dmbs);
+void ism_ivshm_view_free(struct ivshm_view *v);
 
 /* ism_ivshm.c */
 /* Own DMB with this token (registered, or kept for an attachment). */
-struct ivshm_own *ivshm_own_find(struct ivshm_dev *d, uint64_t token);
+struct ivshm_own *ism_ivshm_own_find(struct ivshm_dev *d, uint64_t token);
 /* Free own DMB idx (no move can reach it any more). */
-void ivshm_own_free(struct ivshm_dev *d, uint32_t idx);
+void ism_ivshm_own_free(struct ivshm_dev *d, uint32_t idx);
 /* The epoch of slot s our orphans pin (the lowest), or 0. */
-uint64_t ivshm_pin(const struct ivshm_dev *d, unsigned int s);
+uint64_t ism_ivshm_pin(const struct ivshm_dev *d, unsigned int s);
 /* Publish that own DMB idx changed (table entry written). */
-void ivshm_publish(struct ivshm_dev *d, uint32_t idx);
-extern const struct ism_backend ivshm_backend;
+void ism_ivshm_publish(struct ivshm_dev *d, uint32_t idx);
+extern const struct ism_backend ism_ivshm_backend;
 /* Set the fast-path functions of a device being probed. */
-void ivshm_fast_path(struct rte_ism_dev *ism);
+void ism_ivshm_fast_path(struct rte_ism_dev *ism);
 
 /* ism_ivshm_alloc.c: offsets and lengths in IVSHM_DMB_ALIGN units. */
-int ivshm_alloc_init(struct ivshm_alloc *a, uint32_t cap, uint64_t units);
-void ivshm_alloc_reset(struct ivshm_alloc *a, uint64_t units);
+int ism_ivshm_alloc_init(struct ivshm_alloc *a, uint32_t cap, uint64_t units);
+void ism_ivshm_alloc_reset(struct ivshm_alloc *a, uint64_t units);
 /* First fit: the offset, or -1 if nothing fits. */
-int64_t ivshm_alloc_take(struct ivshm_alloc *a, uint64_t units);
-void ivshm_alloc_give(struct ivshm_alloc *a, uint64_t off, uint64_t units);
-void ivshm_alloc_fini(struct ivshm_alloc *a);
+int64_t ism_ivshm_alloc_take(struct ivshm_alloc *a, uint64_t units);
+void ism_ivshm_alloc_give(struct ivshm_alloc *a, uint64_t off, uint64_t units);
+void ism_ivshm_alloc_fini(struct ivshm_alloc *a);
 
 /* ism_ivshm_probe.c */
 /* Create a device on a mapped region; on success the device owns map
@@ -304,7 +305,7 @@ struct ivshm_region {
 	uint8_t kind;
 	const char *where;
 };
-int ivshm_dev_create(const char *name, struct rte_device *device,
+int ism_ivshm_dev_create(const char *name, struct rte_device *device,
 		const char *args, const struct ivshm_region *r, bool allow_path);
 
 #endif /* ISM_IVSHM_H */

@@ -220,7 +220,7 @@ struct ivshm_layout {
 
 /* Geometry of a region of size bytes with this many slots; 0 or -EINVAL
  * (too small for partitions of IVSHM_MIN_PART, or out of range). */
-int ivshm_layout_compute(uint64_t size, uint32_t members,
+int ism_ivshm_layout_compute(uint64_t size, uint32_t members,
 		struct ivshm_layout *l);
 
 static inline struct ivshm_hdr *
@@ -261,14 +261,14 @@ ivshm_part(void *base, const struct ivshm_layout *l, unsigned int slot)
  * written, format_owner set), -EPROTONOSUPPORT (a fabric of another
  * layout version, l->version), or -EBADMSG with *why.
  */
-int ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
+int ism_ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
 		struct ivshm_layout *l, const char **why);
 
 /* Write a header for l (magic last); the region must be zero. */
-void ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l);
+void ism_ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l);
 
 /* Load a member's state word; false if its state is not a known one. */
-bool ivshm_state_read(const struct ivshm_member *m, uint64_t *word);
+bool ism_ivshm_state_read(const struct ivshm_member *m, uint64_t *word);
 
 /* A member's identity as it stands (checked: non-zero GID, limits). */
 struct ivshm_ident {
@@ -280,7 +280,7 @@ struct ivshm_ident {
 	uint8_t kind;
 	uint32_t pid;
 };
-int ivshm_ident_read(const struct ivshm_member *m,
+int ism_ivshm_ident_read(const struct ivshm_member *m,
 		const struct ivshm_layout *l, struct ivshm_ident *id,
 		const char **why);
 
@@ -299,10 +299,10 @@ struct ivshm_dmb_view {
  * owner's partition, 0 if empty, -EBADMSG (with *why) if it holds
  * something invalid or changed while it was read.
  */
-int ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
-		unsigned int slot, unsigned int idx,
-		const struct ivshm_ident *owner, struct ivshm_dmb_view *v,
-		const char **why);
+int ism_ivshm_ent_read(const struct ivshm_ent *table,
+		const struct ivshm_layout *l, unsigned int slot,
+		unsigned int idx, const struct ivshm_ident *owner,
+		struct ivshm_dmb_view *v, const char **why);
 
 /*
  * The DMB indices a member changed since seen (its chg_head then): up to
@@ -311,7 +311,7 @@ int ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
  * that went back): then the reader scans the whole table. Indices out of
  * range are dropped (counted in *bad).
  */
-int ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
+int ism_ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
 		uint32_t max_dmbs, uint16_t *idx, unsigned int *n,
 		uint64_t *head, unsigned int *bad);
 
@@ -319,7 +319,7 @@ int ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
  * to_epoch, read from the sender's req[to_slot]: 1 and *r if there is a
  * new valid one (seq differs from last), 0 if none, -EBADMSG if invalid
  * (then *r->seq is still set, to be answered with an error). */
-int ivshm_req_read(const struct ivshm_member *sender, unsigned int to_slot,
+int ism_ivshm_req_read(const struct ivshm_member *sender, unsigned int to_slot,
 		uint64_t from_epoch, uint64_t to_epoch, uint64_t last,
 		struct ivshm_req *r, const char **why);
 

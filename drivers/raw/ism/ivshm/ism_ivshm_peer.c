@@ -26,7 +26,7 @@
  *     fenced: not taken up for a liveness timeout, time for a forged one
  *     that nobody beats for to be declared gone;
  *   - an invalid DMB entry leaves our checked copy as it is (its owner
- *     writes it back: ivshm_own_audit()); a token that comes back after
+ *     writes it back: ism_ivshm_own_audit()); a token that comes back after
  *     we reported it unregistered (tokens never repeat) proves that
  *     another member wrote it;
  *   - where our client may have been misled (a fenced incarnation taken
@@ -51,7 +51,7 @@
 #include "ism_ivshm.h"
 
 struct ivshm_view *
-ivshm_view_new(uint32_t max_dmbs)
+ism_ivshm_view_new(uint32_t max_dmbs)
 {
 	uint32_t n = IVSHM_IDX_FIRST + max_dmbs;
 	struct ivshm_view *v;
@@ -68,27 +68,27 @@ ivshm_view_new(uint32_t max_dmbs)
 }
 
 void
-ivshm_view_free(struct ivshm_view *v)
+ism_ivshm_view_free(struct ivshm_view *v)
 {
 	rte_free(v);
 }
 
 bool
-ivshm_peer_dead(const struct ivshm_dev *d, const struct ivshm_peer *p,
+ism_ivshm_peer_dead(const struct ivshm_dev *d, const struct ivshm_peer *p,
 		uint64_t now)
 {
 	return p->seen && now - p->t_change >= d->liveness_ns;
 }
 
 bool
-ivshm_peer_alive(const struct ivshm_dev *d, const struct ivshm_peer *p,
+ism_ivshm_peer_alive(const struct ivshm_dev *d, const struct ivshm_peer *p,
 		uint64_t now)
 {
 	return p->seen && p->moved && now - p->t_change < d->liveness_ns;
 }
 
 int
-ivshm_peer_by_gid(const struct ivshm_dev *d, const struct rte_ism_gid *gid)
+ism_ivshm_peer_by_gid(const struct ivshm_dev *d, const struct rte_ism_gid *gid)
 {
 	unsigned int s;
 
@@ -130,15 +130,16 @@ orphan_add(struct ivshm_dev *d, struct ivshm_peer *p, uint32_t idx,
 		ISM_PMD_LOG(ERR, "%s: no memory to keep attached DMB 0x%"
 			    PRIx64, d->name, token);
 	else if (owner_gone)
-		rte_atomic_store_explicit(&d->me->pinned[ism_sw_tok_slot(token)],
-				ivshm_pin(d, ism_sw_tok_slot(token)),
+		rte_atomic_store_explicit(
+				&d->me->pinned[ism_sw_tok_slot(token)],
+				ism_ivshm_pin(d, ism_sw_tok_slot(token)),
 				rte_memory_order_release);
 	v->ctl[idx].attach = 0;
 }
 
 /* What view_update() did. */
-#define VIEW_REMOVED	1u	/* a token removed: synchronize before acking */
-#define VIEW_MISLED	2u	/* a token we reported unregistered is back */
+#define VIEW_REMOVED	1u	/* token removed: synchronize, then ack */
+#define VIEW_MISLED	2u	/* a token reported unregistered is back */
 
 /* Set view entry idx of p from what its table holds now (VIEW_* flags). An
  * invalid entry leaves the entry as it is: only another member writes
@@ -156,12 +157,12 @@ view_update(struct ivshm_dev *d, unsigned int s, uint32_t idx)
 	unsigned int ret_flags = 0;
 	int ret;
 
-	ret = ivshm_ent_read(ivshm_table(d->base, &d->lay, s), &d->lay, s, idx,
-			&p->id, &dv, &why);
+	ret = ism_ivshm_ent_read(ivshm_table(d->base, &d->lay, s), &d->lay, s,
+			idx, &p->id, &dv, &why);
 	if (ret < 0) {
 		/* (A torn read: the owner is changing it, and says so.) */
 		if (strcmp(why, "DMB entry changed while read") != 0)
-			ivshm_bad(d, s, why);
+			ism_ivshm_bad(d, s, why);
 		return 0;
 	}
 	if (ret == 1 && e->token == dv.token)
@@ -185,7 +186,7 @@ view_update(struct ivshm_dev *d, unsigned int s, uint32_t idx)
 	/* An owner never issues a token twice (ism_sw_token.h): this one
 	 * was taken away by another member's writes. */
 	if (dv.token == c->gone) {
-		ivshm_bad(d, s, "a DMB reported unregistered is back");
+		ism_ivshm_bad(d, s, "a DMB reported unregistered is back");
 		ret_flags |= VIEW_MISLED;
 	}
 	c->gone = 0;
@@ -208,10 +209,11 @@ sync_table(struct ivshm_dev *d, unsigned int s)
 	uint64_t head;
 	int full;
 
-	full = ivshm_chg_read(ivshm_member(d->base, s), p->seen_chg, nb, idx,
-			&n, &head, &bad);
+	full = ism_ivshm_chg_read(ivshm_member(d->base, s), p->seen_chg, nb,
+			idx, &n, &head, &bad);
 	if (bad > 0)
-		ivshm_bad(d, s, "DMB index out of range in the change ring");
+		ism_ivshm_bad(d, s, "DMB index out of range in the change "
+			      "ring");
 	if (head != p->seen_chg && full) {
 		for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + nb; x++)
 			flags |= view_update(d, s, x);
@@ -245,7 +247,7 @@ peer_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 	struct ivshm_view *v;
 	uint32_t x;
 
-	v = ivshm_view_new(id->max_dmbs);
+	v = ism_ivshm_view_new(id->max_dmbs);
 	if (v == NULL) {
 		ISM_PMD_LOG(ERR, "%s: no memory for the DMB table of slot %u",
 			    d->name, s);
@@ -265,7 +267,8 @@ peer_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + id->max_dmbs; x++)
 		view_update(d, s, x);
 	p->up = true;
-	rte_atomic_store_explicit(&d->views[s], &v->sw, rte_memory_order_release);
+	rte_atomic_store_explicit(&d->views[s], &v->sw,
+			rte_memory_order_release);
 	ack(d, s, epoch, p->seen_chg);
 	ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
 		     &(struct rte_ism_gid){ id->gid, id->gid_ext }, 0, 0);
@@ -307,8 +310,8 @@ retire(struct ivshm_dev *d, unsigned int s, bool events, bool bounce)
 		    orph->owner_tag != p->epoch || orph->owner_gone)
 			continue;
 		orph->owner_gone = true;
-		rte_atomic_store_explicit(&d->me->pinned[s], ivshm_pin(d, s),
-				 rte_memory_order_release);
+		rte_atomic_store_explicit(&d->me->pinned[s],
+				ism_ivshm_pin(d, s), rte_memory_order_release);
 	}
 	/* Our DMBs it could write: still ours, reported; its attachments
 	 * end with it. */
@@ -324,14 +327,14 @@ retire(struct ivshm_dev *d, unsigned int s, bool events, bool bounce)
 			continue;
 		o->attach_cnt = 0;
 		if (!o->registered)
-			ivshm_own_free(d, x);
+			ism_ivshm_own_free(d, x);
 	}
 	if (events)
 		ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV,
 			     RTE_ISM_DEV_DISABLED, &gid, 0, 0);
 	p->up = false;
 	p->view = NULL;
-	ivshm_view_free(v);
+	ism_ivshm_view_free(v);
 	ack(d, s, 0, 0);
 	if (bounce)
 		return;
@@ -340,7 +343,7 @@ retire(struct ivshm_dev *d, unsigned int s, bool events, bool bounce)
 }
 
 void
-ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events)
+ism_ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events)
 {
 	retire(d, s, events, false);
 }
@@ -355,7 +358,7 @@ peer_fence(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 {
 	struct ivshm_peer *p = &d->peers[s];
 
-	ivshm_bad(d, s, why);
+	ism_ivshm_bad(d, s, why);
 	p->fence_ns = now + d->liveness_ns + 2 * IVSHM_PERIOD_US * 1000ULL;
 	p->broke = true;
 	p->broke_epoch = epoch;
@@ -424,7 +427,7 @@ serve(struct ivshm_dev *d, unsigned int s, const struct ivshm_req *r)
 			     r->arg);
 		return 0;
 	case IVSHM_REQ_ATTACH:
-		o = ivshm_own_find(d, r->arg);
+		o = ism_ivshm_own_find(d, r->arg);
 		if (o == NULL || !o->registered || !o->live)
 			return -ENOENT;
 		if (!rte_ism_gid_equal(&o->rgid, &gid))
@@ -432,12 +435,12 @@ serve(struct ivshm_dev *d, unsigned int s, const struct ivshm_req *r)
 		o->attach_cnt++;
 		return 0;
 	default:	/* IVSHM_REQ_DETACH */
-		o = ivshm_own_find(d, r->arg);
+		o = ism_ivshm_own_find(d, r->arg);
 		if (o == NULL || o->attach_cnt == 0 ||
 		    !rte_ism_gid_equal(&o->rgid, &gid))
 			return -ENOENT;
 		if (--o->attach_cnt == 0 && !o->registered)
-			ivshm_own_free(d, ism_sw_tok_idx(o->token));
+			ism_ivshm_own_free(d, ism_sw_tok_idx(o->token));
 		return 0;
 	}
 }
@@ -451,13 +454,13 @@ serve_requests(struct ivshm_dev *d, unsigned int s)
 	struct ivshm_req r;
 	int ret;
 
-	ret = ivshm_req_read(ivshm_member(d->base, s), d->slot, p->epoch,
+	ret = ism_ivshm_req_read(ivshm_member(d->base, s), d->slot, p->epoch,
 			d->epoch, p->last_req, &r, &why);
 	if (ret == 0)
 		return;
 	p->last_req = r.seq;
 	if (ret < 0) {
-		ivshm_bad(d, s, why);
+		ism_ivshm_bad(d, s, why);
 		ret = -EPROTO;
 	} else {
 		ret = serve(d, s, &r);
@@ -483,7 +486,7 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 	 * us (a member found live at our join may be a dead one). */
 	acked = rte_atomic_load_explicit(&m->view_epoch[d->slot], rte_memory_order_acquire) ==
 		d->epoch;
-	if (!acked && !ivshm_peer_alive(d, p, now))
+	if (!acked && !ism_ivshm_peer_alive(d, p, now))
 		return;
 	if (epoch == p->retired) {
 		/* An honest member that left or was declared gone joins
@@ -496,7 +499,7 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 			   "again in the same epoch");
 		return;
 	}
-	if (ivshm_ident_read(m, &d->lay, &id, &why) < 0) {
+	if (ism_ivshm_ident_read(m, &d->lay, &id, &why) < 0) {
 		/* Maybe a moment's scribbling, which its owner undoes. */
 		peer_fence(d, s, epoch, now, why);
 		return;
@@ -505,7 +508,8 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 		return;
 	gid.gid = id.gid;
 	gid.gid_ext = id.gid_ext;
-	if (rte_ism_gid_equal(&gid, &d->gid) || ivshm_peer_by_gid(d, &gid) >= 0) {
+	if (rte_ism_gid_equal(&gid, &d->gid) ||
+	    ism_ivshm_peer_by_gid(d, &gid) >= 0) {
 		/* One of the two was forged: the one in view stays, and the
 		 * other is taken up once the first is gone. */
 		peer_fence(d, s, epoch, now, "the GID of another member");
@@ -522,7 +526,7 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 }
 
 void
-ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
+ism_ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 {
 	struct ivshm_member *m;
 	struct ivshm_peer *p;
@@ -536,7 +540,7 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 			continue;
 		m = ivshm_member(d->base, s);
 		p = &d->peers[s];
-		valid = ivshm_state_read(m, &w);
+		valid = ism_ivshm_state_read(m, &w);
 		b = rte_atomic_load_explicit(&m->beat, rte_memory_order_relaxed);
 		if (!p->seen) {
 			p->seen = true;
@@ -550,10 +554,10 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 			p->moved = true;
 		}
 		if (!valid) {
-			ivshm_bad(d, s, "unknown member state");
-			ivshm_peer_retire(d, s, serving);
+			ism_ivshm_bad(d, s, "unknown member state");
+			ism_ivshm_peer_retire(d, s, serving);
 			/* Garbage that stays: a dead slot, to be reused. */
-			if (ivshm_peer_dead(d, p, now))
+			if (ism_ivshm_peer_dead(d, p, now))
 				rte_atomic_compare_exchange_strong_explicit(&m->state, &w,
 					ivshm_state_make(ivshm_state_epoch(w),
 					IVSHM_ST_DEAD),
@@ -568,12 +572,14 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 			 * the slot is taken again only once nobody has it in
 			 * view. */
 			if (e != p->epoch || st == IVSHM_ST_JOINING)
-				peer_fence(d, s, e, now, "state word of another "
-					   "epoch in a slot in our view");
-			ivshm_peer_retire(d, s, serving);
+				peer_fence(d, s, e, now, "state word of "
+					   "another epoch in a slot in our "
+					   "view");
+			ism_ivshm_peer_retire(d, s, serving);
 		}
 		if ((st == IVSHM_ST_LIVE || st == IVSHM_ST_JOINING ||
-		     st == IVSHM_ST_LEAVING) && ivshm_peer_dead(d, p, now)) {
+		     st == IVSHM_ST_LEAVING) &&
+		    ism_ivshm_peer_dead(d, p, now)) {
 			/* No heartbeat for the liveness timeout: gone. The
 			 * first device to see it says so for everyone. */
 			if (rte_atomic_compare_exchange_strong_explicit(&m->state, &w,
@@ -585,7 +591,7 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 					    "gone: no heartbeat for %" PRIu64
 					    " ms", d->name, s, e,
 					    d->liveness_ns / 1000000);
-			ivshm_peer_retire(d, s, serving);
+			ism_ivshm_peer_retire(d, s, serving);
 			continue;
 		}
 		if (!serving)
@@ -649,7 +655,7 @@ req_done(struct ivshm_dev *d, void *arg)
 }
 
 int
-ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
+ism_ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
 		uint32_t code, uint64_t arg, uint32_t trigger)
 {
 	struct req_wait w = { .slot = s, .epoch = d->peers[s].epoch,
@@ -669,7 +675,8 @@ ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
 	q->arg = arg;
 	q->trigger = trigger;
 	rte_atomic_store_explicit(&q->seq, w.seq, rte_memory_order_release);
-	ret = ivshm_wait(d, req_done, &w, IVSHM_ACK_TIMEOUT_MS * 1000000ULL);
+	ret = ism_ivshm_wait(d, req_done, &w,
+			IVSHM_ACK_TIMEOUT_MS * 1000000ULL);
 	if (ret < 0) {
 		ISM_PMD_LOG(ERR, "%s: no answer from slot %u in %u ms",
 			    d->name, s, IVSHM_ACK_TIMEOUT_MS);

@@ -101,7 +101,7 @@ struct ism_sw_orphan {
 	size_t len;
 	uint32_t attach_cnt;
 	bool owner_gone;	/* else the owner keeps the memory for us */
-	uint64_t owner_tag;	/* the owner's incarnation (ivshmem: epoch) */
+	uint64_t owner_tag;	/* owner's incarnation (ivshmem: epoch) */
 };
 TAILQ_HEAD(ism_sw_orphan_list, ism_sw_orphan);
 

@@ -35,8 +35,8 @@ _Static_assert(sizeof(struct ism_sw_view_ent) == 32, "fast-path entry");
 
 /* The DMBs of one owner. */
 struct ism_sw_view {
-	struct ism_sw_sba *sba;		/* where to raise the owner's signals */
-	uint32_t max_dmbs;		/* indices [FIRST, FIRST + max_dmbs) */
+	struct ism_sw_sba *sba;	/* where to raise the owner's signals */
+	uint32_t max_dmbs;	/* indices [FIRST, FIRST + max_dmbs) */
 	struct ism_sw_view_ent *ent;	/* by DMB index */
 };
 
