@@ -29,14 +29,20 @@
  * again once every live member acknowledged the retirement (view_epoch).
  *
  * Threads: the fast path reads views[] and own_live[] with atomic loads
- * and never waits for a lock. Control runs under ivshm_ctl.lock: the
+ * and never waits for a lock. Control runs under ism_ivshm_ctl_lock: the
  * control thread (one per process, every IVSHM_PERIOD_US) and control ops,
  * which wait for the others' acknowledgements in the region with the lock
  * released between checks, running the control pass of this process's
  * devices themselves meanwhile (so devices of one process answer each other
  * at once); and a signal poll when the control thread has not run the pass
- * for IVSHM_CATCH_UP_PERIODS (trylock: ism_ivshm_ctl_catch_up()). Memory a move
- * may use is reused only after rte_ism_pmd_synchronize().
+ * for IVSHM_CATCH_UP_PERIODS (trylock: ism_ivshm_ctl_catch_up()). Memory a
+ * move may use is reused only after rte_ism_pmd_synchronize().
+ *
+ * What it shares with the other software backends (sw/): the fast path
+ * (ism_sw_move.h, the writer's view of ism_sw_view.h), the SBA, the tokens
+ * and DMB indices, the orphans (ism_sw_dmb.h). Another member may write
+ * anything into the region: how honest members recover once it stops is
+ * in ism_ivshm_peer.c.
  */
 
 #include <pthread.h>
@@ -261,9 +267,6 @@ bool ism_ivshm_peer_dead(const struct ivshm_dev *d, const struct ivshm_peer *p,
 		uint64_t now);
 /* Take slot s out of the view: unreachable, events (if events), acked. */
 void ism_ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events);
-/* Check IVSHM_AUDIT_ENTRIES entries of our own DMB table against what we
- * registered, and write back (and announce) those another member changed. */
-void ism_ivshm_own_audit(struct ivshm_dev *d);
 /* The up peer with this GID, or -1. */
 int ism_ivshm_peer_by_gid(const struct ivshm_dev *d,
 		const struct rte_ism_gid *gid);
@@ -283,6 +286,9 @@ void ism_ivshm_own_free(struct ivshm_dev *d, uint32_t idx);
 uint64_t ism_ivshm_pin(const struct ivshm_dev *d, unsigned int s);
 /* Publish that own DMB idx changed (table entry written). */
 void ism_ivshm_publish(struct ivshm_dev *d, uint32_t idx);
+/* Check IVSHM_AUDIT_ENTRIES entries of our own DMB table against what we
+ * registered, and write back (and announce) those another member changed. */
+void ism_ivshm_own_audit(struct ivshm_dev *d);
 extern const struct ism_backend ism_ivshm_backend;
 /* Set the fast-path functions of a device being probed. */
 void ism_ivshm_fast_path(struct rte_ism_dev *ism);

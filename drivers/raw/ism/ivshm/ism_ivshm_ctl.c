@@ -17,8 +17,9 @@
  *
  * The thread is not enough on its own: where lcores of other processes
  * busy-poll the CPUs it may run on, Linux left it runnable but unscheduled
- * for tens of seconds (issue 16: a member's heartbeat stood still for over
- * 20 s while its lcore streamed, and it was declared gone). So a signal
+ * for tens of seconds (on the 2-CPU development VM a member's heartbeat
+ * stood still for over 20 s while its lcore streamed, and it was declared
+ * gone: doc/guides/rawdevs/ism_ivshm.rst). So a signal
  * poll that finds the pass overdue (IVSHM_CATCH_UP_PERIODS without one)
  * runs it on the polling lcore if the lock is free: a member whose
  * application polls runs its control passes too.

@@ -257,7 +257,10 @@ peer_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 	p->view = v;
 	p->id = *id;
 	p->epoch = epoch;
-	p->last_req = 0;
+	/* Its request we answered last, if it is that incarnation's (taken
+	 * up again: resync), is not served twice. */
+	p->last_req = rte_atomic_load_explicit(&d->me->ans[s].seq,
+			rte_memory_order_relaxed);
 	p->audit = 0;
 	p->resync_in = rte_atomic_load_explicit(
 			&ivshm_member(d->base, s)->resync[d->slot],
