@@ -209,12 +209,13 @@ hold(void (*each)(struct scribbler *, void *), struct scribbler *s,
 	}
 }
 
+/* Advance the heartbeat of member arg, as its owner does each pass. */
 static void
-twin_beat(struct scribbler *s __rte_unused, void *arg)
+beat_for(struct scribbler *s __rte_unused, void *arg)
 {
-	struct ivshm_member *t = arg;
+	struct ivshm_member *m = arg;
 
-	put64(&t->beat, t->beat + 1);
+	put64(&m->beat, m->beat + 1);
 	sleep_ms(1);
 }
 
@@ -244,7 +245,7 @@ attack_twin(struct scribbler *s, int v)
 	put64(&t->state, ivshm_state_make(ivshm_state_epoch(t->state) + 1,
 			 IVSHM_ST_LIVE));
 	say("SCRIBBLING twin of slot %d in slot %u", v, i);
-	hold(twin_beat, s, t);
+	hold(beat_for, s, t);
 	return 0;
 }
 
@@ -350,15 +351,6 @@ ident_bad(struct scribbler *s __rte_unused, void *arg)
 	sleep_ms(1);
 }
 
-static void
-beat_replay(struct scribbler *s __rte_unused, void *arg)
-{
-	struct ivshm_member *m = arg;
-
-	put64(&m->beat, m->beat + 1);
-	sleep_ms(1);
-}
-
 static int
 attack(struct scribbler *s, const struct peer_opts *o)
 {
@@ -384,7 +376,7 @@ attack(struct scribbler *s, const struct peer_opts *o)
 	}
 	if (strcmp(o->mode, "beat") == 0) {
 		say("SCRIBBLING heartbeat of slot %d", v);
-		hold(beat_replay, s, ivshm_member(s->base, v));
+		hold(beat_for, s, ivshm_member(s->base, v));
 		return 0;
 	}
 	fail("unknown mode %s (or its --peers missing)", o->mode);

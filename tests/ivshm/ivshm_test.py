@@ -315,10 +315,7 @@ def bound(t):
 
 
 def scribble(t):
-    a = t.node('a', 'b', ['--hold', '--tolerant'])
-    b = t.node('b', 'a', ['--hold', '--tolerant'])
-    progress(a, GID['b'])
-    progress(b, GID['a'])
+    a, b = tolerant_pair(t)
     s = Peer(t, 's', GID['s'], ['--role', 'scribble', '--region', t.region,
                                 '--rounds', '20000', '--seed', '7']).ready()
     s.wait_line('SCRIBBLED', timeout=150)
@@ -326,8 +323,7 @@ def scribble(t):
         raise Failure('the scribbler failed')
     t.peers.remove(s)
     # Once it stopped, a and b stream to each other again.
-    marks = {p.name: p.count() for p in (a, b)}
-    recovered(((a, GID['b']), (b, GID['a'])), marks)
+    streams_again(a, b)
     errors = 0
     for p in (a, b):
         rc = p.finish()
@@ -388,10 +384,20 @@ def rogue_done(t, s):
     t.peers.remove(s)
 
 
-def recovered(pairs, marks):
-    """Every (peer, gid) of pairs streams again after marks[peer]."""
-    for p, gid in pairs:
-        resumed(p, gid, marks[p.name])
+def streams_again(a, b):
+    """From now on, a and b stream to each other (again)."""
+    marks = {p.name: p.count() for p in (a, b)}
+    resumed(a, GID[b.name[0]], marks[a.name])
+    resumed(b, GID[a.name[0]], marks[b.name])
+
+
+def tolerant_pair(t):
+    """a and b, which count anomalies rather than fail, streaming."""
+    a = t.node('a', 'b', ['--hold', '--tolerant'])
+    b = t.node('b', 'a', ['--hold', '--tolerant'])
+    progress(a, GID['b'])
+    progress(b, GID['a'])
+    return a, b
 
 
 def finish_tolerant(ps):
@@ -408,10 +414,7 @@ def twin(t):
     """A forged twin of a (a's GID in a second slot, alive while the
     rogue beats for it): a and b keep their view of each other; once the
     rogue stops, both stream to each other."""
-    a = t.node('a', 'b', ['--hold', '--tolerant'])
-    b = t.node('b', 'a', ['--hold', '--tolerant'])
-    progress(a, GID['b'])
-    progress(b, GID['a'])
+    a, b = tolerant_pair(t)
     s = rogue(t, 'twin', 'a')
     s.wait_line('SCRIBBLING')
     # The twin lives for two liveness timeouts (b sees it beat), then dies
@@ -419,12 +422,10 @@ def twin(t):
     # stops. The stimulus, not a threshold.
     time.sleep(2 * LIVENESS_MS / 1000)
     rogue_done(t, s)
-    marks = {p.name: p.count() for p in (a, b)}
-    recovered(((a, GID['b']), (b, GID['a'])), marks)
+    streams_again(a, b)
     # ... and still after the twin was declared gone.
     time.sleep(2 * LIVENESS_MS / 1000)
-    marks = {p.name: p.count() for p in (a, b)}
-    recovered(((a, GID['b']), (b, GID['a'])), marks)
+    streams_again(a, b)
     finish_tolerant((a, b))
     print('PASS twin: a forged twin did not cut a from b')
 
@@ -432,20 +433,15 @@ def twin(t):
 def state(t):
     """a's state word overwritten: a rejoins in another slot; its old
     slot, with a's identity, made LIVE by its state word alone."""
-    a = t.node('a', 'b', ['--hold', '--tolerant'])
-    b = t.node('b', 'a', ['--hold', '--tolerant'])
-    progress(a, GID['b'])
-    progress(b, GID['a'])
+    a, b = tolerant_pair(t)
     mark = a.count()
     s = rogue(t, 'state', 'a')
     a.wait_line('EXPELLED', start=mark)
-    marks = {p.name: p.count() for p in (a, b)}
-    recovered(((a, GID['b']), (b, GID['a'])), marks)
+    streams_again(a, b)
     # a is back (in another slot): its old one becomes LIVE again.
     rogue_done(t, s)
     time.sleep(2 * LIVENESS_MS / 1000)
-    marks = {p.name: p.count() for p in (a, b)}
-    recovered(((a, GID['b']), (b, GID['a'])), marks)
+    streams_again(a, b)
     finish_tolerant((a, b))
     print('PASS state: a and b stream again after a forged state word')
 
@@ -453,15 +449,11 @@ def state(t):
 def entry(t):
     """a's DMB for b cleared and put back 2 ms later, then made invalid
     for good: b streams to a again each time."""
-    a = t.node('a', 'b', ['--hold', '--tolerant'])
-    b = t.node('b', 'a', ['--hold', '--tolerant'])
-    progress(a, GID['b'])
-    progress(b, GID['a'])
+    a, b = tolerant_pair(t)
     for mode in ('entry', 'entry-bad'):
         s = rogue(t, mode, 'ab', hold=False)
         rogue_done(t, s)
-        marks = {p.name: p.count() for p in (a, b)}
-        recovered(((a, GID['b']), (b, GID['a'])), marks)
+        streams_again(a, b)
         print('b streams to a again after %s' % mode)
     finish_tolerant((a, b))
     print('PASS entry: a forged DMB entry did not stop the stream')
@@ -489,8 +481,7 @@ def ident(t):
     a.wait_line('UNSTALLED', start=mark)
     rogue_done(t, s)
     c.ready()
-    marks = {p.name: p.count() for p in (a, c)}
-    recovered(((a, GID['c']), (c, GID['a'])), marks)
+    streams_again(a, c)
     finish_tolerant((a, b, c))
     print('PASS ident: a bad identity read did not part c from a')
 
