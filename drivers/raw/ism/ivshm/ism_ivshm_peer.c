@@ -482,6 +482,8 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 	struct ivshm_ident id;
 	const char *why = NULL;
 	bool acked;
+	uint64_t w;
+	int o;
 
 	if (now < p->fence_ns)
 		return;
@@ -511,8 +513,17 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 		return;
 	gid.gid = id.gid;
 	gid.gid_ext = id.gid_ext;
-	if (rte_ism_gid_equal(&gid, &d->gid) ||
-	    ism_ivshm_peer_by_gid(d, &gid) >= 0) {
+	/* A member declared gone that joined again in another slot: this
+	 * pass may have read its old slot before the old state word
+	 * changed. */
+	o = ism_ivshm_peer_by_gid(d, &gid);
+	if (o >= 0 && (!ism_ivshm_state_read(ivshm_member(d->base, o), &w) ||
+		       w != ivshm_state_make(d->peers[o].epoch,
+					     IVSHM_ST_LIVE))) {
+		ism_ivshm_peer_retire(d, o, true);
+		o = -1;
+	}
+	if (rte_ism_gid_equal(&gid, &d->gid) || o >= 0) {
 		/* One of the two was forged: the one in view stays, and the
 		 * other is taken up once the first is gone. */
 		peer_fence(d, s, epoch, now, "the GID of another member");
