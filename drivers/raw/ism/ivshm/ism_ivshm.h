@@ -106,9 +106,9 @@ struct ivshm_peer {
 	uint64_t seen_chg;
 	uint64_t last_req;
 	uint32_t audit;		/* next entry of its table read again */
-	/* Misbehaved (ivshm_peer_fence()): not taken up before fence_ns;
-	 * once taken up, asked to take us up again (resync) if the client
-	 * may have been misled about this incarnation (broke_epoch). */
+	/* Misbehaved (peer_fence(), ism_ivshm_peer.c): not taken up before
+	 * fence_ns; once taken up, asked to take us up again (resync) if the
+	 * client may have been misled about this incarnation (broke_epoch). */
 	uint64_t fence_ns;
 	uint64_t broke_epoch;
 	bool broke;
