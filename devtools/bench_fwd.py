@@ -50,16 +50,18 @@ def noise_probe(args):
                                tag="bench-fwd")
 
 
-def run_pair(name, rx_cmd, tx_cmd, dur):
+def run_pair(name, rx_cmd, tx_cmd, dur, env=None):
     """Start the receiver, then the transmitter (each [program, EAL
-    options, --, ...] without --file-prefix: one is added); SIGINT both
-    after dur+3 s. Returns the receiver's output."""
+    options, --, ...] without --file-prefix: one is added; env: added to
+    both environments); SIGINT both after dur+3 s. Returns the receiver's
+    output."""
     procs = []
     for side, cmd in (("rx", rx_cmd), ("tx", tx_cmd)):
         prefix = ism_eal.file_prefix("bench", "fwd", name, side)
         cmd = cmd[:1] + ["--file-prefix", prefix] + cmd[1:]
         print("+ " + " ".join(cmd), flush=True)
         procs.append(ism_eal.Process(cmd, side, dur + 30, prefix=prefix,
+                                     env=env,
                                      deadline_signal=signal.SIGINT))
         time.sleep(2 if side == "rx" else 0)
     time.sleep(dur + 3)

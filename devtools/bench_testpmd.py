@@ -116,10 +116,11 @@ def pair_cmds(args, pmd, test, size, mode, mem, tmp, tag):
     if pmd == "ism":
         fab = tempfile.mkdtemp(prefix="fab.", dir=tmp)
         zc = ",zero-copy=yes" if mode == "zc" else ""
-        plug = ["-d", os.path.join(args.build, "drivers", "raw", "ism",
-                                   "librte_raw_ism.so"),
-                "-d", os.path.join(args.build, "drivers", "net", "ism",
-                                   "librte_net_ism.so")]
+        plug, env = ism_eal.plugin_load([
+            os.path.join(args.build, "drivers", "raw", "ism",
+                         "librte_raw_ism.so"),
+            os.path.join(args.build, "drivers", "net", "ism",
+                         "librte_net_ism.so")])
         rx_vdev = ["--vdev", "ism_shm0,dir=%s,gid=0xb2" % fab,
                    "--vdev", "net_ism0,ism=ism_shm0,peer=0xa1" + zc]
         tx_vdev = ["--vdev", "ism_shm0,dir=%s,gid=0xa1" % fab,
@@ -128,7 +129,7 @@ def pair_cmds(args, pmd, test, size, mode, mem, tmp, tag):
     else:
         sock = os.path.join(tmp, "memif-%s.sock" % tag)
         base = "id=0,socket=%s,socket-abstract=no" % sock
-        plug = []
+        plug, env = [], {}
         rx_vdev = ["--vdev", "net_memif0,role=server," + base]
         tx_vdev = ["--vdev", "net_memif0,role=client," + base +
                    (",zero-copy=yes" if mode == "zc" else "")]
@@ -139,12 +140,12 @@ def pair_cmds(args, pmd, test, size, mode, mem, tmp, tag):
         plug + rx_vdev + ["--"] + app + ["--forward-mode=" + rx_mode]
     tx = [args.testpmd, "-l", "0,1", "--main-lcore", "0"] + tx_mem + \
         plug + tx_vdev + ["--"] + app + ["--forward-mode=" + tx_mode]
-    return rx, tx
+    return rx, tx, env
 
 
 def run_one(args, pmd, test, size, mode, mem, tmp, tag):
-    rx, tx = pair_cmds(args, pmd, test, size, mode, mem, tmp, tag)
-    out = bf.run_pair("testpmd-" + tag, rx, tx, args.dur)
+    rx, tx, env = pair_cmds(args, pmd, test, size, mode, mem, tmp, tag)
+    out = bf.run_pair("testpmd-" + tag, rx, tx, args.dur, env=env)
     pps = [int(m) for m in re.findall(r"^\s+Rx-pps:\s+(\d+)", out, re.M)]
     return bf.samples([p / 1e6 for p in pps])
 
@@ -230,7 +231,8 @@ def main():
         for rep in range(args.reps):
             for case in cases:
                 for pmd, s, p in run_case(args, case, rep, tmp):
-                    res.setdefault(case + (pmd,), []).append(bf.med(s))
+                    if s:
+                        res.setdefault(case + (pmd,), []).append(bf.med(s))
                     every.setdefault(case + (pmd,), []).extend(s)
                     probes += p
                     print("rep %d %-5s %-5s %5dB %-4s %-6s: median %.2f Mpps "
@@ -240,7 +242,18 @@ def main():
                              "/".join("%.0f" % x for x in p)), flush=True)
     report(args, cases, res, every, probes, out_dir,
            time.monotonic() - start)
-    return 0
+    empty = measured_nothing(every)
+    for k in empty:
+        print("bench: FAILED: %s measured nothing (no Rx-pps sample)" % k)
+    return 1 if empty else 0
+
+
+def measured_nothing(every):
+    """The cases (pmd test size mode memory) without a single sample: a
+    PMD that did not load or a link that never came up is a failure of the
+    benchmark, not a figure."""
+    return sorted(set("%s %s %dB %s %s" % ((k[-1],) + k[:-1])
+                      for k, s in every.items() if not s))
 
 
 def report(args, cases, res, every, probes, out_dir, secs):

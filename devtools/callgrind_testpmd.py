@@ -89,11 +89,14 @@ def run_case(args, pmd, mode, size, tmp):
     out = os.path.join(tmp, "cg-%s.out" % tag)
     prefix = ism_eal.file_prefix("cg", tag)
     eal = ism_eal.eal_args("0,1", prefix)
+    env = {}
     if pmd == "ism":
         zc = ",zero-copy=yes" if mode == "zc" else ""
         b = args.build
-        eal += ["-d", os.path.join(b, "drivers/raw/ism/librte_raw_ism.so"),
-                "-d", os.path.join(b, "drivers/net/ism/librte_net_ism.so"),
+        plug, env = ism_eal.plugin_load([
+            os.path.join(b, "drivers/raw/ism/librte_raw_ism.so"),
+            os.path.join(b, "drivers/net/ism/librte_net_ism.so")])
+        eal += plug + [
                 "--vdev", "ism_lo0,gid=0xa", "--vdev", "ism_lo1,gid=0xb",
                 "--vdev", "net_ism0,ism=ism_lo0,peer=0xb" + zc,
                 "--vdev", "net_ism1,ism=ism_lo1,peer=0xa" + zc]
@@ -114,7 +117,8 @@ def run_case(args, pmd, mode, size, tmp):
     # SIGINT goes to valgrind itself (Process.signal), not to timeout(1),
     # which would arm its kill-after timer and cut valgrind's exit (and
     # its output) short.
-    p = ism_eal.Process(cmd, tag, 120 + args.secs + 600, prefix=prefix)
+    p = ism_eal.Process(cmd, tag, 120 + args.secs + 600, prefix=prefix,
+                        env=env)
     # Forwarding starts once both links are up; then count for secs.
     try:
         p.wait_for(r"packet forwarding.* - ports=", 120)
@@ -188,7 +192,7 @@ def main():
         print("valgrind is not installed (devtools/setup.sh installs it)")
         return 77
     args.build = os.path.abspath(args.build)
-    results = {}
+    results, missing = {}, []
     with tempfile.TemporaryDirectory(prefix="cg-testpmd.") as tmp:
         for size in [int(s) for s in args.sizes.split(",")]:
             for mode in args.modes.split(","):
@@ -196,11 +200,13 @@ def main():
                     r = run_case(args, pmd, mode, size, tmp)
                     tag = "%s %s %dB" % (pmd, mode, size)
                     if r is None:
+                        missing.append(tag)
                         continue
                     if r[1] is None or r[0] == 0:
                         print("%s: %s; see the log in --keep" % (tag,
                               "no callgrind output" if r[1] is None else
                               "no packet forwarded"), flush=True)
+                        missing.append(tag)
                         continue
                     results[(pmd, mode, size)] = report(tag, r[0], r[1],
                                                         args.top)
@@ -213,7 +219,11 @@ def main():
         ratio = " memif/ism %.2f" % (other / v) \
             if pmd == "ism" and other else ""
         print("  %-5s %-4s %5dB %8.1f%s" % (pmd, mode, size, v, ratio))
-    return 0
+    # A case that measured nothing fails the tool: no figure is not a
+    # figure.
+    for tag in missing:
+        print("callgrind_testpmd: FAILED: %s measured nothing" % tag)
+    return 1 if missing else 0
 
 
 if __name__ == "__main__":

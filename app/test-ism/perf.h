@@ -82,6 +82,9 @@ extern struct perf_env perf_env;
 int perf_config_load(const char *path, struct perf_case *cases,
 		unsigned int *nb);
 void perf_config_usage(void);
+/* The cases run without --config: perf.ini next to the program, else in
+ * the data directory of its install. */
+const char *perf_config_default(void);
 
 /* perf_util.c: results. */
 

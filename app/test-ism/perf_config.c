@@ -9,9 +9,12 @@
  */
 
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cfgfile.h>
 
@@ -30,18 +33,40 @@ static const struct perf_type *const perf_types[] = {
 	&perf_type_noise,
 };
 
+const char *
+perf_config_default(void)
+{
+	static char path[PATH_MAX + 64];
+	char exe[PATH_MAX], *dir;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return "perf.ini";
+	exe[n] = '\0';
+	dir = dirname(exe);
+	/* The build tree: meson copies it next to the program. */
+	snprintf(path, sizeof(path), "%s/perf.ini", dir);
+	if (access(path, R_OK) == 0)
+		return path;
+	/* An install, wherever its prefix went. */
+	snprintf(path, sizeof(path), "%s/%s/perf.ini", dir, PERF_DATA_REL);
+	return path;
+}
+
 void
 perf_config_usage(void)
 {
 	unsigned int i;
 
 	printf("usage: dpdk-test-ism-perf [EAL options] -- [options]\n"
-	       "  --config FILE  cases to run (default %s)\n"
+	       "  --config FILE  cases to run (default: perf.ini next to the\n"
+	       "                 program, or in the data directory it was\n"
+	       "                 installed with: %s)\n"
 	       "  --case A[,B]   only these sections\n"
 	       "  --csv FILE     write every figure to FILE (CSV)\n"
 	       "  --smoke        tiny iteration counts: checks the cases run\n"
 	       "  --list         list the cases of the configuration\n"
-	       "case types:\n", PERF_DEFAULT_CONFIG);
+	       "case types:\n", perf_config_default());
 	for (i = 0; i < RTE_DIM(perf_types); i++)
 		printf("  %-9s %s; swept: %s; work per rep: %s\n",
 		       perf_types[i]->name, perf_types[i]->title,

@@ -227,7 +227,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct perf_case cases[PERF_MAX_CASES];
-	const char *config = PERF_DEFAULT_CONFIG, *only = NULL;
+	const char *config = NULL, *only = NULL;
 	const char *csv_path = NULL, *prefix = NULL;
 	char **lcores = NULL, pfx[PERF_NAME_LEN];
 	unsigned int nb = 0, nb_lcores, i, ran = 0, fail = 0, skip = 0;
@@ -290,10 +290,14 @@ main(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
+	if (config == NULL)
+		config = perf_config_default();
 	if (perf_config_load(config, cases, &nb) < 0) {
 		ret = 2;
 		goto out;
 	}
+	if (list)
+		printf("cases of %s:\n", config);
 	for (i = 0; i < nb; i++) {
 		if (list)
 			printf("%-16s %-9s %s\n", cases[i].name,

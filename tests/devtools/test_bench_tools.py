@@ -17,6 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.join(ROOT, "devtools"))
 import bench_fwd  # noqa: E402
 import bench_report  # noqa: E402
+import bench_testpmd  # noqa: E402
 
 HEAD = "case,type,backend,param,x,series,stat,unit,value,reference," \
     "ref_value,ratio\n"
@@ -115,6 +116,22 @@ class Fwd(unittest.TestCase):
         self.assertTrue(bench_fwd.describe([4.5], 5, 1.5).startswith(
             "no figure"))
         self.assertEqual(bench_fwd.describe([4.5] * 5, 5, 1.5), "4.50 Mpps")
+
+
+class MeasuredNothing(unittest.TestCase):
+    """bench_testpmd fails a case without a single Rx-pps sample (net_ism
+    that did not load: it printed "median nan Mpps" and exited 0)."""
+
+    def test_empty_case_named(self):
+        every = {("txrx", 64, "copy", "nohuge", "ism"): [],
+                 ("txrx", 64, "copy", "nohuge", "memif"): [17.0, 18.0]}
+        self.assertEqual(bench_testpmd.measured_nothing(every),
+                         ["ism txrx 64B copy nohuge"])
+
+    def test_all_measured(self):
+        every = {("txrx", 64, "copy", "nohuge", "ism"): [20.0],
+                 ("txrx", 64, "copy", "nohuge", "memif"): [17.0]}
+        self.assertEqual(bench_testpmd.measured_nothing(every), [])
 
 
 if __name__ == "__main__":

@@ -104,6 +104,19 @@ programs)
 			{ cat "$dest/help"; fail "$p --help: no EAL usage"; }
 		echo "$p starts from the moved prefix"
 	done
+	# The benchmark's default cases: the installed perf.ini, found from
+	# the moved prefix (it used to be the source tree's path).
+	p=dpdk-test-ism-perf
+	env LD_LIBRARY_PATH="${DPDK_LIBDIR:-}" timeout 60 "$bindir/$p" \
+		-- --list > "$dest/list" 2>&1 ||
+		{ cat "$dest/list"; fail "$p --list did not run"; }
+	data=$(cd "$prefix/$(stage_option "$build" datadir)/dpdk-ism" && pwd -P)
+	first=$(sed -n 's/^cases of \(.*\):$/\1/p' "$dest/list")
+	[ -n "$first" ] && [ "$(cd "$(dirname "$first")" && pwd -P)" = "$data" ] ||
+		{ cat "$dest/list"; fail "$p reads '$first', not $data/perf.ini"; }
+	grep -q '^copy_lo' "$dest/list" ||
+		{ cat "$dest/list"; fail "$p --list: no cases"; }
+	echo "$p reads its installed cases"
 	for f in "$libdir"/librte_ism.so "$pmd_dir"/librte_*_ism.so; do
 		case "$f" in
 		"$prefix"/*)

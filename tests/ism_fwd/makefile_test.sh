@@ -19,12 +19,12 @@ cp -r "$src" "$dest/ism_fwd"
 rm -rf "$dest/ism_fwd/build"
 make -s -C "$dest/ism_fwd"
 
-# The binary finds the PMD through its rpath, librte_ism through this.
-# tests/lib/ism_eal.py adds a --file-prefix of its own, bounds the run and
-# removes the runtime directory.
-# (DPDK_LIBDIR: the DPDK the build used, when outside the loader's path.)
-LD_LIBRARY_PATH=$libdir${DPDK_LIBDIR:+:$DPDK_LIBDIR} \
-	python3 "$eal_py" run \
+# The binary finds the PMD, librte_ism, librte_ism_ring and DPDK through
+# its run paths alone, as a user's program in a prefix of its own must
+# (LD_LIBRARY_PATH hid a missing one). tests/lib/ism_eal.py adds a
+# --file-prefix of its own, bounds the run and removes the runtime
+# directory.
+env -u LD_LIBRARY_PATH python3 "$eal_py" run \
 	--quiet --tag rel --name fwd-make --timeout 60 -- \
 	"$dest/ism_fwd/build/dpdk-ism_fwd" -l 0 --no-huge -m 256 --no-shconf \
 	--no-pci --vdev ism_lo0,gid=0x1 -- \

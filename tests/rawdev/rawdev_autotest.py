@@ -35,17 +35,17 @@ def main():
     if not os.access(dpdk_test, os.X_OK):
         print("SKIP: %s not found (Debian package dpdk-dev)" % dpdk_test)
         return 77
+    plug_args, plug_env = ism_eal.plugin_load([pmd])
     with tempfile.TemporaryDirectory(prefix="ism-rawdev-autotest.") as fab:
         prefix = ism_eal.file_prefix(tag, "rawdev")
         p = ism_eal.run(
-            [dpdk_test] + ism_eal.eal_args(0, prefix, extra=[
-                "-d", pmd,
+            [dpdk_test] + ism_eal.eal_args(0, prefix, extra=plug_args + [
                 "--vdev=ism_lo0,max_dmb_len=64",
                 "--vdev=ism_lo1,max_dmb_len=1,max_dmbs=1",
                 "--vdev=ism_lo2",
                 "--vdev=ism_shm0,dir=%s,max_dmb_len=1,max_dmbs=1" % fab]),
             "rawdev_autotest", 120, prefix=prefix, echo="plain",
-            env={"DPDK_TEST": "rawdev_autotest"})
+            env=dict(plug_env, DPDK_TEST="rawdev_autotest"))
         left = os.listdir(fab)
     rc = p.proc.returncode
     if rc != 0:
