@@ -354,7 +354,7 @@ ident_bad(struct scribbler *s __rte_unused, void *arg)
 static int
 attack(struct scribbler *s, const struct peer_opts *o)
 {
-	int v = o->nb_peers > 0 ? find_member(s, &o->peers[0],
+	int v = o->common.nb_peers > 0 ? find_member(s, &o->common.peers[0],
 			IVSHM_ST_LIVE) : -1;
 
 	if (v < 0) {
@@ -364,10 +364,10 @@ attack(struct scribbler *s, const struct peer_opts *o)
 	if (strcmp(o->mode, "twin") == 0)
 		return attack_twin(s, v);
 	if (strcmp(o->mode, "state") == 0)
-		return attack_state(s, v, &o->peers[0]);
+		return attack_state(s, v, &o->common.peers[0]);
 	if ((strcmp(o->mode, "entry") == 0 ||
-	     strcmp(o->mode, "entry-bad") == 0) && o->nb_peers > 1)
-		return attack_entry(s, v, &o->peers[1],
+	     strcmp(o->mode, "entry-bad") == 0) && o->common.nb_peers > 1)
+		return attack_entry(s, v, &o->common.peers[1],
 				strcmp(o->mode, "entry-bad") == 0);
 	if (strcmp(o->mode, "ident") == 0) {
 		say("SCRIBBLING identity of slot %d", v);
@@ -386,7 +386,7 @@ attack(struct scribbler *s, const struct peer_opts *o)
 int
 scribble_main(uint16_t dev __rte_unused, const struct peer_opts *o)
 {
-	struct scribbler s = { .seed = o->seed };
+	struct scribbler s = { .seed = o->common.seed };
 	const char *why = NULL;
 	unsigned int slot, other;
 	struct stat st;
