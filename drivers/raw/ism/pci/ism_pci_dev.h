@@ -14,6 +14,7 @@
 #include <rte_spinlock.h>
 
 #include "ism_pmd.h"
+#include "ism_sw_dmb.h"
 #include "ism_pci.h"
 #include "ism_pci_cmd.h"
 #include "ism_pci_hw.h"
@@ -44,6 +45,7 @@ struct ism_pci_dev {
 	/* Control path: DMB table and VLANs; taken before the cmd lock. */
 	pthread_mutex_t ctl_lock;
 	struct ism_pci_dmb *dmbs;	/* [RTE_ISM_DMB_IDX_FIRST + max_dmbs] */
+	struct ism_sw_idx_set idx_set;	/* indices taken (dmbs[].token) */
 	uint32_t max_dmbs;
 	uint32_t max_dmb_len;
 	uint64_t vlans[(RTE_ISM_VLAN_ID_MAX + 1) / 64];
