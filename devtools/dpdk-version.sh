@@ -13,6 +13,7 @@
 #                                  that DPDK with the s390x port of
 #                                  platform/s390x applied, cross-built for
 #                                  IBM Z (devtools/setup.sh s390x first)
+#   dpdk-version.sh tarball <ver>  the tarball of <ver> (else status 1)
 #   dpdk-version.sh find <ver>     the install prefix of <ver> if it is
 #                                  built already (else status 1): no build
 #   dpdk-version.sh env <ver>      the same as prefix, then shell assignments:
@@ -191,6 +192,12 @@ prefix)
 	[ $# = 2 ] || die "usage: $0 prefix <version>"
 	prefix "$2"
 	;;
+tarball)
+	[ $# = 2 ] || die "usage: $0 tarball <version>"
+	t=$(tarball "$2")
+	[ -n "$t" ] || exit 1
+	echo "$t"
+	;;
 find)
 	[ $# = 2 ] || die "usage: $0 find <version>"
 	full_version "$2" || exit 1
@@ -210,6 +217,7 @@ env)
 	echo "DPDK_SOURCE=$DPDK_CACHE/dpdk-$full"
 	;;
 *)
-	die "usage: $0 list | prefix <version> | find <version> | env <version>"
+	die "usage: $0 list | prefix <version> | tarball <version> |" \
+		"find <version> | env <version>"
 	;;
 esac
