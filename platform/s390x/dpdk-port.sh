@@ -72,13 +72,21 @@ git_fixed() {
 	GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" git "$@"
 }
 
-# Adds one file of dpdk/ to the repository, adapted to its DPDK version.
+# Adds one file of dpdk/ to the repository, adapted to its DPDK version:
+# before 25.11 (no eal_export.h) without the export lines, and the arch
+# headers as an arch's include/meson.build listed and installed them then
+# (lib/eal/include/meson.build of 24.11 has no dpdk_arch_headers).
 add_file() {
 	src=$here/dpdk/$1
 	dst=$repo/$1
 	mkdir -p "$(dirname "$dst")"
 	if [ -f "$repo/lib/eal/common/eal_export.h" ]; then
 		cp "$src" "$dst"
+	elif [ "${1##*/include/}" = meson.build ]; then
+		sed 's/^dpdk_arch_headers += files($/arch_headers = files(/' \
+			"$src" > "$dst"
+		echo "install_headers(arch_headers," \
+			"subdir: get_option('include_subdir_arch'))" >> "$dst"
 	else
 		sed '/^#include <eal_export.h>$/d; /^RTE_EXPORT_SYMBOL(/d' \
 			"$src" > "$dst"
