@@ -107,8 +107,8 @@ s390x-full: build s390x-setup s390x-dpdk-test
 # against the results the guide lists; dpdk-test is built once per machine
 # in its own build dir of the cache (devtools/dpdk-version.sh dpdk-test).
 s390x-dpdk-test: s390x-setup
-	tests/s390x/dpdk_unit_tests.py \
-		"$$(./devtools/dpdk-version.sh dpdk-test 25.11-s390x)"
+	d=$$(./devtools/dpdk-version.sh dpdk-test 25.11-s390x) && \
+		tests/s390x/dpdk_unit_tests.py "$$d"
 
 ifeq ($(DPDK),)
 test: build build-asan vm-setup dpdk-versions s390x-setup
