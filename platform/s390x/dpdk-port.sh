@@ -43,7 +43,7 @@ base_files() {
 # (tarball or tree) at $2: only they are needed to make the patches, and
 # the series is the same (blob ids, diffstat) as from the whole tree, in
 # seconds. Fixed dates and names: the same port gives the same series,
-# byte for byte (check-series).
+# byte for byte (dpdk-port.sh check).
 base_repo() {
 	mkdir -p "$2"
 	if [ -d "$1" ]; then
