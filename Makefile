@@ -24,6 +24,8 @@
 #               Debian, DPDK 25.11 with the port of platform/s390x built
 #               once per machine (doc/guides/platform/ibm_z.rst);
 #               make s390x-full adds the emulated tests left out for time
+#               and make s390x-dpdk-test (DPDK's own unit tests of the port
+#               under the emulator; builds dpdk-test once per machine)
 #   make bench  the benchmark suite (devtools/bench.sh, about 1 minute on
 #               2 cores): CSV, charts and a summary of ratios with their
 #               intervals in build/perf-results; then net_ism against
@@ -45,8 +47,8 @@ ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
 .PHONY: all setup build build-asan vm-setup dpdk-versions s390x-setup \
-	s390x s390x-full demo test test-emul qemu-ism linux-s390x bench bench-full \
-	clean
+	s390x s390x-full s390x-dpdk-test demo test test-emul qemu-ism linux-s390x \
+	bench bench-full clean
 
 all: build
 
@@ -121,8 +123,15 @@ s390x: build s390x-setup
 
 # The same with the emulated tests that make test leaves out for its time
 # (tests/s390x/s390x_test.sh).
-s390x-full: build s390x-setup
+s390x-full: build s390x-setup s390x-dpdk-test
 	tests/s390x/s390x_test.sh $(CURDIR) $(CURDIR)/$(BUILD)/tests/s390x/build full
+
+# DPDK's unit tests (dpdk-test's fast tests) of the port under the emulator,
+# against the results the guide lists; dpdk-test is built once per machine
+# in its own build dir of the cache (devtools/dpdk-version.sh dpdk-test).
+s390x-dpdk-test: s390x-setup
+	d=$$(./devtools/dpdk-version.sh dpdk-test 25.11-s390x) && \
+		tests/s390x/dpdk_unit_tests.py "$$d"
 
 ifeq ($(DPDK),)
 test: build build-asan vm-setup dpdk-versions s390x-setup
