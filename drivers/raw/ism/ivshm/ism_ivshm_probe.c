@@ -365,11 +365,9 @@ ivshm_vdev_probe(struct rte_vdev_device *vdev)
 	struct rte_kvargs *kv;
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		ISM_PMD_LOG(ERR, "%s: each process brings its own device; "
-			    "secondary processes are not supported", name);
-		return -ENOTSUP;
-	}
+	/* A secondary process sees the primary's device, read-only. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return ism_pmd_attach_secondary(name, &vdev->device);
 	kv = ism_kvargs_parse(name, args, ivshm_vdev_args);
 	if (kv == NULL)
 		return -EINVAL;
@@ -382,20 +380,9 @@ ivshm_vdev_probe(struct rte_vdev_device *vdev)
 	return ret;
 }
 
-static int
-ivshm_vdev_remove(struct rte_vdev_device *vdev)
-{
-	struct ism_pmd_dev *dev = ism_pmd_find(rte_vdev_device_name(vdev));
-
-	if (dev == NULL)
-		return -ENODEV;
-	ism_pmd_destroy(dev);
-	return 0;
-}
-
 static struct rte_vdev_driver ism_ivshm_vdev = {
 	.probe = ivshm_vdev_probe,
-	.remove = ivshm_vdev_remove,
+	.remove = ism_pmd_vdev_remove,
 };
 
 RTE_PMD_REGISTER_VDEV(ism_ivshm, ism_ivshm_vdev);
@@ -438,12 +425,7 @@ ivshm_pci_probe(struct rte_ism_bus_driver *drv __rte_unused,
 static int
 ivshm_pci_remove(struct rte_ism_bus_device *bdev)
 {
-	struct ism_pmd_dev *dev = ism_pmd_find(bdev->name);
-
-	if (dev == NULL)
-		return -ENODEV;
-	ism_pmd_destroy(dev);
-	return 0;
+	return ism_pmd_remove(bdev->name);
 }
 
 static const struct rte_ism_bus_id ivshm_pci_ids[] = {
