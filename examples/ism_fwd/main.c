@@ -9,13 +9,23 @@
  *   dpdk-ism_fwd [EAL options] -- --peer-gid GID [options]
  *
  * Exit status: 0 done, 1 error, 2 loopback-check found loss or corruption,
- * 3 the peer was lost (with --on-peer-loss exit).
+ * 3 the peer was lost (with --on-peer-loss exit), 4 the ISM device was
+ * removed.
+ *
+ * The ISM device is held with a removal callback (rte_ism.h, "Holders of a
+ * device id"): the forwarding loop runs under hold_lock and looks at
+ * dev_removed once an iteration; the callback, which may run on another
+ * thread (a removal asked for by a secondary process runs on the EAL
+ * interrupt thread), sets dev_removed and takes the lock, so it returns
+ * once the loop has said goodbye, given its ring back and stopped using
+ * the device.
  */
 
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +37,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_pause.h>
 
 #include <rte_ism.h>
 
@@ -34,6 +45,7 @@
 
 #define EXIT_CHECK_FAILED	2
 #define EXIT_PEER_LOST		3
+#define EXIT_DEV_REMOVED	4
 
 #define DEFAULT_SLOT_SIZE	128
 #define DEFAULT_DMB_BUDGET	(1u << 20)
@@ -43,6 +55,10 @@
 
 /* The signal that asked us to stop, 0 if none. */
 static volatile sig_atomic_t quit_signal;
+
+/* Held while the ISM device is in use; see the file comment. */
+static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool dev_removed;
 
 static const char *const mode_names[] = {
 	[FWD_IOFWD] = "iofwd",
@@ -394,6 +410,15 @@ port_fini(uint16_t port)
 	rte_eth_dev_close(port);
 }
 
+/* The removal callback of the ISM device: returns once we let it go. */
+static void
+on_dev_removed(uint16_t dev_id __rte_unused, void *arg __rte_unused)
+{
+	rte_atomic_store_explicit(&dev_removed, true, rte_memory_order_release);
+	pthread_mutex_lock(&hold_lock);
+	pthread_mutex_unlock(&hold_lock);
+}
+
 /* Only async-signal-safe work here: the loop prints the message. */
 static void
 on_signal(int sig)
@@ -444,6 +469,14 @@ fwd_loop(struct fwd_ctx *c, struct rte_ism_ring_link *link)
 	prev = first;
 	/* A signal during the set-up stops us before the first iteration. */
 	while (quit_signal == 0) {
+		if (rte_atomic_load_explicit(&dev_removed,
+				rte_memory_order_relaxed)) {
+			printf("ism_fwd: the ISM device is being removed: "
+			       "stopping\n");
+			fflush(stdout);
+			status = EXIT_DEV_REMOVED;
+			break;
+		}
 		fwd_iteration(c);
 		if ((++iter & 15) != 0)
 			continue;
@@ -539,12 +572,21 @@ main(int argc, char **argv)
 	dev_id = ism_dev_find(&conf, &info);
 	if (dev_id < 0)
 		goto out_eal;
+	/* Held from here on: removal waits for hold_lock. */
+	pthread_mutex_lock(&hold_lock);
+	ret = rte_ism_dev_remove_callback_register(dev_id, on_dev_removed,
+			NULL);
+	if (ret < 0) {
+		fprintf(stderr, "ism_fwd: cannot hold %s: %s\n", info.name,
+			strerror(-ret));
+		goto out_hold;
+	}
 	if (geom_default(&conf.geom, &info) < 0) {
 		fprintf(stderr, "ism_fwd: a ring of %u slots of %u bytes does "
 			"not fit in a DMB of %s (at most %u bytes)\n",
 			conf.geom.nb_slots, conf.geom.slot_size, info.name,
 			info.max_dmb_len);
-		goto out_eal;
+		goto out_hold;
 	}
 	if (conf.mode == FWD_IOFWD) {
 		if (!has_port)
@@ -552,7 +594,7 @@ main(int argc, char **argv)
 		if (!rte_eth_dev_is_valid_port(conf.port)) {
 			fprintf(stderr, "ism_fwd: iofwd needs an ethdev port "
 				"(e.g. --vdev=net_ring0)\n");
-			goto out_eal;
+			goto out_hold;
 		}
 		has_port = true;
 	} else {
@@ -565,7 +607,7 @@ main(int argc, char **argv)
 	if (pool == NULL) {
 		fprintf(stderr, "ism_fwd: cannot create the mbuf pool: %s\n",
 			rte_strerror(rte_errno));
-		goto out_eal;
+		goto out_hold;
 	}
 	if (has_port) {
 		ret = port_init(conf.port, pool);
@@ -608,6 +650,13 @@ out_port:
 		port_fini(conf.port);
 out_pool:
 	rte_mempool_free(pool);
+out_hold:
+	/* Let the device go; a removal waiting for it goes on. -EAGAIN: its
+	 * callback is running (it returns once we unlock). */
+	pthread_mutex_unlock(&hold_lock);
+	while (rte_ism_dev_remove_callback_unregister(dev_id, on_dev_removed,
+			NULL) == -EAGAIN)
+		rte_pause();
 out_eal:
 	rte_eal_cleanup();
 	return status;

@@ -6,6 +6,10 @@
  * Token exchange and peer tracking of a link over ISM events (protocol in
  * rte_ism_ring.h). Called between bursts or from a control thread, about
  * once a millisecond; nothing here waits for the peer.
+ *
+ * Once the ISM device of the link is removed (its rings know it from their
+ * removal callbacks), the link reports the peer lost, once, and never
+ * calls rte_ism_* with the device's id again: it may name another device.
  */
 
 #include <errno.h>
@@ -67,11 +71,27 @@ warn_ok(struct rte_ism_ring_link *l)
 	return true;
 }
 
+/* The device of the link was removed (any of its rings heard of it). */
+static bool
+link_dev_gone(const struct rte_ism_ring_link *l)
+{
+	uint16_t i;
+
+	for (i = 0; i < l->nb_rings; i++)
+		if (rte_atomic_load_explicit(&l->rings[i]->dev_gone,
+				rte_memory_order_acquire))
+			return true;
+	return false;
+}
+
 static void
 link_send(struct rte_ism_ring_link *l, uint32_t type, uint32_t payload,
 		uint64_t info)
 {
 	int ret;
+
+	if (link_dev_gone(l))
+		return;
 
 	/* A peer not there yet is normal while we wait for it: ask first,
 	 * which (unlike a failed send) logs nothing. */
@@ -134,6 +154,16 @@ peer_lost(struct rte_ism_ring_link *l, const char *why,
 	forget_peer(l);
 	l->nb_lost++;
 	return report(l, what, why, ev);
+}
+
+/* The device was removed: a peer we knew is lost, once; then nothing. */
+static unsigned int
+gone_check(struct rte_ism_ring_link *l)
+{
+	if (peer_known(l) || l->up)
+		return peer_lost(l, "its ISM device was removed", NULL,
+				RTE_ISM_RING_LINK_LOST);
+	return 0;
 }
 
 /* Up once every ring both sides have is connected both ways. */
@@ -267,6 +297,8 @@ rte_ism_ring_link_event(struct rte_ism_ring_link *l,
 
 	if (l == NULL || ev == NULL)
 		return 0;
+	if (link_dev_gone(l))
+		return gone_check(l);
 	from_peer = rte_ism_gid_equal(&ev->gid, &l->gid);
 	switch (ev->type) {
 	case RTE_ISM_EVENT_SW:
@@ -321,6 +353,8 @@ rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 
 	if (l == NULL)
 		return 0;
+	if (link_dev_gone(l))
+		return gone_check(l);
 	/* A move failed: the peer's DMB is gone even if no event said so. */
 	for (i = 0; i < l->nb_rings && peer_known(l); i++) {
 		err = rte_atomic_load_explicit(&l->rings[i]->tx_error, rte_memory_order_relaxed);
@@ -354,6 +388,9 @@ rte_ism_ring_link_poll(struct rte_ism_ring_link *l, uint64_t now)
 
 	if (l == NULL)
 		return 0;
+	/* Never poll an id that may be another device's now. */
+	if (link_dev_gone(l))
+		return gone_check(l);
 	do {
 		n = rte_ism_event_poll(l->dev_id, ev, RTE_DIM(ev));
 		for (i = 0; i < n; i++)

@@ -9,6 +9,10 @@
  * confused or hostile peer can make us drop packets, never read or write
  * outside our DMB. Failures a peer can cause again and again are logged at
  * debug level only (the handshake reports them, rate-limited).
+ *
+ * A ring holds its ISM device with a removal callback (ring_dev_removed):
+ * once the device is being removed, dev_gone is set under both locks and
+ * nothing here uses the device's id again.
  */
 
 #include <errno.h>
@@ -18,6 +22,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_malloc.h>
 #include <rte_memory.h>
+#include <rte_pause.h>
 
 #include <ism_compat.h>
 
@@ -108,6 +113,28 @@ zc_arrays_alloc(struct rte_ism_ring *r)
 	return 0;
 }
 
+static void ring_dev_removed(uint16_t dev_id, void *arg);
+
+/* Zero copy: free the slot arrays unless mbufs still hold slots (their
+ * free callbacks write them): then -EBUSY. */
+static int
+zc_arrays_release(struct rte_ism_ring *r)
+{
+	if (!r->zero_copy || r->run == NULL)
+		return 0;
+	rte_spinlock_lock(&r->rx_lock);
+	ism_ring_zc_reclaim(r);
+	rte_spinlock_unlock(&r->rx_lock);
+	if (rte_ism_ring_rx_held(r) != 0) {
+		/* Leak rather than let mbufs point to freed memory. */
+		RING_LOG(WARNING, "%u slots still held by mbufs: the ring "
+			 "stays allocated", rte_ism_ring_rx_held(r));
+		return -EBUSY;
+	}
+	zc_arrays_free(r);
+	return 0;
+}
+
 int
 rte_ism_ring_init(struct rte_ism_ring *r, const struct rte_ism_ring_conf *conf)
 {
@@ -168,37 +195,22 @@ rte_ism_ring_init(struct rte_ism_ring *r, const struct rte_ism_ring_conf *conf)
 			rte_ism_ring_slots_off(&r->rx_geom));
 	if (r->zero_copy) {
 		ret = zc_arrays_alloc(r);
-		if (ret < 0) {
-			rte_ism_dmb_unregister(r->dev_id, r->dmb.token);
-			r->dmb.token = 0;
-			return ret;
-		}
+		if (ret < 0)
+			goto err;
+	}
+	ret = rte_ism_dev_remove_callback_register(r->dev_id, ring_dev_removed,
+			r);
+	if (ret < 0) {
+		RING_LOG(ERR, "cannot hold ISM device %u: %s", r->dev_id,
+			 strerror(-ret));
+		zc_arrays_free(r);
+		goto err;
 	}
 	return 0;
-}
-
-int
-rte_ism_ring_fini(struct rte_ism_ring *r)
-{
-	if (r == NULL || r->dmb.token == 0)
-		return 0;
-	rte_ism_ring_peer_clear(r);
-	if (r->zero_copy) {
-		rte_spinlock_lock(&r->rx_lock);
-		ism_ring_zc_reclaim(r);
-		rte_spinlock_unlock(&r->rx_lock);
-		if (rte_ism_ring_rx_held(r) != 0) {
-			/* Leak rather than let mbufs point to freed memory. */
-			RING_LOG(WARNING, "%u slots still held by mbufs: "
-				 "the DMB stays registered",
-				 rte_ism_ring_rx_held(r));
-			return -EBUSY;
-		}
-		zc_arrays_free(r);
-	}
+err:
 	rte_ism_dmb_unregister(r->dev_id, r->dmb.token);
 	r->dmb.token = 0;
-	return 0;
+	return ret;
 }
 
 static void
@@ -253,6 +265,79 @@ rte_ism_ring_peer_clear(struct rte_ism_ring *r)
 	ctl_unlock(r);
 }
 
+/* Let the device go (the DMB given back, or gone with the device). */
+static void
+ring_dev_release(struct rte_ism_ring *r)
+{
+	/* -EAGAIN: ring_dev_removed() runs on another thread now, and
+	 * needs our locks only, which we do not hold: wait for it. */
+	while (rte_ism_dev_remove_callback_unregister(r->dev_id,
+			ring_dev_removed, r) == -EAGAIN)
+		rte_pause();
+}
+
+static bool
+zc_held(struct rte_ism_ring *r)
+{
+	return r->zero_copy && rte_ism_ring_rx_held(r) != 0;
+}
+
+int
+rte_ism_ring_fini(struct rte_ism_ring *r)
+{
+	if (r == NULL || (r->dmb.token == 0 && !r->dev_gone))
+		return 0;
+	rte_ism_ring_peer_clear(r);
+	if (!r->dev_gone) {
+		if (r->zero_copy) {
+			rte_spinlock_lock(&r->rx_lock);
+			ism_ring_zc_reclaim(r);
+			rte_spinlock_unlock(&r->rx_lock);
+		}
+		if (zc_held(r)) {
+			/* Leak rather than let mbufs point to freed
+			 * memory; the ring keeps holding the device. */
+			RING_LOG(WARNING, "%u slots still held by mbufs: "
+				 "the DMB stays registered",
+				 rte_ism_ring_rx_held(r));
+			return -EBUSY;
+		}
+		ring_dev_release(r);
+	}
+	/* The removal may have come meanwhile: then the DMB went with it
+	 * (its token is 0), and only what is ours is left. */
+	if (r->dmb.token != 0 && !r->dev_gone) {
+		rte_ism_dmb_unregister(r->dev_id, r->dmb.token);
+		r->dmb.token = 0;
+	}
+	return zc_arrays_release(r);
+}
+
+/* The removal callback of the ring's device, on the thread that removes
+ * it, with the device still working: forget the peer and give the DMB
+ * back (unless zero-copy mbufs still hold slots of it: its memory then
+ * goes with the device), never to use the id again. */
+static void
+ring_dev_removed(uint16_t dev_id __rte_unused, void *arg)
+{
+	struct rte_ism_ring *r = arg;
+
+	ctl_lock(r);
+	peer_clear_locked(r);
+	if (r->zero_copy)
+		ism_ring_zc_reclaim(r);
+	if (!zc_held(r))
+		rte_ism_dmb_unregister(r->dev_id, r->dmb.token);
+	else
+		RING_LOG(WARNING, "ISM device %u removed while zero-copy mbufs "
+			 "hold %u slots of its DMB: their data goes with it",
+			 r->dev_id, rte_ism_ring_rx_held(r));
+	r->dmb.token = 0;
+	rte_atomic_store_explicit(&r->dev_gone, true,
+			rte_memory_order_release);
+	ctl_unlock(r);
+}
+
 /* The longest packet we send: the user's limit, and what the peer's ring
  * can hold. */
 static void
@@ -283,6 +368,11 @@ rte_ism_ring_peer_set(struct rte_ism_ring *r, uint64_t token,
 		}
 	}
 	ctl_lock(r);
+	if (r->dev_gone) {
+		ctl_unlock(r);
+		rte_free(desc);
+		return -ENODEV;
+	}
 	peer_clear_locked(r);
 	r->tx_desc = desc;
 	r->peer_token = token;
@@ -320,7 +410,7 @@ rte_ism_ring_announce(struct rte_ism_ring *r)
 	ctl_lock(r);
 	if (r->peer_token == 0) {
 		RING_LOG(DEBUG, "announce: no peer");
-		ret = -ENOTCONN;
+		ret = r->dev_gone ? -ENODEV : -ENOTCONN;
 		goto out;
 	}
 	c.cons = r->rx_cons;
@@ -354,7 +444,7 @@ rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal)
 	ctl_lock(r);
 	if (r->peer_token == 0) {
 		RING_LOG(DEBUG, "tx_start: no peer");
-		ret = -ENOTCONN;
+		ret = r->dev_gone ? -ENODEV : -ENOTCONN;
 		goto out;
 	}
 	c = ism_ring_own_credit(r);

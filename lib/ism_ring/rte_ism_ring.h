@@ -46,6 +46,19 @@
  *
  * The peers find each other with the handshake of struct rte_ism_ring_link
  * (below), over ISM events only: no side channel.
+ *
+ * A ring holds its ISM device with a removal callback of librte_ism (see
+ * "Holders of a device id" in rte_ism.h): when the device is closed or
+ * removed, the ring forgets its peer and gives its DMB back while the
+ * device still works, and never uses the device's id again. Afterwards
+ * rte_ism_ring_send() and rte_ism_ring_recv() return 0, the handshake
+ * steps -ENODEV, the link functions report the peer lost once (why: the
+ * device was removed) and send nothing, and rte_ism_ring_fini() frees the
+ * rest. Zero-copy mbufs still held then point into memory the device
+ * took with it: free them before removing the device. A caller whose
+ * send and receive run on other threads than the removal makes them
+ * leave the ring first (its own removal callback, registered before the
+ * ring's, or the ring locks).
  */
 
 #include <stdalign.h>
@@ -164,6 +177,7 @@ struct __rte_cache_aligned rte_ism_ring {
 	rte_iova_t *iova;		/* of each slot, or RTE_BAD_IOVA */
 	/* Written by the control functions only, under both locks. */
 	uint64_t peer_token;		/* the peer's DMB; 0: no peer */
+	bool dev_gone;			/* the ISM device was removed */
 
 	/* Receive side. */
 	alignas(RTE_CACHE_LINE_SIZE) rte_spinlock_t rx_lock;
@@ -227,9 +241,12 @@ int rte_ism_ring_geom_check(const struct rte_ism_ring_geom *g);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Register our DMB (rgid conf->peer) and set up the receive side.
+ * Register our DMB (rgid conf->peer) and set up the receive side; the ring
+ * holds the device from now on (a removal callback, dropped by
+ * rte_ism_ring_fini()).
  * @return 0, -EINVAL (NULL argument, bad geometry, a pool without data
- *   room), -ENOMEM, or the error of rte_ism_dmb_register().
+ *   room), -ENODEV (no such device), -ENOMEM, or the error of
+ *   rte_ism_dmb_register().
  */
 __rte_experimental
 int rte_ism_ring_init(struct rte_ism_ring *r,
@@ -239,7 +256,8 @@ int rte_ism_ring_init(struct rte_ism_ring *r,
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Forget the peer, unregister our DMB, free everything.
+ * Forget the peer, unregister our DMB, let the device go, free everything
+ * (after a removal of the device: what is left).
  * @return 0, or -EBUSY: zero-copy mbufs still point into the DMB; it stays
  *   registered and r must stay allocated (their free callbacks use it);
  *   call again once they are freed.
@@ -253,7 +271,8 @@ int rte_ism_ring_fini(struct rte_ism_ring *r);
  *
  * Handshake step: a peer announced its ring (token, geometry). Our receive
  * ring restarts at the next slot to hand out; we may receive.
- * @return 0, -EINVAL (zero token, bad geometry), -ENOMEM.
+ * @return 0, -EINVAL (zero token, bad geometry), -ENODEV (the device was
+ *   removed), -ENOMEM.
  */
 __rte_experimental
 int rte_ism_ring_peer_set(struct rte_ism_ring *r, uint64_t token,
@@ -265,7 +284,8 @@ int rte_ism_ring_peer_set(struct rte_ism_ring *r, uint64_t token,
  *
  * Handshake step: move {cons, start} of our receive ring into the peer's
  * DMB, before confirming.
- * @return 0, -ENOTCONN (no peer), or the error of the move.
+ * @return 0, -ENOTCONN (no peer), -ENODEV (the device was removed), or the
+ *   error of the move.
  */
 __rte_experimental
 int rte_ism_ring_announce(struct rte_ism_ring *r);
@@ -277,8 +297,9 @@ int rte_ism_ring_announce(struct rte_ism_ring *r);
  * Handshake step: the peer confirmed; read {cons, start} from our DMB and
  * start sending (attaching the peer's DMB in zero-copy mode).
  * @param signal raise a signal with each publication (the peer polls them)
- * @return 0, -ENOTCONN (no peer), -EPROTO (bad credits or peer DMB), or the
- *   error of rte_ism_dmb_attach().
+ * @return 0, -ENOTCONN (no peer), -ENODEV (the device was removed),
+ *   -EPROTO (bad credits or peer DMB), or the error of
+ *   rte_ism_dmb_attach().
  */
 __rte_experimental
 int rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal);
@@ -331,15 +352,27 @@ __rte_experimental
 uint16_t rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 		uint16_t nb_pkts);
 
-/** Zero copy: slots still held by mbufs the application has not freed
- * (as of the last receive call). */
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Zero copy: slots still held by mbufs the application has not freed (as
+ * of the last receive call).
+ */
+__rte_experimental
 static inline uint32_t
 rte_ism_ring_rx_held(const struct rte_ism_ring *r)
 {
 	return r->rx_next - r->rx_cons;
 }
 
-/** Has the handshake completed for sending? */
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Has the handshake completed for sending?
+ */
+__rte_experimental
 static inline bool
 rte_ism_ring_tx_ready(const struct rte_ism_ring *r)
 {
@@ -468,7 +501,13 @@ unsigned int rte_ism_ring_link_poll(struct rte_ism_ring_link *l,
 __rte_experimental
 void rte_ism_ring_link_bye(struct rte_ism_ring_link *l);
 
-/** Is every ring of the link connected both ways? */
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Is every ring of the link connected both ways?
+ */
+__rte_experimental
 static inline bool
 rte_ism_ring_link_up(const struct rte_ism_ring_link *l)
 {

@@ -39,4 +39,8 @@ int test_link_multi_ring(void);
 int test_link_ring_mismatch(void);
 int test_link_poll_cursor(void);
 
+/* test_ism_ring_removal.c */
+int test_ring_removal(void);
+int test_ring_removal_zc_held(void);
+
 #endif /* RING_TEST_H */

@@ -565,6 +565,8 @@ static const struct {
 	{ "link_multi_ring", test_link_multi_ring },
 	{ "link_ring_mismatch", test_link_ring_mismatch },
 	{ "link_poll_cursor", test_link_poll_cursor },
+	{ "ring_removal", test_ring_removal },
+	{ "ring_removal_zc_held", test_ring_removal_zc_held },
 };
 
 int

@@ -20,6 +20,17 @@ Scenarios:
   l2fwd              A testpmd (pcap -> net_ism) -> dpdk-l2fwd with two
                      net_ism ports on one ISM device -> B testpmd
                      (net_ism -> pcap): byte-identical, in order
+  detach started|stopped
+                     A (txonly) -> B (rxonly) over ism_shm; A detaches its
+                     ISM device (device detach ism_shm0) while its port
+                     forwards, or after "port stop": A's link goes down at
+                     once (LSC event), B's too, a bounded number of log
+                     lines, A's port stops (no crash), refuses to start
+                     (No such device), closes, and A quits cleanly
+  reuse              one testpmd, net_ism0 on ism_lo0 talking to itself:
+                     port stop, device detach ism_lo0, port attach ism_lo7
+                     (it takes the freed ISM device id): the old port
+                     refuses to start, its link stays down
 
 Every phase is ordered by what the processes print (link up lines,
 counters), never by how fast a peer runs; waits have deadlines that only
@@ -28,6 +39,7 @@ stop a hang. Exit status 0 pass, 1 fail, 77 skipped (l2fwd not built).
 
 import argparse
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -320,7 +332,90 @@ def l2fwd(env):
           "and in order" % len(packets[0]))
 
 
-SCENARIOS = {"txrx": txrx, "pcap": pcap, "kill": kill, "l2fwd": l2fwd}
+# ------------------------------------------------------------------ detach
+
+# Log lines of librte_ism, the raw PMD, net_ism and librte_ism_ring.
+ISM_LOG = r"^(ISM|ISM_PMD|ISM_RAWDEV|NET_ISM|ISM_RING|ISM_SHM[A-Z_]*): "
+# At most this many of them from a detach to the end of the checks: a few
+# of the port, the device and EAL, not one per control round (there were
+# about one a millisecond, for ever).
+DETACH_LOG_MAX = 20
+
+
+def ism_lines(p, start):
+    return [ln for ln in p.lines[start:] if re.search(ISM_LOG, ln)]
+
+
+def detach(env, order):
+    fab = env.fabric()
+    a = Testpmd(env, "A", "0,1", 0, [shm(fab, GID_A), ism(GID_B)],
+                ["--forward-mode=txonly", "--txpkts=200"])
+    b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A)],
+                ["--forward-mode=rxonly"])
+
+    def body():
+        a.wait_link(0, "up")
+        b.wait_link(0, "up")
+        b.fwd_start()
+        a.fwd_start()
+        b.wait_counter(0, "RX-packets", lambda v: v >= 1000, ">= 1000")
+        if order == "stopped":
+            a.fwd_stop()
+            a.ask("port stop 0", r"^Done")
+            b.wait_link(0, "down")
+        mark = a.count()
+        a.ask("device detach ism_shm0", r"Device (\S+ )?is detached")
+        if order == "started":
+            # The LSC event comes from the detach itself.
+            a.wait_for(r"Port 0: link state change event", start=mark)
+        check(a.link(0) == "down", "A: link up after the detach")
+        b.wait_link(0, "down")
+        # A window in which a flood (a line per control round) would
+        # show; the bound does not depend on its length.
+        time.sleep(1)
+        if order == "started":
+            a.fwd_stop()
+            a.ask("port stop 0", r"^Done")
+        a.ask("port start 0", r"Fail to start port 0: No such device")
+        check(a.link(0) == "down", "A: link up")
+        lines = ism_lines(a, mark)
+        print("A: %d log lines of ISM from the detach on:\n  %s"
+              % (len(lines), "\n  ".join(lines)))
+        check(len(lines) <= DETACH_LOG_MAX, "A: %d log lines (at most %d)"
+              % (len(lines), DETACH_LOG_MAX))
+        a.ask("port close 0", r"^Done")
+        a.quit()
+        b.fwd_stop()
+        b.quit()
+    run_all([a, b], body)
+    print("PASS device detach under a %s net_ism port: link down, peer "
+          "down, port stopped, start refused, closed, quit" % order)
+
+
+def reuse(env):
+    a = Testpmd(env, "A", "0,1", 0, ["ism_lo0,gid=0xa",
+                                     "net_ism0,ism=ism_lo0,peer=0xa"], [])
+
+    def body():
+        a.wait_link(0, "up")
+        a.ask("port stop 0", r"^Done")
+        a.ask("device detach ism_lo0", r"Device (\S+ )?is detached")
+        # ISM device id 0 is free: ism_lo7 takes it.
+        a.send("port attach ism_lo7,gid=0xa")
+        a.wait_for(r"ism_lo7: loopback ISM device 0,")
+        i = a.ask("port start 0", r"Fail to start port 0: No such device|"
+                  r"Port 0: ")
+        check("No such device" in a.line(i), "A: the old port started on "
+              "the new device: %s" % a.line(i))
+        check(a.link(0) == "down", "A: link up")
+        a.quit()
+    run_all([a], body)
+    print("PASS a new ISM device at the freed id: the old port refuses to "
+          "start")
+
+
+SCENARIOS = {"txrx": txrx, "pcap": pcap, "kill": kill, "l2fwd": l2fwd,
+             "detach": detach, "reuse": reuse}
 
 
 def main():

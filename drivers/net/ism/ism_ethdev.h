@@ -14,6 +14,12 @@
  * driver (ism_ctl.c) runs the handshake of every port, dispatching the
  * events of each ISM device to the ports that use it, and turns the state
  * of each link into the port's link status.
+ *
+ * A port holds its ISM device through a removal callback of librte_ism
+ * (ism_ctl.c): when the device is closed or removed, the port says goodbye
+ * to its peer, gives its DMBs back, takes its link down (LSC event) and
+ * never uses the device's id again; every later call that needs the
+ * device fails with -ENODEV (doc/guides/nics/ism.rst).
  */
 
 #include <stdbool.h>
@@ -87,6 +93,7 @@ struct ism_eth_port {
 	/* Below: the control thread's, under its lock. */
 	struct rte_ism_ring_link link;
 	bool announcing;		/* started: the link is run */
+	bool dev_gone;			/* its ISM device was removed */
 	bool link_up;			/* as the port reports it */
 	uint64_t link_up_count;
 	uint64_t link_down_count;
@@ -104,6 +111,8 @@ int ism_ctl_port_start(struct ism_eth_port *p);
 void ism_ctl_port_stop(struct ism_eth_port *p);
 /* Another port of the process already talks to this peer on this device. */
 const char *ism_ctl_peer_taken(const struct ism_eth_args *a);
+/* 0, or -ENODEV (logged) once the port's ISM device was removed. */
+int ism_ctl_dev_check(struct ism_eth_port *p, const char *what);
 
 /* ism_stats.c */
 int ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st

@@ -96,7 +96,11 @@ ism_eth_configure(struct rte_eth_dev *dev)
 	uint16_t n = RTE_MAX(dev->data->nb_rx_queues,
 			dev->data->nb_tx_queues);
 	uint16_t i;
+	int ret;
 
+	ret = ism_ctl_dev_check(p, "configure");
+	if (ret < 0)
+		return ret;
 	if (n == 0 || n > p->args.max_queues) {
 		ISM_ETH_LOG(ERR, "%s: %u queue pairs: from 1 to %u (devarg "
 			    "queues)", dev->data->name, n, p->args.max_queues);
@@ -126,7 +130,11 @@ ism_eth_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 {
 	struct ism_eth_port *p = dev->data->dev_private;
 	struct ism_eth_queue *q = &p->queues[qid];
+	int ret;
 
+	ret = ism_ctl_dev_check(p, "rx queue setup");
+	if (ret < 0)
+		return ret;
 	if (rte_pktmbuf_data_room_size(pool) <= RTE_PKTMBUF_HEADROOM) {
 		ISM_ETH_LOG(ERR, "%s: rx queue %u: the mbufs of %s have no "
 			    "data room", dev->data->name, qid, pool->name);
@@ -153,7 +161,11 @@ ism_eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 		const struct rte_eth_txconf *conf __rte_unused)
 {
 	struct ism_eth_port *p = dev->data->dev_private;
+	int ret;
 
+	ret = ism_ctl_dev_check(p, "tx queue setup");
+	if (ret < 0)
+		return ret;
 	dev->data->tx_queues[qid] = &p->queues[qid];
 	return 0;
 }
@@ -214,6 +226,10 @@ ism_eth_start(struct rte_eth_dev *dev)
 	uint16_t i;
 	int ret;
 
+	/* Never register a ring on an id that may be another device's. */
+	ret = ism_ctl_dev_check(p, "start");
+	if (ret < 0)
+		return ret;
 	ret = rings_init(dev);
 	if (ret < 0)
 		return ret;
@@ -294,7 +310,11 @@ ism_eth_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 {
 	struct ism_eth_port *p = dev->data->dev_private;
 	uint16_t i;
+	int ret;
 
+	ret = ism_ctl_dev_check(p, "MTU");
+	if (ret < 0)
+		return ret;
 	for (i = 0; p->queues != NULL && i < p->nb_queues; i++)
 		if (p->queues[i].ring_ready)
 			rte_ism_ring_set_max_len(&p->queues[i].ring,
