@@ -18,7 +18,9 @@
  * thread (a removal asked for by a secondary process runs on the EAL
  * interrupt thread), sets dev_removed and takes the lock, so it returns
  * once the loop has said goodbye, given its ring back and stopped using
- * the device.
+ * the device. Before rte_eal_cleanup(), which removes the devices too, we
+ * let such a removal end: an alarm of ours runs on the interrupt thread
+ * after it.
  */
 
 #include <errno.h>
@@ -32,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_alarm.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
@@ -59,6 +62,9 @@ static volatile sig_atomic_t quit_signal;
 /* Held while the ISM device is in use; see the file comment. */
 static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool dev_removed;
+static pthread_t main_thread;
+/* The removal runs on another thread than ours. */
+static bool removed_elsewhere;
 
 static const char *const mode_names[] = {
 	[FWD_IOFWD] = "iofwd",
@@ -414,9 +420,41 @@ port_fini(uint16_t port)
 static void
 on_dev_removed(uint16_t dev_id __rte_unused, void *arg __rte_unused)
 {
+	rte_atomic_store_explicit(&removed_elsewhere,
+			!pthread_equal(pthread_self(), main_thread),
+			rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&dev_removed, true, rte_memory_order_release);
 	pthread_mutex_lock(&hold_lock);
 	pthread_mutex_unlock(&hold_lock);
+}
+
+static void
+alarm_ran(void *arg)
+{
+	rte_atomic_store_explicit((bool *)arg, true, rte_memory_order_release);
+}
+
+/* A removal on the interrupt thread (alarm callbacks run one after the
+ * other there) has ended once an alarm set now has run. */
+static void
+removal_wait(void)
+{
+	bool ran = false;
+	unsigned int ms;
+
+	if (!rte_atomic_load_explicit(&removed_elsewhere,
+			rte_memory_order_relaxed) ||
+	    rte_eal_alarm_set(1, alarm_ran, &ran) != 0)
+		return;
+	for (ms = 0; ms < 10000 && !rte_atomic_load_explicit(&ran,
+			rte_memory_order_acquire); ms++)
+		rte_delay_us_sleep(1000);
+	if (!rte_atomic_load_explicit(&ran, rte_memory_order_acquire)) {
+		/* The alarm still has our flag: it must never run now. */
+		rte_eal_alarm_cancel(alarm_ran, &ran);
+		fprintf(stderr, "ism_fwd: the removal of the ISM device "
+			"did not end within 10 s\n");
+	}
 }
 
 /* Only async-signal-safe work here: the loop prints the message. */
@@ -554,6 +592,7 @@ main(int argc, char **argv)
 	 * loop before its first iteration, through the normal exit path. */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	main_thread = pthread_self();
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ism_fwd: EAL init failed: %s\n",
@@ -657,6 +696,7 @@ out_hold:
 	while (rte_ism_dev_remove_callback_unregister(dev_id, on_dev_removed,
 			NULL) == -EAGAIN)
 		rte_pause();
+	removal_wait();
 out_eal:
 	rte_eal_cleanup();
 	return status;

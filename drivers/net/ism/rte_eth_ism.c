@@ -7,6 +7,14 @@
  * driver. The rings are set up at the first start (one DMB per queue pair,
  * kept until close or reconfiguration), the handshake runs from start to
  * stop (ism_ctl.c).
+ *
+ * Secondary processes: the port's data (ethdev's, and ours in dev_private,
+ * the queues and their counters) is in DPDK's shared memory, so a
+ * secondary process (dpdk-proc-info, dpdk-dumpcap) attaches to the port
+ * and reads its information, link and counters. It changes nothing: the
+ * primary runs the port, its handshake and its rings, whose ISM device
+ * (its mappings, its fast path) belongs to the primary; so the queues
+ * receive and send nothing in a secondary (doc/guides/nics/ism.rst).
  */
 
 #include <errno.h>
@@ -336,6 +344,61 @@ ism_eth_mac_set(struct rte_eth_dev *dev __rte_unused,
 	return 0;
 }
 
+/* A secondary process: no data path (see the file comment). */
+static uint16_t
+ism_eth_burst_secondary(void *queue __rte_unused,
+		struct rte_mbuf **pkts __rte_unused, uint16_t nb __rte_unused)
+{
+	static bool warned;
+
+	if (!rte_atomic_exchange_explicit(&warned, true,
+			rte_memory_order_relaxed))
+		ISM_ETH_LOG(WARNING, "net_ism: the queues of a port carry "
+			    "packets in the primary process only");
+	return 0;
+}
+
+/* A secondary process: it closes its view of the port only. */
+static int
+ism_eth_close_secondary(struct rte_eth_dev *dev __rte_unused)
+{
+	return 0;
+}
+
+/* What a secondary process may call: it reads, the primary writes. */
+static const struct eth_dev_ops ism_eth_ops_secondary = {
+	.dev_close = ism_eth_close_secondary,
+	.dev_infos_get = ism_eth_info,
+	.link_update = ism_eth_link_update,
+	.promiscuous_enable = ism_eth_nop,
+	.promiscuous_disable = ism_eth_nop,
+	.allmulticast_enable = ism_eth_nop,
+	.allmulticast_disable = ism_eth_nop,
+	.stats_get = ism_eth_stats_get,
+	.xstats_get = ism_eth_xstats_get,
+	.xstats_get_names = ism_eth_xstats_get_names,
+};
+
+static int
+ism_eth_probe_secondary(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_eth_dev *dev;
+
+	dev = rte_eth_dev_attach_secondary(name);
+	if (dev == NULL) {
+		ISM_ETH_LOG(ERR, "%s: the primary process has no such port",
+			    name);
+		return -ENODEV;
+	}
+	dev->device = &vdev->device;
+	dev->dev_ops = &ism_eth_ops_secondary;
+	dev->rx_pkt_burst = ism_eth_burst_secondary;
+	dev->tx_pkt_burst = ism_eth_burst_secondary;
+	rte_eth_dev_probing_finish(dev);
+	return 0;
+}
+
 static const struct eth_dev_ops ism_eth_ops = {
 	.dev_configure = ism_eth_configure,
 	.dev_start = ism_eth_start,
@@ -368,11 +431,8 @@ ism_eth_probe(struct rte_vdev_device *vdev)
 	struct ism_eth_args a;
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		ISM_ETH_LOG(ERR, "%s: not supported in a secondary process",
-			    name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return ism_eth_probe_secondary(vdev);
 	ret = ism_eth_args_parse(name, rte_vdev_device_args(vdev), &a);
 	if (ret < 0)
 		return ret;
@@ -421,6 +481,9 @@ ism_eth_remove(struct rte_vdev_device *vdev)
 	dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
 	if (dev == NULL)
 		return 0;
+	/* A secondary process forgets its view of the port. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return rte_eth_dev_release_port(dev);
 	/* Hot-unplug of a running port: ethdev closes stopped ports only. */
 	if (dev->data->dev_started)
 		rte_eth_dev_stop(dev->data->port_id);
