@@ -236,14 +236,11 @@ struct ism_common_args {
  * Parse args (may be NULL) accepting only keys in valid (NULL-terminated).
  * An unknown key or a bad value is logged with its name; returns NULL then.
  * On success returns a kvlist (possibly empty) to free with rte_kvargs_free.
- * Exported (INTERNAL) for the PCI device model of the tests.
  */
-__rte_internal
 struct rte_kvargs *ism_kvargs_parse(const char *devname, const char *args,
 		const char *const valid[]);
 
 /* Fill common args from kvlist (keys gid, chid, max_dmbs, max_dmb_len). */
-__rte_internal
 int ism_common_args_get(const char *devname, struct rte_kvargs *kvlist,
 		struct ism_common_args *a);
 

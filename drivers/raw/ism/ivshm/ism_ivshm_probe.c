@@ -429,14 +429,14 @@ ivshm_pci_remove(struct rte_ism_bus_device *bdev)
 }
 
 static const struct rte_ism_bus_id ivshm_pci_ids[] = {
-	{ ISM_BUS_PCI_VENDOR_REDHAT, ISM_BUS_PCI_DEVICE_IVSHMEM },
+	{ RTE_ISM_BUS_PCI_VENDOR_REDHAT, RTE_ISM_BUS_PCI_DEVICE_IVSHMEM },
 	{ 0, 0 },
 };
 
 static struct rte_ism_bus_driver ism_ivshm_pci = {
 	.probe = ivshm_pci_probe,
 	.remove = ivshm_pci_remove,
-	.drv_flags = ISM_BUS_DRV_NEED_VFIO,
+	.drv_flags = RTE_ISM_BUS_DRV_NEED_VFIO,
 	.id_table = ivshm_pci_ids,
 };
 
