@@ -63,6 +63,7 @@ import testpmd  # noqa: E402  (tests/net_ism)
 
 GID_A, GID_B = "0xa1", "0xb2"
 HUGE_MB = 512
+BASE_VIRTADDR = "0x300000000000"
 # Log lines of librte_ism, the raw PMD, net_ism and librte_ism_ring.
 ISM_LOG = r"^(ISM|ISM_PMD|ISM_RAWDEV|NET_ISM|ISM_RING|ISM_SHM[A-Z_]*): "
 # At most this many from a removal to the end (a few of the device, the
@@ -103,9 +104,14 @@ class Env:
         return {"LD_PRELOAD": " ".join(libs)}
 
     def huge_eal(self, lcores, prefix, main=None):
-        """EAL options of a primary that secondaries attach to."""
+        """EAL options of a primary that secondaries attach to. Its memory
+        goes where a secondary can map it at the same addresses: above
+        the shadow memory of AddressSanitizer (which ends at
+        0x10007fff7fff on x86_64) and below its allocator (0x600000000000),
+        far from where the libraries land."""
         args = ["--lcores", lcores, "--huge-dir", self.huge.dir, "-m",
-                "256", "--no-pci", "--file-prefix", prefix]
+                "256", "--no-pci", "--file-prefix", prefix,
+                "--base-virtaddr", BASE_VIRTADDR]
         return args + (["--main-lcore", str(main)] if main is not None
                        else [])
 
@@ -132,11 +138,15 @@ def secondary(env, name, cmd, preload=True):
     """A secondary process of the primary whose file prefix cmd names: it
     never removes the runtime directory (the primary's). preload: a
     program of DPDK's, which gets our plugins with LD_PRELOAD (ours link
-    them)."""
+    them, and print to a pipe only what is read once they exit). Under
+    ASan, leaks of DPDK's own at exit are suppressed (lsan.supp)."""
     print("+ [%s] %s" % (name, " ".join(cmd)), flush=True)
-    return ism_eal.Process(cmd, name, testpmd.DEADLINE,
-                           env=env.preload_env() if preload else None,
-                           line_buffered=True)
+    penv = env.preload_env() if preload else {}
+    if env.asan:
+        penv["LSAN_OPTIONS"] = "suppressions=" + os.path.join(HERE,
+                                                              "lsan.supp")
+    return ism_eal.Process(cmd, name, testpmd.DEADLINE, env=penv,
+                           line_buffered=preload)
 
 
 def shm(fabric, gid):
