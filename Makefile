@@ -13,6 +13,12 @@
 #   make test DPDK=25.11   (or 24.11) builds that DPDK from the tarballs of
 #               ../shared/dpdk-src once per machine (devtools/dpdk-version.sh,
 #               about 3 minutes on 2 cores), then runs the suites against it
+#   make s390x  the tree cross-built for s390x (IBM Z, big-endian) and its
+#               suites run under QEMU's user-mode emulator (suite s390x,
+#               part of make test): the cross compiler and emulator from
+#               Debian, DPDK 25.11 with the port of platform/s390x built
+#               once per machine (doc/guides/platform/ibm_z.rst);
+#               make s390x-full adds the emulated tests left out for time
 #   make bench  the benchmark suite (devtools/bench.sh): CSV, charts and a
 #               summary of ratios in build/perf-results; then net_ism
 #               against net_memif with testpmd (devtools/bench_testpmd.py)
@@ -26,8 +32,8 @@ BUILD_OPTS = -Dfuzz=true -Denable_docs=true
 ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
-.PHONY: all setup build build-asan vm-setup dpdk-versions demo test bench \
-	clean
+.PHONY: all setup build build-asan vm-setup dpdk-versions s390x-setup \
+	s390x s390x-full demo test bench clean
 
 all: build
 
@@ -75,8 +81,28 @@ dpdk-versions:
 		./devtools/dpdk-version.sh prefix $$v >/dev/null || exit 1; \
 	done
 
+# The s390x parts: the cross compiler and QEMU's user-mode emulator, then
+# DPDK 25.11 with the s390x port, cross-built once per machine into the
+# same cache. Without the tarballs the suite s390x is skipped, saying so.
+s390x-setup:
+	@if [ -z "$$(./devtools/dpdk-version.sh list)" ]; then \
+		echo "make test: no DPDK tarballs in ../shared/dpdk-src:" \
+			"no s390x build"; \
+	else \
+		./devtools/setup.sh s390x && \
+		./devtools/dpdk-version.sh prefix 25.11-s390x >/dev/null; \
+	fi
+
+s390x: build s390x-setup
+	meson test -C $(BUILD) --print-errorlogs --suite s390x
+
+# The same with the emulated tests that make test leaves out for its time
+# (tests/s390x/s390x_test.sh).
+s390x-full: build s390x-setup
+	tests/s390x/s390x_test.sh $(CURDIR) $(CURDIR)/$(BUILD)/tests/s390x/build full
+
 ifeq ($(DPDK),)
-test: build build-asan vm-setup dpdk-versions
+test: build build-asan vm-setup dpdk-versions s390x-setup
 	meson test -C $(BUILD) --print-errorlogs
 	meson test -C $(ASAN_BUILD) --print-errorlogs
 else

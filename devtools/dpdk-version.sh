@@ -8,7 +8,11 @@
 #
 #   dpdk-version.sh list           the versions with a tarball in $DPDK_SRC
 #   dpdk-version.sh prefix <ver>   build <ver> if needed (24.11, 25.11 or a
-#                                  full 25.11.2), print its install prefix
+#                                  full 25.11.2), print its install prefix;
+#                                  <ver>-s390x (25.11-s390x, 24.11-s390x):
+#                                  that DPDK with the s390x port of
+#                                  platform/s390x applied, cross-built for
+#                                  IBM Z (devtools/setup.sh s390x first)
 #   dpdk-version.sh find <ver>     the install prefix of <ver> if it is
 #                                  built already (else status 1): no build
 #   dpdk-version.sh env <ver>      the same as prefix, then shell assignments:
@@ -56,6 +60,25 @@ RECIPE="-Dplatform=generic -Denable_driver_sdk=true
 -Denable_apps=test-pmd -Dtests=false -Denable_docs=false -Dexamples= -Dbuildtype=release
 -Ddefault_library=shared"
 
+# The s390x variant: the port's patch series applied, cross-built with its
+# cross file (Debian's s390x-linux-gnu-gcc), only what its tests use: no
+# net/pcap nor net/memif (no s390x libpcap is installed; memif is used by
+# the benchmarks alone), no optional library but rawdev and cfgfile
+# (dpdk-test-ism-perf); two NUMA nodes, as the ism bus tests' sysfs
+# trees have (the port's default is one: Linux on s390 reports one node).
+# The port's files are part of the recipe: a change of the port rebuilds.
+RECIPE_S390X="--cross-file config/s390x/s390x_linux_gcc -Dplatform=generic
+-Dmax_numa_nodes=2 -Denable_driver_sdk=true
+-Denable_drivers=bus/pci,bus/vdev,net/null,net/ring,mempool/ring,raw/skeleton
+-Denable_libs=rawdev,cfgfile -Denable_apps=test-pmd -Dtests=false -Denable_docs=false
+-Dexamples= -Dbuildtype=release -Ddefault_library=shared"
+port=$top/platform/s390x
+
+port_digest() {
+	(cd "$port" && find dpdk edits series dpdk-port.sh -type f | sort |
+		xargs sha256sum) | sha256sum | cut -d' ' -f1
+}
+
 die() {
 	echo "dpdk-version: $*" >&2
 	exit 1
@@ -80,38 +103,69 @@ world_writable_ancestor() {
 	return 1
 }
 
+# The recipe of a version (full, with -s390x for the port).
+recipe() {
+	case "$1" in
+	*-s390x) echo "$RECIPE_S390X
+port $(port_digest)" ;;
+	*) echo "$RECIPE" ;;
+	esac
+}
+
 build() {
 	full=$1
 	tar=$2
 	src=$DPDK_CACHE/dpdk-$full
 	inst=$DPDK_CACHE/install-$full
 	stamp=$inst/.dpdk-ism-recipe
-	if [ "$(cat "$stamp" 2>/dev/null)" = "$RECIPE" ]; then
+	want=$(recipe "$full")
+	if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
 		return 0
 	fi
 	echo "dpdk-version: building DPDK $full into $inst (once per" \
 		"machine; log in $DPDK_CACHE/build-$full.log)" >&2
 	rm -rf "$src" "$inst"
-	tar -C "$DPDK_CACHE" -xf "$tar"
-	[ -f "$src/VERSION" ] || die "$tar does not unpack to dpdk-$full/"
+	mkdir -p "$src"
+	tar -C "$src" --strip-components=1 -xf "$tar"
+	[ -f "$src/VERSION" ] || die "$tar does not unpack to a DPDK tree"
+	opts=$RECIPE
+	case "$full" in
+	*-s390x)
+		command -v s390x-linux-gnu-gcc >/dev/null ||
+			die "no s390x-linux-gnu-gcc: run devtools/setup.sh s390x"
+		"$port/dpdk-port.sh" apply "$src" >&2 ||
+			die "the s390x port does not apply to $tar"
+		opts=$RECIPE_S390X
+		;;
+	esac
 	# Debian's python3 (with pyelftools) ahead of any other on PATH.
 	# shellcheck disable=SC2086
 	if ! (cd "$src" && PATH=/usr/bin:$PATH &&
-	      meson setup build --prefix="$inst" $RECIPE &&
+	      meson setup build --prefix="$inst" $opts &&
 	      ninja -C build install) >"$DPDK_CACHE/build-$full.log" 2>&1; then
 		tail -n 30 "$DPDK_CACHE/build-$full.log" >&2
 		die "building DPDK $full failed (log: $DPDK_CACHE/build-$full.log)"
 	fi
 	# The source stays (pmdinfogen, driver-SDK headers); the objects go.
 	rm -rf "$src/build"
-	echo "$RECIPE" > "$stamp"
+	echo "$want" > "$stamp"
+}
+
+# The full version of <ver> (25.11 -> 25.11.2, 25.11-s390x ->
+# 25.11.2-s390x) and its tarball; none: status 1.
+full_version() {
+	case "$1" in
+	*-s390x) v=${1%-s390x} sfx=-s390x ;;
+	*) v=$1 sfx= ;;
+	esac
+	tar=$(tarball "$v")
+	[ -n "$tar" ] || return 1
+	full=$(basename "$tar" .tar.xz)
+	full=${full#dpdk-}$sfx
 }
 
 prefix() {
-	tar=$(tarball "$1")
-	[ -n "$tar" ] || die "no tarball of DPDK $1 in $DPDK_SRC"
-	full=$(basename "$tar" .tar.xz)
-	full=${full#dpdk-}
+	full_version "$1" || die "no tarball of DPDK ${1%-s390x} in $DPDK_SRC"
 	if w=$(world_writable_ancestor "$DPDK_CACHE"); then
 		die "DPDK_CACHE $DPDK_CACHE is below the world-writable $w," \
 			"where EAL refuses to load its plugins"
@@ -139,12 +193,10 @@ prefix)
 	;;
 find)
 	[ $# = 2 ] || die "usage: $0 find <version>"
-	tar=$(tarball "$2")
-	[ -n "$tar" ] || exit 1
-	full=$(basename "$tar" .tar.xz)
-	full=${full#dpdk-}
+	full_version "$2" || exit 1
 	inst=$DPDK_CACHE/install-$full
-	[ "$(cat "$inst/.dpdk-ism-recipe" 2>/dev/null)" = "$RECIPE" ] || exit 1
+	[ "$(cat "$inst/.dpdk-ism-recipe" 2>/dev/null)" = "$(recipe "$full")" ] ||
+		exit 1
 	echo "$inst"
 	;;
 env)

@@ -13,6 +13,11 @@
 #     dpdk-pmdinfo.py prints).
 # Other DPDK versions (24.11, 25.11) are built from source by
 # devtools/dpdk-version.sh, on demand.
+# 'setup.sh s390x' installs only what the s390x build and its emulated
+# tests need (doc/guides/platform/ibm_z.rst): Debian's cross compiler and
+# C library for s390x-linux-gnu and QEMU's user-mode emulator. No s390x
+# package of the multiarch kind is needed (DPDK is built without libnuma
+# there), so the machine's package architectures stay as they are.
 # Nothing from DPDK is committed: the files land in $SDK_DIR (default
 # .deps/dpdk-sdk, ignored by git; include/, devtools/, buildtools/). Files
 # are only ever added there (the directory may be shared by several work
@@ -52,21 +57,32 @@ need_root() {
 	fi
 }
 
-missing=""
-for p in $PKGS; do
-	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	case "$st" in
-	*" installed") ;;
-	*) missing="$missing $p" ;;
-	esac
-done
-if [ -n "$missing" ]; then
+# Installs the packages of the list $1 that are missing.
+install_missing() {
+	missing=""
+	for p in $1; do
+		st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+		case "$st" in
+		*" installed") ;;
+		*) missing="$missing $p" ;;
+		esac
+	done
+	[ -n "$missing" ] || return 0
 	need_root "installing$missing"
 	log "installing$missing"
 	apt-get update -qq
+	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 		--no-install-recommends $missing
+}
+
+# The s390x parts: their packages, nothing else.
+if [ "${1:-}" = s390x ]; then
+	install_missing "gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user-static"
+	exit 0
 fi
+
+install_missing "$PKGS"
 
 debver=$(dpkg-query -W -f='${Version}' libdpdk-dev)
 sdk_complete() {

@@ -74,11 +74,17 @@ parse_dump(const char *path, struct fp_section *s)
 	memset(s, 0, sizeof(*s));
 	while (fgets(line, sizeof(line), f) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
+		/*
+		 * A longer value is cut, on purpose: with the precision, gcc
+		 * sees it too (strlcpy is DPDK's snprintf() where DPDK has
+		 * no libbsd, as on s390x, and -Wformat-truncation fired).
+		 */
 		if (strncmp(line, trig, strlen(trig)) == 0)
-			strlcpy(s->name, line + strlen(trig),
-				sizeof(s->name));
+			snprintf(s->name, sizeof(s->name), "%.*s",
+				 (int)sizeof(s->name) - 1, line + strlen(trig));
 		else if (strncmp(line, "events: ", 8) == 0)
-			strlcpy(events, line + 8, sizeof(events));
+			snprintf(events, sizeof(events), "%.*s",
+				 (int)sizeof(events) - 1, line + 8);
 		else if (strncmp(line, "totals: ", 8) == 0 ||
 			 (!have_totals && strncmp(line, "summary: ", 9) == 0)) {
 			have_totals = line[0] == 't';

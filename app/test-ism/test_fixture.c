@@ -10,8 +10,10 @@
  */
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <rte_bus_vdev.h>
+#include <rte_byteorder.h>
 #include <rte_hash_crc.h>
 #include <rte_kvargs.h>
 
@@ -160,11 +162,27 @@ fx_crc(const void *p, size_t len)
 {
 	const uint8_t *b = p;
 	uint32_t crc = 0xffffffff;
+	uint32_t w;
 
-	/* rte_hash_crc() reads 8 bytes at a time: start it aligned. */
-	for (; len > 0 && ((uintptr_t)b & 7) != 0; len--)
+	/*
+	 * The CRC of the bytes in order, wherever they are: 4 of them at a
+	 * time as a little-endian word, which is what rte_hash_crc_4byte()
+	 * takes them for. Not rte_hash_crc() nor rte_hash_crc_8byte(): they
+	 * load native words, and DPDK's software CRC takes the two halves of
+	 * an 8-byte word in memory order (crc32c_2words() of
+	 * lib/hash/rte_crc_sw.h), so on a big-endian CPU the same bytes at
+	 * another alignment gave another CRC, and a copy did not match its
+	 * original.
+	 */
+	for (; len > 0 && ((uintptr_t)b & 3) != 0; len--)
 		crc = rte_hash_crc_1byte(*b++, crc);
-	return rte_hash_crc(b, len, crc);
+	for (; len >= 4; len -= 4, b += 4) {
+		memcpy(&w, b, sizeof(w));
+		crc = rte_hash_crc_4byte(rte_le_to_cpu_32(w), crc);
+	}
+	for (; len > 0; len--)
+		crc = rte_hash_crc_1byte(*b++, crc);
+	return crc;
 }
 
 uint64_t

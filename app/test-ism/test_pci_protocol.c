@@ -20,6 +20,25 @@
 
 #include "test_pci_rec.h"
 
+/* The first bytes of the response body read after the command header h
+ * (BAR 2, offset 8), as the device gave them; NULL if none was read. */
+static const uint8_t *
+response_body(const struct recorder *r, int h)
+{
+	unsigned int i;
+
+	for (i = h < 0 ? r->n : (unsigned int)h + 1; i < r->n && i < REC_MAX;
+	     i++) {
+		const struct rec_op *op = &r->ops[i];
+
+		if (op->write && op->bar == 2)
+			break;	/* the next command */
+		if (!op->write && op->bar == 2 && op->off == 8 && op->len >= 8)
+			return op->data;
+	}
+	return NULL;
+}
+
 /* The bring-up of p as recorded; then a DMB d left registered. */
 static int
 init_commands(struct pdev *p, struct rte_ism_dmb *d)
@@ -54,6 +73,11 @@ init_commands(struct pdev *p, struct rte_ism_dmb *d)
 	TEST_ASSERT_NOT_NULL(check_request(&p->rec,
 					   find_cmd(&p->rec, 0, 0x03, 0), 0x03,
 					   8), "READ_GID request");
+	/* The response as the device put it, byte by byte: the GID at 8,
+	 * big-endian (whatever helpers the driver and the model share). */
+	b = response_body(&p->rec, find_cmd(&p->rec, 0, 0x03, 0));
+	TEST_ASSERT(b != NULL && be64_at(b) == 0x1111,
+		    "READ_GID response body: not the GID 0x1111 big-endian");
 	TEST_ASSERT(p->info.gid.gid == 0x1111 && p->info.gid.gid_ext == 0,
 		    "GID from READ_GID: 0x%" PRIx64 "/0x%" PRIx64 ", expected "
 		    "0x1111/0", p->info.gid.gid, p->info.gid.gid_ext);

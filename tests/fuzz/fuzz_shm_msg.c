@@ -3,7 +3,7 @@
  */
 
 /*
- * libFuzzer harness of the shm control-message parser (shm_msg_parse), the
+ * libFuzzer harness of the shm control-message parser (ism_shm_msg_parse), the
  * first code that sees what another process sends. Built with clang
  * (-fsanitize=fuzzer,address,undefined) when meson option fuzz is true.
  *
@@ -56,7 +56,7 @@ check_accepted(const struct shm_msg *m, size_t len, unsigned int nb_fds)
 	REQUIRE(m->hdr.version == SHM_PROTO_VERSION);
 	REQUIRE(m->hdr.len == sizeof(*m));
 	REQUIRE(t > 0 && t < SHM_MSG_TYPE_END);
-	REQUIRE(strcmp(shm_msg_type_name(t), "?") != 0);
+	REQUIRE(strcmp(ism_shm_msg_type_name(t), "?") != 0);
 	REQUIRE(request == (m->hdr.seq != 0));
 	switch (t) {
 	case SHM_MSG_HELLO:
@@ -114,7 +114,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	nb_fds = data[0] & 3;
 	if (data[0] & 0x80) {
-		shm_msg_init(&m, 1 + data[1] % (SHM_MSG_TYPE_END - 1),
+		ism_shm_msg_init(&m, 1 + data[1] % (SHM_MSG_TYPE_END - 1),
 			     data[0] & 0x40 ? 0 : 1);
 		len = size - 2 < sizeof(m.u) ? size - 2 : sizeof(m.u);
 		memcpy(&m.u, data + 2, len);
@@ -126,14 +126,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		len = size - 1 < sizeof(buf) ? size - 1 : sizeof(buf);
 		memcpy(buf, data + 1, len);
 	}
-	ret = shm_msg_parse(buf, len, nb_fds, &m, &why);
+	ret = ism_shm_msg_parse(buf, len, nb_fds, &m, &why);
 	if (ret != 0) {
 		REQUIRE(ret == -EBADMSG && why != NULL && why[0] != '\0');
 		return 0;
 	}
 	check_accepted(&m, len, nb_fds);
 	/* Parsing is a pure function of the bytes. */
-	REQUIRE(shm_msg_parse(&m, sizeof(m), nb_fds, &again, &why) == 0);
+	REQUIRE(ism_shm_msg_parse(&m, sizeof(m), nb_fds, &again, &why) == 0);
 	REQUIRE(memcmp(&m, &again, sizeof(m)) == 0);
 	return 0;
 }

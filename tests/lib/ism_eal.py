@@ -25,7 +25,11 @@ and cleans up after it:
   plugins from any clone location, /tmp included;
 - asan_preload(): what an uninstrumented program (Debian's dpdk-testpmd)
   needs to load plugins built with ASan/UBSan;
-- noise_probe(): how much of the time busy CPUs really ran (benchmarks).
+- noise_probe(): how much of the time busy CPUs really ran (benchmarks);
+- a program built for another CPU (a cross build's, e.g. s390x) runs under
+  the emulator that ISM_EXE_WRAPPER names (tests/s390x sets it), with the
+  line buffering of ISM_EXE_LINEBUF (a preload library of that CPU) in
+  place of stdbuf(1), whose library is the build machine's.
 
 Harnesses import it (tests and devtools add this directory to sys.path).
 Meson runs single programs through its command line:
@@ -60,6 +64,43 @@ KILL_AFTER_S = 5
 READER_TIMEOUT_S = 30
 
 _counter = itertools.count()
+
+
+def _elf_machine(path):
+    """ELF e_machine of a file, or None (not an ELF file)."""
+    try:
+        with open(path, "rb") as f:
+            h = f.read(20)
+    except OSError:
+        return None
+    if len(h) < 20 or h[:4] != b"\x7fELF":
+        return None
+    return int.from_bytes(h[18:20], "big" if h[5] == 2 else "little")
+
+
+def foreign_program(path):
+    """Whether path is a program of another CPU than this machine's (run
+    through ISM_EXE_WRAPPER)."""
+    exe = shutil.which(str(path)) or str(path)
+    m = _elf_machine(exe)
+    return m is not None and m != _elf_machine(sys.executable)
+
+
+def wrap_command(cmd, line_buffered=False):
+    """cmd as it runs here: a foreign program under ISM_EXE_WRAPPER (an
+    emulator's command line, e.g. "qemu-s390x-static -L /usr/s390x-linux-gnu";
+    QEMU's user mode runs the program in its own process, so the pid is the
+    program's), else as it is; line_buffered: under stdbuf -oL, or for a
+    foreign program with ISM_EXE_LINEBUF preloaded into it."""
+    cmd = [str(c) for c in cmd]
+    wrapper = os.environ.get("ISM_EXE_WRAPPER", "").split()
+    if wrapper and foreign_program(cmd[0]):
+        env = []
+        linebuf = os.environ.get("ISM_EXE_LINEBUF")
+        if line_buffered and linebuf:
+            env = ["-E", "LD_PRELOAD=" + linebuf]
+        return wrapper + env + cmd
+    return (["stdbuf", "-oL"] if line_buffered else []) + cmd
 
 
 class Error(Exception):
@@ -208,8 +249,7 @@ class Process:
         penv.update(env or {})
         wrapped = ["timeout", "-k", str(KILL_AFTER_S), "-s",
                    signal.Signals(deadline_signal).name[3:],
-                   str(deadline)] + (["stdbuf", "-oL"] if line_buffered
-                                     else []) + [str(c) for c in cmd]
+                   str(deadline)] + wrap_command(cmd, line_buffered)
         self.cmd = wrapped
         self.proc = subprocess.Popen(
             wrapped, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,

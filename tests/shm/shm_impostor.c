@@ -3,28 +3,46 @@
  */
 
 /*
- * Takeovers of an identity that the shm backend must not allow (issue 12),
- * played by a process of the same user over raw sockets:
+ * Takeovers of an identity that the shm backend must not allow, played
+ * over raw sockets:
  *
  *   role impostor-gid   binds a socket named after the GID of a live
  *                       device (--victim) at another slot, and answers
  *                       every handshake as that device: a device that
  *                       joins must not take it for the victim, and must
- *                       grant it no DMB registered for the victim
+ *                       grant it no DMB registered for the victim. With
+ *                       --touch (a member of the directory's group with
+ *                       another uid) it also claims what it can and
+ *                       makes the victim's socket newer than its own
+ *                       (utimensat(): write permission suffices)
  *   role impostor-slot  binds a socket at the victim's slot under another
  *                       GID: a device that joins must not let it overwrite
  *                       the victim's slot
- *   role crowd          keeps SHM_MAX_PENDING (16) silent connections
+ *   role crowd          keeps ISM_SHM_MAX_PENDING (16) silent connections
  *                       pending on the victim, opening a new one for each
  *                       that the victim drops: a device that joins
  *                       meanwhile is refused, and must join once the crowd
  *                       is gone
  *
+ *   role slammer        a device of its own (claimed, at SLAMMER_SLOT)
+ *                       that closes every connection at once: a device
+ *                       that joins connects again and again, each time
+ *                       later (its back-off); prints SLAM <n> <ms since
+ *                       the previous connection> for each
+ *   role storm          a correct handshake with the victim, then raises
+ *                       every signal of the SBA the victim gave it, over
+ *                       and over with changing patterns, until released:
+ *                       the victim's signal polls must stay bounded and
+ *                       report nothing of it
+ *
  * Each runs until the driver closes its stdin (--hold), then prints what
- * it got: IMPOSTOR handshakes <n> grants <n> / CROWD opened <n>.
+ * it got: IMPOSTOR handshakes <n> grants <n> / CROWD opened <n> / SLAM
+ * done <n> / STORM rounds <n>.
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -35,8 +53,9 @@
 #include "shm_raw.h"
 
 #define IMPOSTOR_SLOT	62	/* free in the tests: they have few devices */
+#define SLAMMER_SLOT	61
 #define MAX_CONNS	32
-#define CROWD		16	/* SHM_MAX_PENDING */
+#define CROWD		16	/* ISM_SHM_MAX_PENDING */
 #define POLL_MS		20
 
 struct impostor {
@@ -49,30 +68,6 @@ struct impostor {
 	unsigned int grants;	/* DMB memfds received */
 };
 
-static int
-listen_at(const char *dir, uint16_t chid, unsigned int slot,
-		const struct rte_ism_gid *gid, char *path, size_t size)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd;
-
-	if ((size_t)snprintf(path, size, "%s/%04x-%02u-%016" PRIx64 "%016"
-			     PRIx64 ".sock", dir, chid, slot, gid->gid,
-			     gid->gid_ext) >= size ||
-	    strlen(path) >= sizeof(sa.sun_path))
-		return -1;
-	memcpy(sa.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(fd, 64) < 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* Our side of the handshake as the claimed device: HELLO, READY. */
 static void
 answer_hello(struct impostor *im, int fd)
@@ -80,7 +75,7 @@ answer_hello(struct impostor *im, int fd)
 	struct shm_msg m;
 	int sba = memfd(sba_len(), true);
 
-	shm_msg_init(&m, SHM_MSG_HELLO, 0);
+	ism_shm_msg_init(&m, SHM_MSG_HELLO, 0);
 	m.u.hello.gid.gid = im->gid.gid;
 	m.u.hello.gid.gid_ext = im->gid.gid_ext;
 	m.u.hello.max_dmbs = 64;
@@ -88,7 +83,7 @@ answer_hello(struct impostor *im, int fd)
 	m.u.hello.chid = im->chid;
 	m.u.hello.slot = im->slot;
 	if (sba >= 0 && raw_send(fd, &m, sizeof(m), &sba, 1) == 0) {
-		shm_msg_init(&m, SHM_MSG_READY, 0);
+		ism_shm_msg_init(&m, SHM_MSG_READY, 0);
 		raw_send(fd, &m, sizeof(m), NULL, 0);
 		im->hellos++;
 	}
@@ -114,7 +109,7 @@ serve(struct impostor *im, int fd)
 	if (m.hdr.type == SHM_MSG_READY)
 		answer_hello(im, fd);
 	if (m.hdr.seq != 0 && m.hdr.type != SHM_MSG_ACK) {
-		shm_msg_init(&ack, SHM_MSG_ACK, 0);
+		ism_shm_msg_init(&ack, SHM_MSG_ACK, 0);
 		ack.u.ack.seq = m.hdr.seq;
 		raw_send(fd, &ack, sizeof(ack), NULL, 0);
 	}
@@ -127,8 +122,8 @@ impostor_run(const struct peer_opts *o, bool same_gid)
 	char vpath[512], path[512];
 	struct pollfd pfd[1 + MAX_CONNS];
 	struct impostor im = { .nb_conns = 0 };
-	unsigned int vslot, i, k;
-	int lfd, fd;
+	unsigned int vslot, i, k, claims = 0;
+	int lfd, fd, ret = 0;
 
 	if (find_sock(o->dir, &o->victim, vpath, sizeof(vpath), &im.chid,
 		      &vslot) < 0) {
@@ -137,12 +132,27 @@ impostor_run(const struct peer_opts *o, bool same_gid)
 	}
 	im.gid = same_gid ? o->victim : fake_gid(&o->gid);
 	im.slot = same_gid ? IMPOSTOR_SLOT : vslot;
-	lfd = listen_at(o->dir, im.chid, im.slot, &im.gid, path, sizeof(path));
+	lfd = raw_listen(o->dir, im.chid, im.slot, &im.gid, path, sizeof(path));
 	if (lfd < 0) {
 		fail("cannot listen as the victim");
 		return 1;
 	}
-	say("IMPOSTOR listening slot %u", im.slot);
+	if (o->touch) {
+		/* All another member of the group can do: claim what is
+		 * free (the slot), and make the victim's socket newer than
+		 * ours (writing a socket allows utimensat(NULL)). */
+		claims = raw_claim(o->dir, im.chid, im.slot, &im.gid);
+		/* Later than our bind (a ctime has the kernel's coarse
+		 * clock), and others of the group may connect to us. */
+		usleep(20000);
+		if (chmod(path, 0666) < 0 ||
+		    utimensat(AT_FDCWD, vpath, NULL, 0) < 0) {
+			fail("cannot touch the victim's socket: %s",
+			     strerror(errno));
+			ret = 1;
+		}
+	}
+	say("IMPOSTOR listening slot %u claims %u", im.slot, claims);
 	while (!released()) {
 		pfd[0].fd = lfd;
 		pfd[0].events = POLLIN;
@@ -172,8 +182,9 @@ impostor_run(const struct peer_opts *o, bool same_gid)
 		close(im.conns[i]);
 	close(lfd);
 	unlink(path);
+	raw_unclaim(o->dir, im.chid, im.slot, &im.gid, claims);
 	say("IMPOSTOR handshakes %u grants %u", im.hellos, im.grants);
-	return 0;
+	return ret;
 }
 
 int
@@ -226,5 +237,55 @@ crowd_main(uint16_t dev __rte_unused, const struct peer_opts *o)
 		if (pfd[i].fd >= 0)
 			close(pfd[i].fd);
 	say("CROWD opened %u", opened);
+	return 0;
+}
+
+int
+slammer_main(uint16_t dev, const struct peer_opts *o)
+{
+	struct rte_ism_gid gid = fake_gid(&o->gid);
+	struct rte_ism_dev_info info;
+	struct pollfd pfd;
+	unsigned int claims, n = 0;
+	uint64_t last = 0, t;
+	char path[512];
+	int lfd, fd;
+
+	if (rte_ism_info_get(dev, &info) < 0) {
+		fail("no device info");
+		return 1;
+	}
+	claims = raw_claim(o->dir, info.chid, SLAMMER_SLOT, &gid);
+	lfd = raw_listen(o->dir, info.chid, SLAMMER_SLOT, &gid, path,
+			sizeof(path));
+	if (lfd < 0 || claims != 3) {
+		fail("cannot claim and listen at slot %u", SLAMMER_SLOT);
+		if (lfd >= 0) {
+			close(lfd);
+			unlink(path);
+		}
+		raw_unclaim(o->dir, info.chid, SLAMMER_SLOT, &gid, claims);
+		return 1;
+	}
+	say("SLAM listening");
+	pfd.fd = lfd;
+	pfd.events = POLLIN;
+	while (!released()) {
+		if (poll(&pfd, 1, POLL_MS) <= 0)
+			continue;
+		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		close(fd);
+		t = now_ns();
+		n++;
+		say("SLAM %u %" PRIu64, n, last == 0 ? 0 :
+		    (t - last) / 1000000);
+		last = t;
+	}
+	close(lfd);
+	unlink(path);
+	raw_unclaim(o->dir, info.chid, SLAMMER_SLOT, &gid, claims);
+	say("SLAM done %u", n);
 	return 0;
 }

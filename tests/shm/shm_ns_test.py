@@ -33,6 +33,22 @@ mount does), starts the peer and waits for every process of the namespace
                  of root; root allows uid 4201; a device of uid 4201 joins
                  it, one of uid 4202 is refused by both (log lines on
                  every side, no peer, no DMB), and the two go on
+  ns-touch       host uids 4201 (the victim, the directory's owner), 4202
+                 and 4203, all of group 4200, a directory of mode 01770,
+                 allow_gid=4200: 4202 listens as the victim's GID on a
+                 free slot and touches the victim's socket; 4203 joins
+                 and registers a DMB for the victim: the impostor gets no
+                 handshake and no DMB, and the joiner has the victim
+                 (regression: judged by ctime, the touched victim looked
+                 newer and was dropped; the impostor could get its DMBs)
+  ns-unmapped    a device in a user namespace (host uid 4201) in which
+                 the directory's owner (host uid 4205) is not mapped;
+                 host uid 4299, which it does not allow, joins: refused
+                 (regression: both read as 65534, the owner's id, and
+                 4299 became a peer)
+  ns-dir-owner   a directory of mode 01777 made by another user (4205):
+                 a device with a policy uses it and warns that its owner
+                 can remove any name (regression: no word of it)
 
 The checks of shm_test.py apply: nothing left in the directory or in
 /dev/shm, no process left. Exit status: 0 pass, 1 fail, 77 skip.
@@ -169,9 +185,14 @@ class NsTest(shm_test.Test):
         c = self.script('c')
         if c.cmd_int('xstat peers') != 0:
             raise Failure('a device of a uid not allowed has peers')
+        # c's join returned once its connections were refused; the
+        # refusing side logs on its control thread, maybe a bit later
+        # (regression: the check did not wait for the line).
         for p in (a, b):
-            if not any('refused a connection' in l and 'uid %d' % UID_B in l
-                       for l in p.lines):
+            try:
+                p.wait_line('', pred=lambda l: 'refused a connection' in l
+                            and 'uid %d' % UID_B in l)
+            except Failure:
                 raise Failure('%s did not log the refusal' % p.name)
         if not any('refused us: Permission denied' in l for l in c.lines):
             raise Failure('the refused device did not log why')
@@ -185,6 +206,75 @@ class NsTest(shm_test.Test):
         b.release()
         a.expect_pass()
         b.expect_pass()
+
+    def touch(self):
+        uid_i, uid_j = UID_B, UID_B + 1
+        for n, uid in (('v', UID_A), ('r', uid_i), ('j', uid_j)):
+            self.ns[n] = {'uid': uid, 'gid': GID_AB,
+                          'devargs': 'allow_gid=%d' % GID_AB}
+        self.own_dir(UID_A, GID_AB, 0o1770)
+        v = self.script('v')
+        im = self.Peer(self, 'r', ['--gid', GID['r'], '--role',
+                                   'impostor-gid', '--victim', GID['v'],
+                                   '--touch', '--hold']).ready()
+        im.wait_line('IMPOSTOR listening')
+        j = self.script('j')
+        peers = j.cmd_int('xstat peers')
+        if j.cmd('reg %s 1' % GID['v']) != 'R reg 1 0':
+            raise Failure('cannot register a DMB for v')
+        im.release()
+        hs, grants = [int(x) for x in
+                      im.wait_line('IMPOSTOR handshakes').split()[2::2]]
+        im.expect_pass()
+        if grants != 0 or hs != 0 or peers != 2:
+            raise Failure('the impostor got %d handshakes and %d DMBs of '
+                          'v; the joiner has %d peers, not 2' %
+                          (hs, grants, peers))
+        if v.cmd_int('query %s' % GID['j']) != 0:
+            raise Failure('v does not know j')
+        v.quit()
+        j.quit()
+
+    def unmapped(self):
+        uid_owner, uid_x = 4205, 4299
+        self.ns['a'] = {'uid': UID_A, 'gid': GID_AB, 'userns': True,
+                        'devargs': 'allow_uid=0'}
+        self.ns['x'] = {'uid': uid_x, 'gid': uid_x,
+                        'devargs': 'allow_uid=%d' % UID_A}
+        GID['x'] = '0x17f'
+        self.own_dir(uid_owner, uid_owner, 0o1777)
+        a = self.script('a')
+        x = self.script('x')
+        if x.cmd_int('xstat peers') != 0:
+            raise Failure('a peer that reads as the unmapped directory '
+                          'owner was let in')
+        if not any('belongs to a uid that is not mapped' in l
+                   for l in a.lines):
+            raise Failure('a did not warn that the directory\'s owner is '
+                          'not mapped')
+        try:
+            a.wait_line('', pred=lambda l: 'refused a connection' in l and
+                        'mapped in our user namespace' in l)
+        except Failure:
+            raise Failure('a did not log why it refused x')
+        if a.cmd_int('query %s' % GID['x']) != -shm_test.ENETUNREACH:
+            raise Failure('a reaches x')
+        x.quit()
+        a.quit()
+
+    def dir_owner(self):
+        self.own_dir(4205, 4205, 0o1777)
+        GID['o'] = '0x17e'
+        self.ns['o'] = {'devargs': 'allow_uid=%d' % UID_A}
+        p = self.Peer(self, 'o', ['--gid', GID['o'], '--role', 'dup'])
+        p.finish(60)
+        if p.grep('REFUSED') != ['REFUSED 0']:
+            raise Failure('a directory of another user with a policy: %s'
+                          % p.grep('REFUSED'))
+        if not any('belongs to uid 4205' in l and 'remove or replace' in l
+                   for l in p.lines):
+            raise Failure('no warning about the directory\'s owner')
+        self.own_dir(0, 0, 0o700)
 
     def allowed_rogue(self):
         for n in 'ab':
@@ -229,7 +319,10 @@ class NsTest(shm_test.Test):
              'ns-rootless': self.rootless,
              'ns-rogue': self.allowed_rogue,
              'ns-dir-modes': self.dir_modes,
-             'ns-policy': self.policy}[self.scenario]()
+             'ns-policy': self.policy,
+             'ns-touch': self.touch,
+             'ns-unmapped': self.unmapped,
+             'ns-dir-owner': self.dir_owner}[self.scenario]()
             self.check_leftovers(shm_before)
         finally:
             for p in self.peers:
@@ -294,7 +387,8 @@ def main():
     ap.add_argument('scenario', choices=['ns-pair', 'ns-trio', 'ns-kill',
                                          'ns-kill-all', 'ns-rootless',
                                          'ns-rogue', 'ns-dir-modes',
-                                         'ns-policy'])
+                                         'ns-policy', 'ns-touch',
+                                         'ns-unmapped', 'ns-dir-owner'])
     args = ap.parse_args()
     args.peer = os.path.abspath(args.peer)
     for tool in ('unshare', 'setpriv', 'mount', 'timeout'):
@@ -311,7 +405,8 @@ def main():
     # Peers of other host uids run the build's program and this script:
     # a tree they cannot reach is a property of where it was cloned, not
     # of the driver.
-    if args.scenario in ('ns-rootless', 'ns-rogue', 'ns-policy'):
+    if args.scenario in ('ns-rootless', 'ns-rogue', 'ns-policy', 'ns-touch',
+                         'ns-unmapped'):
         for f in (args.peer, os.path.abspath(__file__)):
             d = unreachable_by_others(f)
             if d is not None:

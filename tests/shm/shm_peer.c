@@ -7,10 +7,12 @@
  * backend (see tests/shm/shm_test.py, which starts, kills and checks them).
  *
  *   dpdk-ism-shm-peer [EAL] -- --dir D --gid G
- *        --role node|rogue|dup|grant-owner|grant-writer|script|flood
+ *        --role node|rogue|dup|grant-owner|grant-writer|script|flood|
+ *               impostor-gid|impostor-slot|crowd|slammer|storm|race
  *        [--peers G1,G2] [--msgs N] [--msgs-first N] [--send 0|1]
  *        [--survive K] [--fd-mark M] [--nocopy] [--rogue G]
- *        [--victim G] [--honest G] [--seed S] [--hold]
+ *        [--victim G] [--honest G] [--seed S] [--hold] [--touch]
+ *        [--devargs K=V,...]
  *
  * With --hold a node does not finish its streams before the driver closes
  * its stdin: the driver orders the phases of a scenario (e.g. the honest
@@ -193,6 +195,7 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "nocopy", no_argument, NULL, 'C' },
 		{ "hold", no_argument, NULL, 'h' },
+		{ "touch", no_argument, NULL, 't' },
 		{ "devargs", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -258,6 +261,9 @@ parse_args(int argc, char **argv, struct peer_opts *o)
 			break;
 		case 'h':
 			o->hold = true;
+			break;
+		case 't':
+			o->touch = true;
 			break;
 		case 'A':
 			snprintf(o->devargs, sizeof(o->devargs), ",%s", optarg);
@@ -331,6 +337,12 @@ main(int argc, char **argv)
 		ret = impostor_main(dev, &o);
 	} else if (strcmp(o.role, "crowd") == 0) {
 		ret = crowd_main(dev, &o);
+	} else if (strcmp(o.role, "slammer") == 0) {
+		ret = slammer_main(dev, &o);
+	} else if (strcmp(o.role, "storm") == 0) {
+		ret = storm_main(dev, &o);
+	} else if (strcmp(o.role, "race") == 0) {
+		ret = race_main(dev, &o);
 	} else {
 		fail("unknown role %s", o.role);
 		ret = 1;

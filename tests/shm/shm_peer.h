@@ -75,6 +75,7 @@ struct peer_opts {
 	unsigned int fd_mark;
 	uint64_t seed;
 	bool hold;		/* keep streaming until released (stdin EOF) */
+	bool touch;		/* impostor: touch the victim's socket */
 	char devargs[192];	/* more devargs (",k=v...") */
 };
 
@@ -109,5 +110,8 @@ int script_main(uint16_t dev, const struct peer_opts *o);
 int flood_main(uint16_t dev, const struct peer_opts *o);
 int impostor_main(uint16_t dev, const struct peer_opts *o);
 int crowd_main(uint16_t dev, const struct peer_opts *o);
+int slammer_main(uint16_t dev, const struct peer_opts *o);
+int storm_main(uint16_t dev, const struct peer_opts *o);
+int race_main(uint16_t dev, const struct peer_opts *o);
 
 #endif /* SHM_PEER_H */

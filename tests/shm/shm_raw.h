@@ -21,6 +21,18 @@
 /* Find the socket of gid in the directory: its path, chid and slot. */
 int find_sock(const char *dir, const struct rte_ism_gid *gid, char *path,
 		size_t size, uint16_t *chid, unsigned int *slot);
+/* Claim (slot, gid) for the socket of that name in dir as a device does
+ * (ism_shm_fabric.c: symbolic links "<chid>-gid-<GID>" and
+ * "<chid>-slot-<slot>" to the socket's name); bit 0 / bit 1 of the result:
+ * the GID / slot claim was made (undo them with raw_unclaim()). */
+unsigned int raw_claim(const char *dir, uint16_t chid, unsigned int slot,
+		const struct rte_ism_gid *gid);
+void raw_unclaim(const char *dir, uint16_t chid, unsigned int slot,
+		const struct rte_ism_gid *gid, unsigned int made);
+/* Listen on the socket of (chid, slot, gid) in dir: the fd or -1; its
+ * path in path. */
+int raw_listen(const char *dir, uint16_t chid, unsigned int slot,
+		const struct rte_ism_gid *gid, char *path, size_t size);
 /* Connect (blocking, 3 s receive timeout): the fd or -1. */
 int raw_connect(const char *path);
 int raw_send(int fd, const void *buf, size_t len, const int *fds, int nfds);

@@ -50,6 +50,7 @@ struct rogue {
 	struct rte_ism_gid fake;	/* a GID whose socket we bind */
 	char fake_path[512];
 	int fake_lfd;
+	unsigned int fake_claims;
 	unsigned int passed, failed, violations;
 };
 
@@ -86,6 +87,72 @@ find_sock(const char *dir, const struct rte_ism_gid *gid, char *path,
 	if (d != NULL)
 		closedir(d);
 	return ret;
+}
+
+static void
+claim_path(char *buf, size_t size, const char *dir, uint16_t chid,
+		unsigned int slot, const struct rte_ism_gid *gid, bool of_gid)
+{
+	if (of_gid)
+		snprintf(buf, size, "%s/%04x-gid-%016" PRIx64 "%016" PRIx64,
+			 dir, chid, gid->gid, gid->gid_ext);
+	else
+		snprintf(buf, size, "%s/%04x-slot-%02u", dir, chid, slot);
+}
+
+unsigned int
+raw_claim(const char *dir, uint16_t chid, unsigned int slot,
+		const struct rte_ism_gid *gid)
+{
+	char path[512], sock[64];
+	unsigned int made = 0, k;
+
+	snprintf(sock, sizeof(sock), "%04x-%02u-%016" PRIx64 "%016" PRIx64
+		 ".sock", chid, slot, gid->gid, gid->gid_ext);
+	for (k = 0; k < 2; k++) {
+		claim_path(path, sizeof(path), dir, chid, slot, gid, k == 0);
+		if (symlink(sock, path) == 0)
+			made |= RTE_BIT32(k);
+	}
+	return made;
+}
+
+void
+raw_unclaim(const char *dir, uint16_t chid, unsigned int slot,
+		const struct rte_ism_gid *gid, unsigned int made)
+{
+	char path[512];
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		claim_path(path, sizeof(path), dir, chid, slot, gid, k == 0);
+		if (made & RTE_BIT32(k))
+			unlink(path);
+	}
+}
+
+int
+raw_listen(const char *dir, uint16_t chid, unsigned int slot,
+		const struct rte_ism_gid *gid, char *path, size_t size)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if ((size_t)snprintf(path, size, "%s/%04x-%02u-%016" PRIx64 "%016"
+			     PRIx64 ".sock", dir, chid, slot, gid->gid,
+			     gid->gid_ext) >= size ||
+	    strlen(path) >= sizeof(sa.sun_path))
+		return -1;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(fd, 64) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static bool
@@ -192,7 +259,7 @@ closed_by_victim(int fd)
 	while ((r = raw_recv(fd, &m)) == 1) {
 		if (m.hdr.seq == 0 || m.hdr.type == SHM_MSG_ACK)
 			continue;
-		shm_msg_init(&ack, SHM_MSG_ACK, 0);
+		ism_shm_msg_init(&ack, SHM_MSG_ACK, 0);
 		ack.u.ack.seq = m.hdr.seq;
 		raw_send(fd, &ack, sizeof(ack), NULL, 0);
 	}
@@ -226,7 +293,7 @@ static void
 hello(struct rogue *r, struct shm_msg *m, const struct rte_ism_gid *gid,
 		unsigned int slot)
 {
-	shm_msg_init(m, SHM_MSG_HELLO, 0);
+	ism_shm_msg_init(m, SHM_MSG_HELLO, 0);
 	m->u.hello.gid.gid = gid->gid;
 	m->u.hello.gid.gid_ext = gid->gid_ext;
 	m->u.hello.max_dmbs = 64;
@@ -284,7 +351,7 @@ handshake(struct rogue *r, int *sba)
 		goto err;
 	close(sfd);
 	sfd = -1;
-	shm_msg_init(&m, SHM_MSG_READY, 0);
+	ism_shm_msg_init(&m, SHM_MSG_READY, 0);
 	if (raw_send(fd, &m, sizeof(m), NULL, 0) < 0)
 		goto err;
 	for (k = 0; k < 100; k++) {
@@ -298,7 +365,7 @@ handshake(struct rogue *r, int *sba)
 			return fd;
 		}
 		if (m.hdr.seq != 0) {
-			shm_msg_init(&ack, SHM_MSG_ACK, 0);
+			ism_shm_msg_init(&ack, SHM_MSG_ACK, 0);
 			ack.u.ack.seq = m.hdr.seq;
 			raw_send(fd, &ack, sizeof(ack), NULL, 0);
 		}
@@ -346,7 +413,7 @@ scribble(struct rogue *r)
 
 /*
  * Requests without end, answers never read: once they fill the socket the
- * victim may queue SHM_WINDOW answers (an honest peer never has more
+ * victim may queue ISM_SHM_WINDOW answers (an honest peer never has more
  * requests unanswered), then it must drop the connection, not queue
  * without bound.
  */
@@ -362,7 +429,7 @@ flood(struct rogue *r)
 		return;
 	}
 	/* A token of our own slot that we never announced: -ENOENT. */
-	shm_msg_init(&m, SHM_MSG_DMB_DEL, 0);
+	ism_shm_msg_init(&m, SHM_MSG_DMB_DEL, 0);
 	m.u.tok.token = ism_sw_tok_make(FAKE_SLOT, 40, 1);
 	for (i = 1; i <= 100000; i++) {
 		m.hdr.seq = i;
@@ -392,7 +459,7 @@ foreign_attach(struct rogue *r, uint64_t leak)
 	struct shm_msg m;
 	int fd = handshake(r, NULL), got;
 
-	shm_msg_init(&m, SHM_MSG_ATTACH, 7);
+	ism_shm_msg_init(&m, SHM_MSG_ATTACH, 7);
 	m.u.tok.token = leak;
 	if (fd < 0 || raw_send(fd, &m, sizeof(m), NULL, 0) < 0) {
 		check(r, false, "raw ATTACH: handshake or send failed");
@@ -433,14 +500,14 @@ bye_race(struct rogue *r)
 	while (fd >= 0 && (got = raw_recv(fd, &m)) == 1) {
 		if (m.hdr.seq == 0 || m.hdr.type == SHM_MSG_ACK)
 			continue;
-		shm_msg_init(&out[0], SHM_MSG_ACK, 0);
+		ism_shm_msg_init(&out[0], SHM_MSG_ACK, 0);
 		out[0].u.ack.seq = m.hdr.seq;
 		if (m.hdr.type != SHM_MSG_EVENT) {
 			raw_send(fd, &out[0], sizeof(out[0]), NULL, 0);
 			continue;
 		}
 		/* Answer and good-bye in one go. */
-		shm_msg_init(&out[1], SHM_MSG_BYE, 1000);
+		ism_shm_msg_init(&out[1], SHM_MSG_BYE, 1000);
 		got = sendmmsg(fd, mm, 2, MSG_NOSIGNAL);
 		check(r, got == 2 && closed_by_victim(fd),
 		      "answer then good-bye: %d", got);
@@ -452,24 +519,16 @@ bye_race(struct rogue *r)
 		close(fd);
 }
 
+/* A device of our own making (the fake GID, FAKE_SLOT): claimed and
+ * listening, as the victim checks a HELLO's claim. */
 static int
 fake_listen(struct rogue *r)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-
 	r->fake = fake_gid(&r->o->gid);
-	snprintf(r->fake_path, sizeof(r->fake_path),
-		 "%s/%04x-%02u-%016" PRIx64 "%016" PRIx64 ".sock", r->o->dir,
-		 r->chid, FAKE_SLOT, r->fake.gid, r->fake.gid_ext);
-	if (strlen(r->fake_path) >= sizeof(sa.sun_path))
-		return -1;
-	memcpy(sa.sun_path, r->fake_path, strlen(r->fake_path) + 1);
-	r->fake_lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (r->fake_lfd < 0 ||
-	    bind(r->fake_lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(r->fake_lfd, 64) < 0)
-		return -1;
-	return 0;
+	r->fake_claims = raw_claim(r->o->dir, r->chid, FAKE_SLOT, &r->fake);
+	r->fake_lfd = raw_listen(r->o->dir, r->chid, FAKE_SLOT, &r->fake,
+			r->fake_path, sizeof(r->fake_path));
+	return r->fake_lfd < 0 ? -1 : 0;
 }
 
 static void
@@ -483,18 +542,18 @@ raw_attacks(struct rogue *r, uint64_t leak)
 	for (i = 0; i < sizeof(junk); i++)
 		junk[i] = i * 37 + 11;
 	attack(r, "truncated", junk, 10, NULL, 0);
-	shm_msg_init(&m, SHM_MSG_READY, 0);
+	ism_shm_msg_init(&m, SHM_MSG_READY, 0);
 	memcpy(junk, &m, sizeof(m));
 	attack(r, "oversized", junk, sizeof(junk), NULL, 0);
 	memset(junk, 0xa5, sizeof(m));
 	attack(r, "garbage", junk, sizeof(m), NULL, 0);
-	shm_msg_init(&m, SHM_MSG_READY, 0);
+	ism_shm_msg_init(&m, SHM_MSG_READY, 0);
 	m.hdr.type = 77;
 	attack(r, "wrong type", &m, sizeof(m), NULL, 0);
-	shm_msg_init(&m, SHM_MSG_READY, 0);
+	ism_shm_msg_init(&m, SHM_MSG_READY, 0);
 	m.hdr.version = 9;
 	attack(r, "wrong version", &m, sizeof(m), NULL, 0);
-	shm_msg_init(&m, SHM_MSG_DMB_DEL, 1);
+	ism_shm_msg_init(&m, SHM_MSG_DMB_DEL, 1);
 	m.u.tok.token = leak;
 	attack(r, "request before HELLO", &m, sizeof(m), NULL, 0);
 
@@ -521,7 +580,7 @@ raw_attacks(struct rogue *r, uint64_t leak)
 
 	scribble(r);
 	foreign_attach(r, leak);
-	shm_msg_init(&m, SHM_MSG_DMB_ADD, 5);
+	ism_shm_msg_init(&m, SHM_MSG_DMB_ADD, 5);
 	m.u.dmb.token = ism_sw_tok_make(r->honest_slot, 40, 1);
 	m.u.dmb.idx = 40;
 	m.u.dmb.len = 4096;
@@ -540,7 +599,7 @@ raw_attacks(struct rogue *r, uint64_t leak)
 	after_handshake(r, "DMB grant with a memfd of the wrong size", &m,
 			fds, 1);
 	close(fds[0]);
-	shm_msg_init(&m, SHM_MSG_ACK, 0);
+	ism_shm_msg_init(&m, SHM_MSG_ACK, 0);
 	m.u.ack.seq = 99;
 	after_handshake(r, "answer to no request", &m, NULL, 0);
 	flood(r);
@@ -600,6 +659,7 @@ rogue_main(uint16_t dev, const struct peer_opts *o)
 	bye_race(&r);
 	close(r.fake_lfd);
 	unlink(r.fake_path);
+	raw_unclaim(o->dir, r.chid, FAKE_SLOT, &r.fake, r.fake_claims);
 
 	say("ATTACKS passed %u failed %u violations %u", r.passed, r.failed,
 	    r.violations);
@@ -611,7 +671,7 @@ rogue_main(uint16_t dev, const struct peer_opts *o)
  * role flood: what must not flood the victim's log. --msgs connections
  * that each send a malformed datagram (each must be closed by the victim),
  * then FLOOD_SILENT connections at once that send nothing: beyond
- * SHM_MAX_PENDING (16) handshakes the victim refuses them. The driver
+ * ISM_SHM_MAX_PENDING (16) handshakes the victim refuses them. The driver
  * compares the victim's log lines with its counters.
  */
 #define FLOOD_SILENT	100
@@ -648,4 +708,73 @@ flood_main(uint16_t dev __rte_unused, const struct peer_opts *o)
 			close(fds[i]);
 	say("FLOOD silent %u", opened);
 	return closed == o->msgs ? 0 : 1;
+}
+
+/*
+ * role storm: after a correct handshake as the fake GID, raise signals in
+ * the SBA the victim gave us, with changing patterns, until released. The
+ * victim registered no DMB for us: its polls must report none of them,
+ * and each must end (the driver runs a bounded number of them meanwhile).
+ */
+int
+storm_main(uint16_t dev, const struct peer_opts *o)
+{
+	struct rogue r = { .dev = dev, .o = o, .fake_lfd = -1 };
+	struct ism_sw_sba *sba = MAP_FAILED;
+	uint64_t rounds = 0, x = o->seed;
+	unsigned int vslot, i;
+	int fd = -1, vfd = -1, ret = 1;
+	uint64_t *w;
+
+	if (find_sock(o->dir, &o->victim, r.victim_path,
+		      sizeof(r.victim_path), &r.chid, &vslot) < 0 ||
+	    fake_listen(&r) < 0) {
+		fail("cannot find the victim's socket or listen");
+		goto out;
+	}
+	fd = handshake(&r, &vfd);
+	if (vfd >= 0)
+		sba = mmap(NULL, sba_len(), PROT_READ | PROT_WRITE, MAP_SHARED,
+			   vfd, 0);
+	if (sba == MAP_FAILED) {
+		fail("no SBA from the victim's HELLO");
+		goto out;
+	}
+	say("STORM raising");
+	w = (uint64_t *)sba;
+	while (!released()) {
+		switch (rounds++ % 4) {
+		case 0:		/* everything raised */
+			memset(sba, 0xff, sizeof(*sba));
+			break;
+		case 1:		/* the summary only: groups with nothing */
+			memset(sba, 0, sizeof(*sba));
+			sba->summary[0] = UINT64_MAX;
+			sba->summary[1] = UINT64_MAX;
+			break;
+		default:	/* noise */
+			for (i = 0; i < sizeof(*sba) / sizeof(*w); i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				w[i] = x;
+			}
+			break;
+		}
+	}
+	say("STORM rounds %" PRIu64, rounds);
+	ret = 0;
+out:
+	if (sba != MAP_FAILED)
+		munmap(sba, sba_len());
+	if (vfd >= 0)
+		close(vfd);
+	if (fd >= 0)
+		close(fd);
+	if (r.fake_lfd >= 0) {
+		close(r.fake_lfd);
+		unlink(r.fake_path);
+	}
+	raw_unclaim(o->dir, r.chid, FAKE_SLOT, &r.fake, r.fake_claims);
+	return ret;
 }

@@ -25,6 +25,8 @@
  *                       until only room more fit under vm.max_map_count
  *                       (R mapfill <mappings added>)
  *   mapfree             unmap them
+ *   poll <n>            n signal polls of up to 32 signals each
+ *                       (R poll <n> <signals reported>)
  *   events              poll every queued event: one line per DEV event
  *                       (E <ENABLED|DISABLED> <gid> <gid_ext> <info>),
  *                       then
@@ -242,6 +244,23 @@ cmd_events(struct script *s)
 	return 0;
 }
 
+static int
+cmd_poll(struct script *s, unsigned long n)
+{
+	struct rte_ism_signal sig[32];
+	unsigned long i, got = 0;
+	int r;
+
+	for (i = 0; i < n; i++) {
+		r = rte_ism_signal_poll(s->dev, sig, RTE_DIM(sig));
+		if (r < 0 || r > (int)RTE_DIM(sig))
+			return -1;
+		got += r;
+	}
+	say("R poll %lu %lu", n, got);
+	return 0;
+}
+
 /* One command; 1 to quit, -1 on a bad one. */
 static int
 run_line(struct script *s, char *line)
@@ -258,6 +277,7 @@ run_line(struct script *s, char *line)
 	if (argc >= 2 && strcmp(argv[0], "xstat") != 0 &&
 	    strcmp(argv[0], "wait-xstat") != 0 &&
 	    strcmp(argv[0], "mapfill") != 0 &&
+	    strcmp(argv[0], "poll") != 0 &&
 	    rte_ism_gid_parse(argv[1], &gid) < 0)
 		return -1;
 	if (strcmp(argv[0], "fdlimit") == 0)
@@ -291,6 +311,8 @@ run_line(struct script *s, char *line)
 		return cmd_mapfill(s, atol(argv[1]));
 	if (strcmp(argv[0], "mapfree") == 0)
 		return cmd_mapfree(s);
+	if (strcmp(argv[0], "poll") == 0 && argc == 2)
+		return cmd_poll(s, strtoul(argv[1], NULL, 0));
 	if (strcmp(argv[0], "quit") == 0)
 		return 1;
 	return -1;

@@ -45,17 +45,28 @@ nothing new of ours.
                  counters, within the rate limit
   impostor-gid   a socket named after the GID of a live device, at another
                  slot, answers handshakes as that device: a device that
-                 joins ignores it (the older socket wins) and grants it no
-                 DMB of the device (regression, issue 12)
+                 joins ignores it (its GID is not claimed for it) and
+                 grants it no DMB of the device (regression: it took it
+                 for a second peer with that GID)
   impostor-slot  the same with a socket at the live device's slot under
-                 another GID: it must not take over the slot (issue 12)
+                 another GID: it must not take over the slot
   dir-lock       another process holds the directory's flock: a device
                  that joins gives up after its bound (-EBUSY) instead of
                  blocking, and one joins once the lock is free
-                 (regression, issue 12: it blocked as long as the lock)
+                 (regression: it blocked as long as the lock)
   crowd          16 silent connections kept pending on a device: one that
                  joins meanwhile is refused, and joins once they are gone
-                 (regression, issue 12: it never tried again)
+                 (regression: it never tried again)
+  retry-backoff  a device that closes every connection at once: a device
+                 that joins connects again later and later, doubling from
+                 50 ms up to 1 s (regression: 50 ms every time, 14
+                 connections a second for ever)
+  sba-storm      a peer raises every signal of the SBA it was given, with
+                 changing patterns: the victim's signal polls each end and
+                 report none of it
+  race           four processes register, move and unregister at once
+                 (shm_race.c): every control call succeeds, no peer is
+                 found unresponsive
 
 Exit status: 0 pass, 1 fail, 77 skip.
 """
@@ -79,9 +90,10 @@ PROC_TIMEOUT_S = 170
 # 5 s deadline.
 CMD_TIMEOUT_S = 60
 GID = {'a': '0x15a', 'b': '0x15b', 'c': '0x15c', 'r': '0x15f',
-       'f': '0x16f', 'j': '0x16a', 'k': '0x16b', 'v': '0x16c'}
+       'f': '0x16f', 'j': '0x16a', 'k': '0x16b', 'v': '0x16c',
+       's': '0x16d', 'w': '0x16e'}
 # The PMD's log rate limit (drivers/raw/ism/ism_log_rl.h) and the control
-# thread's budget per turn (SHM_LOOP_BUDGET + SHM_WORK_DEPART, ism_shm.h).
+# thread's budget per turn (ISM_SHM_LOOP_BUDGET + ISM_SHM_WORK_DEPART, ism_shm_loop.h).
 LOG_BURST, LOG_WINDOW_S = 10, 5
 TURN_WORK_MAX = 64 + 16
 ENETUNREACH, ENOMEM, EBUSY = 101, 12, 16
@@ -313,7 +325,7 @@ class Test:
             n.ready()
         for n in nodes:
             n.wait_line('FDS session 1')
-        socks = os.listdir(self.dir)
+        socks = [n for n in os.listdir(self.dir) if n.endswith('.sock')]
         if len(socks) != 3:
             raise Failure('expected 3 sockets before the kill: %s' % socks)
         # All stopped first, then all killed: a node still running while
@@ -516,7 +528,7 @@ class Test:
             raise Failure('the impostor got %d handshakes and %d DMBs of '
                           'v; the joiner has %d peers, not 2' %
                           (hs, grants, peers))
-        if not any('claim one slot or GID' in l for l in j.lines):
+        if not any('is not claimed for it' in l for l in j.lines):
             raise Failure('the joiner did not say why it ignored a socket')
         if v.cmd_int('query %s' % GID['j']) != 0:
             raise Failure('v does not know j')
@@ -566,6 +578,63 @@ class Test:
         v.quit()
         j.quit()
 
+    def retry_backoff(self):
+        sl = self.Peer(self, 's', ['--gid', GID['s'], '--role', 'slammer',
+                                   '--hold']).ready()
+        sl.wait_line('SLAM listening')
+        j = self.script('j')
+        # The 8th connection comes after 7 back-offs: 50 ms doubling to
+        # 1 s (SHM_RETRY_MIN_MS, SHM_RETRY_MAX_MS).
+        sl.wait_line('SLAM 8 ', timeout=CMD_TIMEOUT_S)
+        j.quit()
+        sl.release()
+        sl.expect_pass()
+        gaps = [int(l.split()[2]) for l in sl.grep('SLAM ')
+                if l.split()[1].isdigit()][1:8]
+        print('intervals between connections (ms): %s' % gaps, flush=True)
+        # A lower bound only: a busy machine makes them longer.
+        for k, ms in enumerate(gaps):
+            least = min(50 << k, 1000)
+            if ms < least * 9 // 10:
+                raise Failure('connection %d came %d ms after the one '
+                              'before: the back-off is %d ms' %
+                              (k + 2, ms, least))
+
+    def sba_storm(self):
+        v = self.script('v')
+        w = self.Peer(self, 'w', ['--gid', GID['w'], '--role', 'storm',
+                                  '--victim', GID['v'], '--hold'])
+        w.ready()
+        w.wait_line('STORM raising')
+        for _ in range(3):
+            n, got = [int(x) for x in v.cmd('poll 100000').split()[2:]]
+            if got != 0:
+                raise Failure('%d signals of a peer without DMBs were '
+                              'reported' % got)
+        # The storm's device and its own connection, as before.
+        if v.cmd_int('xstat peers') != 2:
+            raise Failure('the victim lost a peer')
+        w.release()
+        w.expect_pass()
+        v.quit()
+
+    def race(self, mover=False):
+        names = 'abcv'
+        racers = [self.Peer(self, n, ['--gid', GID[n], '--role', 'race',
+                                      '--peers', ','.join(GID[p] for p in
+                                                          names if p != n),
+                                      '--msgs', '150'] +
+                            (['--survive', '1'] if mover else []))
+                  for n in names]
+        for r in racers:
+            r.ready()
+        for r in racers:
+            r.expect_pass()
+        for r in racers:
+            if any('has not answered' in l for l in r.lines):
+                raise Failure('%s found a peer unresponsive' % r.name)
+            print('%s: %s' % (r.name, r.grep('RACE')[0]), flush=True)
+
     # Set-up and checks around a scenario.
 
     def run(self):
@@ -585,7 +654,11 @@ class Test:
              'impostor-gid': lambda: self.impostor('impostor-gid'),
              'impostor-slot': lambda: self.impostor('impostor-slot'),
              'dir-lock': self.dir_lock,
-             'crowd': self.crowd}[self.scenario]()
+             'crowd': self.crowd,
+             'retry-backoff': self.retry_backoff,
+             'sba-storm': self.sba_storm,
+             'race': self.race,
+             'race-mover': lambda: self.race(True)}[self.scenario]()
             self.check_leftovers(shm_before)
         finally:
             for p in self.peers:
@@ -622,7 +695,9 @@ def main():
                                          'stopped-peer', 'mass-departure',
                                          'map-limit', 'log-flood',
                                          'impostor-gid', 'impostor-slot',
-                                         'dir-lock', 'crowd'])
+                                         'dir-lock', 'crowd',
+                                         'retry-backoff', 'sba-storm',
+                                         'race', 'race-mover'])
     args = ap.parse_args()
     if not os.path.isdir('/proc/self/fd') or shutil.which('timeout') is None:
         print('SKIP: needs /proc and timeout(1)')

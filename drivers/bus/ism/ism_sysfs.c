@@ -220,26 +220,21 @@ ism_find_by_addr(const struct rte_pci_addr *addr)
 }
 
 /*
- * Whether the function at dir is an IBM Z (zPCI) function: always in an
- * s390x build, elsewhere if sysfs shows an attribute that only zPCI
- * functions have (so that tests can build IBM Z trees anywhere). Its
- * contents do not matter.
+ * Whether the function at dir is an IBM Z (zPCI) function: sysfs shows an
+ * attribute that only zPCI functions have (arch/s390/pci/pci_sysfs.c
+ * creates it for every function of an s390 machine), so the same test
+ * holds in an s390x build and in fake sysfs trees anywhere. Its contents
+ * do not matter.
  */
 static bool
 ism_sysfs_is_zpci(const char *dir)
 {
 	char path[PATH_MAX];
 
-#if defined(__s390x__)
-	RTE_SET_USED(dir);
-	RTE_SET_USED(path);
-	return true;
-#else
 	if (snprintf(path, sizeof(path), "%s/%s", dir, ISM_BUS_ZPCI_ATTR) >=
 			(int)sizeof(path))
 		return false;
 	return access(path, F_OK) == 0;
-#endif
 }
 
 /*

@@ -5,29 +5,35 @@
 /*
  * The transport under the shm protocol: connections, what they send and
  * receive, accepting new ones, and control ops waiting for answers. Runs
- * under shm_ctl.lock, on the control thread (ism_shm_loop.c) or in a
+ * under the control lock, on the control thread (ism_shm_loop.c) or in a
  * control op of the application.
  *
- * Sending never blocks: a connection has at most SHM_WINDOW requests
+ * Sending never blocks: a connection has at most ISM_SHM_WINDOW requests
  * unanswered, so requests plus their answers stay far below the socket
  * buffer; what does not fit waits in a queue. Answers (ACK) skip the
  * request queue, or two peers with full windows could wait for each other.
  *
  * Nothing waits for a peer without a bound: a connection that has not
- * finished its handshake SHM_HANDSHAKE_MS after it was made is dropped, and
- * a peer whose oldest request is unanswered for SHM_ACK_TIMEOUT_MS is
+ * finished its handshake ISM_SHM_HANDSHAKE_MS after it was made is dropped, and
+ * a peer whose oldest request is unanswered for ISM_SHM_ACK_TIMEOUT_MS is
  * unresponsive: control ops stop waiting for it (they get -ETIMEDOUT for
  * it at once) until it answers again.
  */
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "ism_shm.h"
+#include <rte_tailq.h>
+
+#include "ism_log_rl.h"
+#include "ism_pmd.h"
+#include "ism_shm_conn.h"
+#include "ism_shm_loop.h"
 
 /* fds received per datagram (a message may carry one at most: more, up to
  * here, are seen and refused; beyond, the kernel drops them, MSG_CTRUNC). */
@@ -82,7 +88,7 @@ send_raw(int sock, const struct shm_msg *m, int fd)
 }
 
 static void
-out_free(struct shm_out *o)
+out_free(struct ism_shm_out *o)
 {
 	if (o->fd >= 0)
 		close(o->fd);
@@ -90,9 +96,9 @@ out_free(struct shm_out *o)
 }
 
 static void
-outq_free(struct shm_out_list *q)
+outq_free(struct ism_shm_out_list *q)
 {
-	struct shm_out *o;
+	struct ism_shm_out *o;
 
 	while ((o = STAILQ_FIRST(q)) != NULL) {
 		STAILQ_REMOVE_HEAD(q, next);
@@ -102,9 +108,9 @@ outq_free(struct shm_out_list *q)
 
 /* Send the queued answers the socket takes; false if some are left. */
 static bool
-ackq_flush(struct shm_peer *p)
+ackq_flush(struct ism_shm_conn *p)
 {
-	struct shm_out *o;
+	struct ism_shm_out *o;
 
 	while ((o = STAILQ_FIRST(&p->ackq)) != NULL) {
 		if (send_raw(p->fd, &o->msg, -1) == -EAGAIN)
@@ -116,64 +122,64 @@ ackq_flush(struct shm_peer *p)
 	return true;
 }
 
-/* A request went out: it is answered in order, by SHM_ACK_TIMEOUT_MS. */
+/* A request went out: it is answered in order, by ISM_SHM_ACK_TIMEOUT_MS. */
 static void
-sent_request(struct shm_peer *p, uint32_t seq)
+sent_request(struct ism_shm_conn *p, uint32_t seq)
 {
-	uint32_t k = (p->sent_head + p->inflight++) % SHM_WINDOW;
+	uint32_t k = (p->sent_head + p->inflight++) % ISM_SHM_WINDOW;
 	uint64_t now = ism_now_ns();
 
 	p->sent_seq[k] = seq;
 	p->sent_ns[k] = now;
 	if (p->inflight == 1)
-		shm_loop_arm(now + SHM_ACK_TIMEOUT_MS * MS);
+		ism_shm_loop_arm(now + ISM_SHM_ACK_TIMEOUT_MS * MS);
 }
 
 /* Send what the window and the socket allow. A message that fails for
  * another reason than a full socket is dropped: the connection is broken
  * and its end will be seen as EOF. */
 static void
-flush(struct shm_peer *p)
+flush(struct ism_shm_conn *p)
 {
-	struct shm_own_dmb *own;
-	struct shm_out *o;
+	struct ism_shm_out *o;
 	bool req;
-	int r;
+	int r, gfd;
 
 	if (!ackq_flush(p))
 		return;
 	while ((o = STAILQ_FIRST(&p->outq)) != NULL) {
 		req = o->msg.hdr.seq != 0;
-		if (req && p->inflight >= SHM_WINDOW)
+		if (req && p->inflight >= ISM_SHM_WINDOW)
 			return;
-		own = o->grant_token != 0 ?
-			shm_own_find(p->dev, o->grant_token) : NULL;
-		if (o->grant_token != 0 && (own == NULL || !own->registered)) {
+		gfd = o->grant_token != 0 ?
+			p->set->ops->grant_fd(p, o->grant_token) : o->fd;
+		if (o->grant_token != 0 && gfd < 0) {
 			/* Unregistered meanwhile: its DMB_DEL follows. */
 			STAILQ_REMOVE_HEAD(&p->outq, next);
 			out_free(o);
 			continue;
 		}
-		r = send_raw(p->fd, &o->msg, own != NULL ? own->fd : o->fd);
+		r = send_raw(p->fd, &o->msg, gfd);
 		if (r == -EAGAIN) {
-			shm_loop_arm(ism_now_ns() + SHM_FLUSH_RETRY_MS * MS);
+			ism_shm_loop_arm(ism_now_ns() +
+					 SHM_FLUSH_RETRY_MS * MS);
 			return;
 		}
 		STAILQ_REMOVE_HEAD(&p->outq, next);
 		if (r == 0 && req)
 			sent_request(p, o->msg.hdr.seq);
 		else if (r < 0)
-			ISM_PMD_LOG(DEBUG, "%s: send %s: %s", p->dev->name,
-				    shm_msg_type_name(o->msg.hdr.type),
+			ISM_PMD_LOG(DEBUG, "%s: send %s: %s", p->set->name,
+				    ism_shm_msg_type_name(o->msg.hdr.type),
 				    strerror(-r));
 		out_free(o);
 	}
 }
 
 static int
-enqueue(struct shm_peer *p, struct shm_msg *m, int fd, uint64_t grant_token)
+enqueue(struct ism_shm_conn *p, struct shm_msg *m, int fd, uint64_t grant_token)
 {
-	struct shm_out *o = malloc(sizeof(*o));
+	struct ism_shm_out *o = malloc(sizeof(*o));
 
 	if (o == NULL)
 		return -ENOMEM;
@@ -185,8 +191,8 @@ enqueue(struct shm_peer *p, struct shm_msg *m, int fd, uint64_t grant_token)
 		o->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 		if (o->fd < 0) {
 			ISM_PMD_LOG_RL(ERR, "%s: cannot dup fd %d for a %s: %s",
-				       p->dev->name, fd,
-				       shm_msg_type_name(m->hdr.type),
+				       p->set->name, fd,
+				       ism_shm_msg_type_name(m->hdr.type),
 				       strerror(errno));
 			free(o);
 			return -ENOMEM;
@@ -198,38 +204,39 @@ enqueue(struct shm_peer *p, struct shm_msg *m, int fd, uint64_t grant_token)
 }
 
 int
-shm_send(struct shm_peer *p, struct shm_msg *m, int fd)
+ism_shm_conn_send(struct ism_shm_conn *p, struct shm_msg *m, int fd)
 {
 	return enqueue(p, m, fd, 0);
 }
 
 int
-shm_send_grant(struct shm_peer *p, struct shm_msg *m)
+ism_shm_conn_send_grant(struct ism_shm_conn *p, struct shm_msg *m)
 {
 	return enqueue(p, m, -1, m->u.dmb.token);
 }
 
 int
-shm_send_ack(struct shm_peer *p, uint32_t seq, int32_t status)
+ism_shm_conn_send_ack(struct ism_shm_conn *p, uint32_t seq,
+		int32_t status)
 {
-	struct shm_out *o;
+	struct ism_shm_out *o;
 	struct shm_msg m;
 
-	shm_msg_init(&m, SHM_MSG_ACK, 0);
+	ism_shm_msg_init(&m, SHM_MSG_ACK, 0);
 	m.u.ack.seq = seq;
 	m.u.ack.status = status;
 	if (STAILQ_EMPTY(&p->ackq) && send_raw(p->fd, &m, -1) != -EAGAIN)
 		return 0;
 	/* Each queued answer is a request the peer still counts as
-	 * unanswered, and an honest peer has at most SHM_WINDOW of those.
+	 * unanswered, and an honest peer has at most ISM_SHM_WINDOW of those.
 	 * One that sends more and never reads its socket would make us
 	 * queue without bound. */
-	if (p->ackq_len >= SHM_WINDOW)
+	if (p->ackq_len >= ISM_SHM_WINDOW)
 		return -EPROTO;
 	o = malloc(sizeof(*o));
 	if (o == NULL) {
 		ISM_PMD_LOG_RL(ERR, "%s: no memory to queue an answer",
-			       p->dev->name);
+			       p->set->name);
 		return 0;
 	}
 	o->msg = m;
@@ -237,34 +244,38 @@ shm_send_ack(struct shm_peer *p, uint32_t seq, int32_t status)
 	o->grant_token = 0;
 	STAILQ_INSERT_TAIL(&p->ackq, o, next);
 	p->ackq_len++;
-	shm_loop_arm(ism_now_ns() + SHM_FLUSH_RETRY_MS * MS);
+	ism_shm_loop_arm(ism_now_ns() + SHM_FLUSH_RETRY_MS * MS);
 	return 0;
 }
 
+static void wait_done(struct ism_shm_conn *p, uint32_t seq, int status);
+
 /* An answer: it must answer the oldest request sent. */
 static int
-on_ack(struct shm_peer *p, const struct shm_msg *m)
+on_ack(struct ism_shm_conn *p, const struct shm_msg *m)
 {
 	uint32_t seq = m->u.ack.seq;
 
 	if (p->inflight == 0 || p->sent_seq[p->sent_head] != seq)
 		return -EPROTO;
-	p->sent_head = (p->sent_head + 1) % SHM_WINDOW;
+	p->sent_head = (p->sent_head + 1) % ISM_SHM_WINDOW;
 	p->inflight--;
 	if (p->unresponsive) {
 		p->unresponsive = false;
 		ISM_PMD_LOG_RL(INFO, "%s: peer pid %d answers again",
-			       p->dev->name, (int)p->pid);
+			       p->set->name, (int)p->pid);
 	}
-	shm_wait_done(p, seq, m->u.ack.status);
+	wait_done(p, seq, m->u.ack.status);
 	flush(p);
 	return 0;
 }
 
-void
-shm_wait_done(struct shm_peer *p, uint32_t seq, int status)
+/* The answer to seq from p (or -ENETUNREACH when p ends) reaches a
+ * control op that waits for it. */
+static void
+wait_done(struct ism_shm_conn *p, uint32_t seq, int status)
 {
-	struct shm_wait *w = p->dev->wait;
+	struct ism_shm_wait *w = p->set->wait;
 	unsigned int i;
 
 	if (w == NULL || w->seq != seq)
@@ -272,103 +283,110 @@ shm_wait_done(struct shm_peer *p, uint32_t seq, int status)
 	for (i = 0; i < w->n; i++)
 		if (w->ids[i] == p->id && w->status[i] == 1) {
 			w->status[i] = status;
-			pthread_cond_broadcast(&shm_ctl.cond);
+			ism_shm_ctl_wake();
 		}
 }
 
 /* Connections. */
 
-static void conn_fn(struct shm_watch *w, uint32_t events);
+static void conn_fn(struct ism_shm_watch *w, uint32_t events);
 
-struct shm_peer *
-shm_conn_new(struct shm_dev *d, int fd, bool initiator)
+void
+ism_shm_conns_init(struct ism_shm_conns *d, const char *name,
+		const struct ism_shm_conn_ops *ops,
+		const struct ism_shm_policy *pol, void *owner)
 {
-	struct shm_peer *p = calloc(1, sizeof(*p));
+	memset(d, 0, sizeof(*d));
+	d->name = name;
+	d->ops = ops;
+	d->pol = pol;
+	d->owner = owner;
+	TAILQ_INIT(&d->list);
+}
 
-	if (p == NULL) {
-		ISM_PMD_LOG_RL(ERR, "%s: no memory for a connection", d->name);
-		close(fd);
-		return NULL;
-	}
-	p->dev = d;
+int
+ism_shm_conn_init(struct ism_shm_conn *p, struct ism_shm_conns *d, int fd,
+		bool initiator)
+{
+	p->set = d;
 	p->fd = fd;
 	p->initiator = initiator;
 	p->id = ++next_conn_id;
-	p->slot = SHM_NO_SLOT;
-	p->deadline_ns = ism_now_ns() + SHM_HANDSHAKE_MS * MS;
+	p->deadline_ns = ism_now_ns() + ISM_SHM_HANDSHAKE_MS * MS;
+	snprintf(p->who, sizeof(p->who), "unknown");
 	STAILQ_INIT(&p->outq);
 	STAILQ_INIT(&p->ackq);
-	p->w = shm_watch_add(fd, conn_fn, p);
+	p->w = ism_shm_watch_add(fd, conn_fn, p);
 	if (p->w == NULL) {
 		close(fd);
-		free(p);
-		return NULL;
+		return -ENOMEM;
 	}
-	TAILQ_INSERT_TAIL(&d->conns, p, next);
+	TAILQ_INSERT_TAIL(&d->list, p, next);
 	/* Made by the application (joining): the control thread must wake
 	 * at its deadline, even if nothing else happens. */
-	shm_loop_arm(p->deadline_ns);
-	return p;
+	ism_shm_loop_arm(p->deadline_ns);
+	return 0;
 }
 
 void
-shm_conn_free(struct shm_peer *p)
+ism_shm_conn_identify(struct ism_shm_conn *p, const char *who)
+{
+	p->identified = true;
+	snprintf(p->who, sizeof(p->who), "%s", who);
+}
+
+void
+ism_shm_conn_establish(struct ism_shm_conn *p)
+{
+	p->established = true;
+	ism_shm_ctl_wake();
+}
+
+void
+ism_shm_conn_fini(struct ism_shm_conn *p)
 {
 	/* A last try for queued answers: a peer that said good-bye waits
 	 * for ours (on a broken connection they fail and are dropped). */
 	ackq_flush(p);
-	TAILQ_REMOVE(&p->dev->conns, p, next);
-	shm_watch_del(p->w);
+	if (p->set->wait != NULL)
+		wait_done(p, p->set->wait->seq, -ENETUNREACH);
+	TAILQ_REMOVE(&p->set->list, p, next);
+	ism_shm_watch_del(p->w);
 	outq_free(&p->outq);
 	outq_free(&p->ackq);
-	free(p);
+	ism_shm_ctl_wake();
 }
 
-struct shm_peer *
-shm_conn_find(struct shm_dev *d, uint64_t id)
+struct ism_shm_conn *
+ism_shm_conn_find(struct ism_shm_conns *d, uint64_t id)
 {
-	struct shm_peer *p;
+	struct ism_shm_conn *p;
 
-	TAILQ_FOREACH(p, &d->conns, next)
+	TAILQ_FOREACH(p, &d->list, next)
 		if (p->id == id)
 			return p;
 	return NULL;
 }
 
-static void
-peer_gid_str(const struct shm_peer *p, char *gid)
-{
-	if (p->hello_rcvd || p->initiator)
-		rte_ism_gid_format(&p->gid, gid, RTE_ISM_GID_STRLEN);
-	else
-		snprintf(gid, RTE_ISM_GID_STRLEN, "unknown");
-}
-
 /* Drop a connection: the peer's fault, counted. */
 static void
-protocol_error(struct shm_peer *p, const char *what, const char *why)
+protocol_error(struct ism_shm_conn *p, const char *what, const char *why)
 {
-	char gid[RTE_ISM_GID_STRLEN];
-
-	peer_gid_str(p, gid);
-	p->dev->protocol_errors++;
+	p->set->protocol_errors++;
 	ISM_PMD_LOG_RL(ERR, "%s: protocol error of pid %d (GID %s): %s: %s: "
-		       "connection dropped", p->dev->name, (int)p->pid, gid,
+		       "connection dropped", p->set->name, (int)p->pid, p->who,
 		       what, why != NULL ? why : "invalid");
-	shm_peer_down(p, SHM_DOWN_LOST);
+	p->set->ops->down(p, ISM_SHM_END_PROTO);
 }
 
 /* Drop a connection for a failure of ours (err < 0). */
 static void
-our_failure(struct shm_peer *p, const char *what, const char *why, int err)
+our_failure(struct ism_shm_conn *p, const char *what, const char *why, int err)
 {
-	char gid[RTE_ISM_GID_STRLEN];
-
-	peer_gid_str(p, gid);
 	ISM_PMD_LOG_RL(ERR, "%s: dropping connection (pid %d, GID %s): %s: %s: "
-		       "%s", p->dev->name, (int)p->pid, gid, what,
+		       "%s", p->set->name, (int)p->pid, p->who, what,
 		       why != NULL ? why : "failed", strerror(-err));
-	shm_peer_down(p, SHM_DOWN_LOST);
+	p->set->ops->down(p, ISM_SHM_END_OURS);
 }
 
 /*
@@ -376,7 +394,7 @@ our_failure(struct shm_peer *p, const char *what, const char *why, int err)
  * empty) or -1 (the connection is gone; p is freed).
  */
 static int
-conn_recv_one(struct shm_peer *p)
+conn_recv_one(struct ism_shm_conn *p)
 {
 	union {
 		struct shm_msg m;
@@ -418,10 +436,9 @@ conn_recv_one(struct shm_peer *p)
 		for (i = 0; i < nfds; i++)
 			close(fds[i]);
 		ISM_PMD_LOG(DEBUG, "%s: connection %" PRIu64 " closed: %s",
-			    p->dev->name, p->id, n == 0 ? "EOF" :
+			    p->set->name, p->id, n == 0 ? "EOF" :
 			    strerror(errno));
-		p->retry = p->initiator && !p->hello_rcvd;
-		shm_peer_down(p, SHM_DOWN_LOST);
+		p->set->ops->down(p, ISM_SHM_END_EOF);
 		return -1;
 	}
 	/* The kernel truncates the fds when they do not fit in cbuf (the
@@ -435,7 +452,7 @@ conn_recv_one(struct shm_peer *p)
 		why = "oversized message";
 		ret = -EBADMSG;
 	} else {
-		ret = shm_msg_parse(&buf, n, nfds + lost, &m, &why);
+		ret = ism_shm_msg_parse(&buf, n, nfds + lost, &m, &why);
 	}
 	if (ret < 0) {
 		for (i = 0; i < nfds; i++)
@@ -448,36 +465,38 @@ conn_recv_one(struct shm_peer *p)
 		why = "answer to no request";
 	} else {
 		/* Parsed: an fd lost is the only one the message had. */
-		ret = shm_peer_handle(p, &m, nfds > 0 ? fds[0] :
-				lost ? SHM_FD_LOST : -1, &why);
+		ret = p->set->ops->recv(p, &m, nfds > 0 ? fds[0] :
+				lost ? ISM_SHM_FD_LOST : -1, &why);
 	}
 	if (ret == -EPROTO) {
-		protocol_error(p, shm_msg_type_name(m.hdr.type), why);
+		protocol_error(p, ism_shm_msg_type_name(m.hdr.type), why);
 		return -1;
 	}
 	if (ret < 0) {
-		our_failure(p, shm_msg_type_name(m.hdr.type), why, ret);
+		our_failure(p, ism_shm_msg_type_name(m.hdr.type), why, ret);
 		return -1;
 	}
 	return ret == 0 ? 1 : -1;	/* 1: the handler closed it (BYE) */
 }
 
-bool
-shm_conn_poll(struct shm_peer *p)
+/* Handle what p has received, within the control thread's budget;
+ * false if the connection is gone. */
+static bool
+conn_poll(struct ism_shm_conn *p)
 {
 	int i, r = 1;
 
 	/* One unit per message; what is left waits for the next turn. */
-	for (i = 0; i < SHM_RX_BURST && r == 1 && shm_loop_budget_left();
+	for (i = 0; i < SHM_RX_BURST && r == 1 && ism_shm_loop_budget_left();
 	     i++) {
 		r = conn_recv_one(p);
-		shm_loop_work(r < 0 ? SHM_WORK_DEPART : 1);
+		ism_shm_loop_work(r < 0 ? ISM_SHM_WORK_DEPART : 1);
 	}
 	return r >= 0;
 }
 
 bool
-shm_conn_drain(struct shm_peer *p)
+ism_shm_conn_drain(struct ism_shm_conn *p)
 {
 	int i, r = 1;
 
@@ -489,32 +508,32 @@ shm_conn_drain(struct shm_peer *p)
 }
 
 static void
-conn_fn(struct shm_watch *w, uint32_t events __rte_unused)
+conn_fn(struct ism_shm_watch *w, uint32_t events __rte_unused)
 {
-	shm_conn_poll(w->arg);
+	conn_poll(w->arg);
 }
 
 /* The control thread's duties towards d's connections. */
-uint64_t
-shm_conn_tick(struct shm_dev *d, uint64_t now)
+static uint64_t
+conns_tick(struct ism_shm_conns *d, uint64_t now)
 {
 	uint64_t next = UINT64_MAX, due;
-	struct shm_peer *p, *tmp;
+	struct ism_shm_conn *p, *tmp;
 
-	RTE_TAILQ_FOREACH_SAFE(p, &d->conns, next, tmp) {
-		if (!shm_loop_budget_left())
+	RTE_TAILQ_FOREACH_SAFE(p, &d->list, next, tmp) {
+		if (!ism_shm_loop_budget_left())
 			return 0;
-		if (!p->up && now >= p->deadline_ns) {
+		if (!p->established && now >= p->deadline_ns) {
 			d->handshakes_expired++;
 			protocol_error(p, "handshake", "not finished in time");
-			shm_loop_work(SHM_WORK_DEPART);
+			ism_shm_loop_work(ISM_SHM_WORK_DEPART);
 			continue;
 		}
-		if (!p->up)
+		if (!p->established)
 			next = RTE_MIN(next, p->deadline_ns);
 		if (p->inflight > 0) {
 			due = p->sent_ns[p->sent_head] +
-				SHM_ACK_TIMEOUT_MS * MS;
+				ISM_SHM_ACK_TIMEOUT_MS * MS;
 			if (now < due) {
 				next = RTE_MIN(next, due);
 			} else if (!p->unresponsive) {
@@ -524,16 +543,16 @@ shm_conn_tick(struct shm_dev *d, uint64_t now)
 					       "control calls stop waiting for "
 					       "it until it answers",
 					       d->name, (int)p->pid,
-					       SHM_ACK_TIMEOUT_MS);
-				pthread_cond_broadcast(&shm_ctl.cond);
+					       ISM_SHM_ACK_TIMEOUT_MS);
+				ism_shm_ctl_wake();
 			}
 		}
 		if (!STAILQ_EMPTY(&p->ackq) ||
-		    (!STAILQ_EMPTY(&p->outq) && p->inflight < SHM_WINDOW)) {
+		    (!STAILQ_EMPTY(&p->outq) && p->inflight < ISM_SHM_WINDOW)) {
 			flush(p);
 			if (!STAILQ_EMPTY(&p->ackq) ||
 			    (!STAILQ_EMPTY(&p->outq) &&
-			     p->inflight < SHM_WINDOW))
+			     p->inflight < ISM_SHM_WINDOW))
 				next = RTE_MIN(next, now + SHM_FLUSH_RETRY_MS *
 					       MS);
 		}
@@ -550,7 +569,7 @@ shm_conn_tick(struct shm_dev *d, uint64_t now)
  * nothing is pending) or -1 (no spare fd, or it was taken meanwhile).
  */
 static int
-refuse_one(struct shm_dev *d)
+refuse_one(struct ism_shm_conns *d)
 {
 	int fd, err;
 
@@ -570,20 +589,20 @@ refuse_one(struct shm_dev *d)
 /*
  * Out of fds and no spare one to refuse a connection with: the
  * level-triggered epoll would call us again at once, so take the socket
- * out of it for a while (shm_listen_tick() puts it back). Connections wait
+ * out of it for a while (listen_tick() puts it back). Connections wait
  * in the backlog meanwhile.
  */
 static void
-accept_pause(struct shm_dev *d)
+accept_pause(struct ism_shm_conns *d)
 {
-	shm_watch_pause(d->lw);
+	ism_shm_watch_pause(d->lw);
 	d->accept_retry_ns = ism_now_ns() + SHM_ACCEPT_RETRY_MS * MS;
 	ISM_PMD_LOG_RL(ERR, "%s: out of file descriptors: accepting no "
 		       "connection for %d ms", d->name, SHM_ACCEPT_RETRY_MS);
 }
 
-uint64_t
-shm_listen_tick(struct shm_dev *d, uint64_t now)
+static uint64_t
+listen_tick(struct ism_shm_conns *d, uint64_t now)
 {
 	if (d->accept_retry_ns == 0 || d->lw == NULL)
 		return UINT64_MAX;
@@ -592,7 +611,7 @@ shm_listen_tick(struct shm_dev *d, uint64_t now)
 	if (spare_fd < 0)
 		spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	d->accept_retry_ns = 0;
-	if (shm_watch_resume(d->lw) < 0)
+	if (ism_shm_watch_resume(d->lw) < 0)
 		accept_pause(d);
 	return d->accept_retry_ns != 0 ? d->accept_retry_ns : UINT64_MAX;
 }
@@ -600,23 +619,23 @@ shm_listen_tick(struct shm_dev *d, uint64_t now)
 /* Why a connection from cr may not become a connection (NULL if it may),
  * and what the peer is told (REFUSE). */
 static const char *
-refusal(struct shm_dev *d, int fd, struct ucred *cr, int *reason)
+refusal(struct ism_shm_conns *d, int fd, struct ucred *cr, int *reason)
 {
 	socklen_t crlen = sizeof(*cr);
-	struct shm_peer *p;
+	struct ism_shm_conn *p;
 	unsigned int pending = 0;
 	const char *why;
 
 	*reason = -EACCES;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, cr, &crlen) < 0)
 		return "no credentials";
-	why = shm_policy_refusal(d, cr->uid, cr->gid);
+	why = ism_shm_policy_refusal(d->pol, cr->uid, cr->gid);
 	if (why != NULL)
 		return why;
-	TAILQ_FOREACH(p, &d->conns, next)
-		pending += !p->initiator && !p->hello_rcvd;
+	TAILQ_FOREACH(p, &d->list, next)
+		pending += !p->initiator && !p->identified;
 	*reason = -EBUSY;
-	if (pending >= SHM_MAX_PENDING)
+	if (pending >= ISM_SHM_MAX_PENDING)
 		return "too many handshakes pending";
 	return NULL;
 }
@@ -639,7 +658,7 @@ refuse(int fd, int reason)
 	char sink[64];
 	int i;
 
-	shm_msg_init(&m, SHM_MSG_REFUSE, 0);
+	ism_shm_msg_init(&m, SHM_MSG_REFUSE, 0);
 	m.u.refuse.reason = reason;
 	send_raw(fd, &m, -1);
 	for (i = 0; i < REFUSE_DRAIN_MAX; i++)
@@ -649,15 +668,14 @@ refuse(int fd, int reason)
 }
 
 static void
-listen_fn(struct shm_watch *w, uint32_t events __rte_unused)
+listen_fn(struct ism_shm_watch *w, uint32_t events __rte_unused)
 {
-	struct shm_dev *d = w->arg;
-	struct shm_peer *p;
+	struct ism_shm_conns *d = w->arg;
 	const char *why;
 	struct ucred cr;
 	int fd, i, r, reason;
 
-	for (i = 0; i < SHM_ACCEPT_BURST && shm_loop_work(1); i++) {
+	for (i = 0; i < SHM_ACCEPT_BURST && ism_shm_loop_work(1); i++) {
 		fd = accept4(w->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0 && errno == EINTR)
 			continue;
@@ -669,7 +687,7 @@ listen_fn(struct shm_watch *w, uint32_t events __rte_unused)
 				accept_pause(d);
 				return;
 			}
-			d->conns_refused++;
+			d->refused++;
 			ISM_PMD_LOG_RL(ERR, "%s: out of file descriptors: "
 				       "refused a connection", d->name);
 			continue;
@@ -683,7 +701,7 @@ listen_fn(struct shm_watch *w, uint32_t events __rte_unused)
 		memset(&cr, 0, sizeof(cr));
 		why = refusal(d, fd, &cr, &reason);
 		if (why != NULL) {
-			d->conns_refused++;
+			d->refused++;
 			ISM_PMD_LOG_RL(ERR, "%s: refused a connection from pid "
 				       "%d (uid %u gid %u): %s", d->name,
 				       (int)cr.pid, (unsigned int)cr.uid,
@@ -691,18 +709,14 @@ listen_fn(struct shm_watch *w, uint32_t events __rte_unused)
 			refuse(fd, reason);
 			continue;
 		}
-		p = shm_conn_new(d, fd, false);
-		if (p != NULL) {
-			p->pid = cr.pid;
-			p->pid_ino = shm_peer_process(fd);
-		}
+		d->ops->accept(d, fd, cr.pid, ism_shm_process_of(fd));
 	}
 }
 
 int
-shm_listen_start(struct shm_dev *d, int fd)
+ism_shm_conn_listen(struct ism_shm_conns *d, int fd)
 {
-	d->lw = shm_watch_add(fd, listen_fn, d);
+	d->lw = ism_shm_watch_add(fd, listen_fn, d);
 	if (d->lw == NULL) {
 		close(fd);
 		return -ENOMEM;
@@ -713,11 +727,11 @@ shm_listen_start(struct shm_dev *d, int fd)
 }
 
 void
-shm_listen_stop(struct shm_dev *d)
+ism_shm_conn_listen_stop(struct ism_shm_conns *d)
 {
 	if (d->lw == NULL)
 		return;
-	shm_watch_del(d->lw);
+	ism_shm_watch_del(d->lw);
 	d->lw = NULL;
 	d->accept_retry_ns = 0;
 	if (--listeners == 0 && spare_fd >= 0) {
@@ -726,7 +740,15 @@ shm_listen_stop(struct shm_dev *d)
 	}
 }
 
-/* Waiting (application threads, shm_ctl.lock held). */
+uint64_t
+ism_shm_conns_tick(struct ism_shm_conns *d, uint64_t now)
+{
+	uint64_t next = listen_tick(d, now);
+
+	return RTE_MIN(next, conns_tick(d, now));
+}
+
+/* Waiting (application threads, the control lock held). */
 
 static void
 deadline_ts(uint64_t ns, struct timespec *ts)
@@ -736,20 +758,21 @@ deadline_ts(uint64_t ns, struct timespec *ts)
 }
 
 void
-shm_wait_answers(struct shm_dev *d, uint32_t seq, const uint64_t *ids,
-		int *status, unsigned int n)
+ism_shm_conn_wait_answers(struct ism_shm_conns *d, uint32_t seq,
+		const uint64_t *ids, int *status, unsigned int n)
 {
-	uint64_t end = ism_now_ns() + SHM_ACK_TIMEOUT_MS * MS;
-	struct shm_wait w = { .seq = seq, .n = n, .ids = ids,
+	uint64_t end = ism_now_ns() + ISM_SHM_ACK_TIMEOUT_MS * MS;
+	struct ism_shm_wait w = { .seq = seq, .n = n, .ids = ids,
 			      .status = status };
-	struct shm_peer *p;
+	struct ism_shm_conn *p;
 	struct timespec ts;
 	unsigned int i, left;
 
 	/* Answers already in, or connections already gone, were missed:
 	 * the caller queued the request, so neither can have happened. */
 	for (i = 0; i < n; i++)
-		status[i] = shm_conn_find(d, ids[i]) != NULL ? 1 : -ENETUNREACH;
+		status[i] = ism_shm_conn_find(d, ids[i]) != NULL ? 1 :
+			-ENETUNREACH;
 	d->wait = &w;
 	deadline_ts(end, &ts);
 	for (;;) {
@@ -759,7 +782,7 @@ shm_wait_answers(struct shm_dev *d, uint32_t seq, const uint64_t *ids,
 				continue;
 			/* Unresponsive: not waited for (the control thread
 			 * said so in the log once). */
-			p = shm_conn_find(d, ids[i]);
+			p = ism_shm_conn_find(d, ids[i]);
 			if (p != NULL && p->unresponsive)
 				status[i] = -ETIMEDOUT;
 			else
@@ -767,27 +790,28 @@ shm_wait_answers(struct shm_dev *d, uint32_t seq, const uint64_t *ids,
 		}
 		if (left == 0 || ism_now_ns() >= end)
 			break;
-		pthread_cond_timedwait(&shm_ctl.cond, &shm_ctl.lock, &ts);
+		ism_shm_ctl_wait(&ts);
 	}
 	d->wait = NULL;
 	for (i = 0; i < n; i++) {
 		if (status[i] != 1)
 			continue;
 		status[i] = -ETIMEDOUT;
-		p = shm_conn_find(d, ids[i]);
+		p = ism_shm_conn_find(d, ids[i]);
 		ISM_PMD_LOG_RL(WARNING, "%s: peer pid %d did not answer within "
 			       "%d ms", d->name, p != NULL ? (int)p->pid : -1,
-			       SHM_ACK_TIMEOUT_MS);
+			       ISM_SHM_ACK_TIMEOUT_MS);
 	}
 }
 
 void
-shm_wait_up(struct shm_dev *d, const uint64_t *ids, unsigned int n)
+ism_shm_conn_wait_up(struct ism_shm_conns *d, const uint64_t *ids,
+		unsigned int n)
 {
 	/* The control thread ends each handshake by its deadline; this
 	 * bound only guards against a control thread that cannot run. */
-	uint64_t end = ism_now_ns() + 2 * SHM_HANDSHAKE_MS * MS;
-	struct shm_peer *p;
+	uint64_t end = ism_now_ns() + 2 * ISM_SHM_HANDSHAKE_MS * MS;
+	struct ism_shm_conn *p;
 	struct timespec ts;
 	unsigned int i, left;
 
@@ -795,11 +819,10 @@ shm_wait_up(struct shm_dev *d, const uint64_t *ids, unsigned int n)
 	do {
 		left = 0;
 		for (i = 0; i < n; i++) {
-			p = shm_conn_find(d, ids[i]);
-			left += p != NULL && !p->up;
+			p = ism_shm_conn_find(d, ids[i]);
+			left += p != NULL && !p->established;
 		}
 		if (left == 0)
 			return;
-	} while (pthread_cond_timedwait(&shm_ctl.cond, &shm_ctl.lock,
-					&ts) != ETIMEDOUT);
+	} while (ism_shm_ctl_wait(&ts) != ETIMEDOUT);
 }

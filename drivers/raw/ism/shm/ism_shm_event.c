@@ -9,7 +9,7 @@
  * it with DMB events and lose the departures themselves. So:
  *
  * - a DMB event (RTE_ISM_EVENT_BUF) is posted only while the queue has
- *   more than SHM_EV_RESERVE entries free; otherwise it is summarised:
+ *   more than ISM_SHM_EV_RESERVE entries free; otherwise it is summarised:
  *   counted (xstat events_summarised, and in the info of the peer's
  *   DEV_DISABLED event) instead of posted. The reserve keeps room for an
  *   arrival and a departure per fabric slot;
@@ -27,7 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ism_shm.h"
+#include "ism_log_rl.h"
+#include "ism_pmd.h"
+#include "ism_shm_event.h"
+#include "ism_shm_loop.h"
 
 #define SHM_OUTBOX_SOFT		256
 #define SHM_OUTBOX_MAX		4096
@@ -48,10 +51,10 @@ fill(struct rte_ism_event *ev, uint32_t type, uint32_t code,
 }
 
 /* The arrival of gid if it still waits in the outbox, else NULL. */
-static struct shm_ev *
-held_arrival(struct shm_dev *d, const struct rte_ism_gid *gid)
+static struct ism_shm_ev *
+held_arrival(struct ism_shm_events *d, const struct rte_ism_gid *gid)
 {
-	struct shm_ev *e, *last = NULL;
+	struct ism_shm_ev *e, *last = NULL;
 
 	STAILQ_FOREACH(e, &d->outbox, next)
 		if (e->ev.type == RTE_ISM_EVENT_DEV &&
@@ -62,16 +65,16 @@ held_arrival(struct shm_dev *d, const struct rte_ism_gid *gid)
 }
 
 static bool
-hold(struct shm_dev *d, const struct rte_ism_event *ev)
+hold(struct ism_shm_events *d, const struct rte_ism_event *ev)
 {
 	bool dev = ev->type == RTE_ISM_EVENT_DEV;
-	struct shm_ev *e;
+	struct ism_shm_ev *e;
 
 	if (dev && ev->code == RTE_ISM_DEV_DISABLED) {
 		e = held_arrival(d, &ev->gid);
 		if (e != NULL) {
 			/* The client never heard of it: nothing to say. */
-			STAILQ_REMOVE(&d->outbox, e, shm_ev, next);
+			STAILQ_REMOVE(&d->outbox, e, ism_shm_ev, next);
 			d->outbox_len--;
 			free(e);
 			return true;
@@ -85,26 +88,36 @@ hold(struct shm_dev *d, const struct rte_ism_event *ev)
 	e->ev = *ev;
 	STAILQ_INSERT_TAIL(&d->outbox, e, next);
 	d->outbox_len++;
-	d->ev_held++;
-	shm_loop_arm(ism_now_ns() + SHM_EV_RETRY_MS * 1000000ULL);
+	d->held++;
+	ism_shm_loop_arm(ism_now_ns() + SHM_EV_RETRY_MS * 1000000ULL);
 	return true;
 lost:
 	if (ev->type == RTE_ISM_EVENT_BUF) {
-		d->ev_summarised++;
+		d->summarised++;
 		return false;
 	}
-	d->ev_lost++;
+	d->lost++;
 	ISM_PMD_LOG_RL(ERR, "%s: event (type %u code 0x%x) lost: %u events "
 		       "wait for the client to poll", d->name, ev->type,
 		       ev->code, d->outbox_len);
 	return false;
 }
 
+void
+ism_shm_events_init(struct ism_shm_events *d, struct rte_ism_dev *idev,
+		const char *name)
+{
+	d->idev = idev;
+	d->name = name;
+	STAILQ_INIT(&d->outbox);
+	d->outbox_len = 0;
+}
+
 bool
-shm_post(struct shm_dev *d, uint32_t type, uint32_t code,
+ism_shm_event_post(struct ism_shm_events *d, uint32_t type, uint32_t code,
 		const struct rte_ism_gid *gid, uint64_t token, uint64_t info)
 {
-	struct rte_ism_dev *idev = d->common.ism;
+	struct rte_ism_dev *idev = d->idev;
 	struct rte_ism_event ev;
 	uint32_t space;
 
@@ -112,8 +125,8 @@ shm_post(struct shm_dev *d, uint32_t type, uint32_t code,
 	if (!STAILQ_EMPTY(&d->outbox))
 		return hold(d, &ev);
 	space = rte_ism_pmd_event_space(idev);
-	if (type == RTE_ISM_EVENT_BUF && space <= SHM_EV_RESERVE) {
-		d->ev_summarised++;
+	if (type == RTE_ISM_EVENT_BUF && space <= ISM_SHM_EV_RESERVE) {
+		d->summarised++;
 		return false;
 	}
 	if (type == RTE_ISM_EVENT_DEV && space == 0)
@@ -124,27 +137,28 @@ shm_post(struct shm_dev *d, uint32_t type, uint32_t code,
 }
 
 uint64_t
-shm_events_tick(struct shm_dev *d, uint64_t now)
+ism_shm_events_tick(struct ism_shm_events *d, uint64_t now)
 {
-	struct rte_ism_dev *idev = d->common.ism;
-	struct shm_ev *e;
+	struct rte_ism_dev *idev = d->idev;
+	struct ism_shm_ev *e;
 
 	while ((e = STAILQ_FIRST(&d->outbox)) != NULL &&
-	       shm_loop_budget_left() && rte_ism_pmd_event_space(idev) > 0) {
+	       ism_shm_loop_budget_left() &&
+	       rte_ism_pmd_event_space(idev) > 0) {
 		STAILQ_REMOVE_HEAD(&d->outbox, next);
 		d->outbox_len--;
 		rte_ism_pmd_event_post(idev, &e->ev);
 		free(e);
-		shm_loop_work(1);
+		ism_shm_loop_work(1);
 	}
 	return STAILQ_EMPTY(&d->outbox) ? UINT64_MAX :
 		now + SHM_EV_RETRY_MS * 1000000ULL;
 }
 
 void
-shm_events_free(struct shm_dev *d)
+ism_shm_events_free(struct ism_shm_events *d)
 {
-	struct shm_ev *e;
+	struct ism_shm_ev *e;
 
 	while ((e = STAILQ_FIRST(&d->outbox)) != NULL) {
 		STAILQ_REMOVE_HEAD(&d->outbox, next);

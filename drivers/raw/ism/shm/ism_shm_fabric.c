@@ -16,16 +16,29 @@
  * one connection links each pair (the newcomer connects).
  *
  * A name proves nothing by itself: anybody who may write the directory
- * can bind any name. So:
- *  - a joiner that finds two live sockets claiming one GID or one slot
- *    keeps the older one (its ctime: nobody can make a new file older,
- *    and with the sticky bit, which a directory others can write must
- *    have, nobody but its owner can replace it) and ignores the other;
- *  - an acceptor checks a connecting peer's claim by connecting to the
- *    socket it claims and comparing the processes at both ends: their
- *    pidfds (SO_PEERPIDFD, whose pidfs inode names one process for the
- *    life of the system, Linux >= 6.9), else their pids (SO_PEERCRED),
- *    which only works in one PID namespace;
+ * can bind any name, and may change the times of a socket it may connect
+ * to (utimensat() needs write permission only). So a device also claims
+ * its GID and its slot, each with a name of its own that only one file
+ * can have at a time:
+ *
+ *     <dir>/<chid>-gid-<GID, 32 hex>  ->  <its socket's name>
+ *     <dir>/<chid>-slot-<slot, 2 digits>  ->  <its socket's name>
+ *
+ * symbolic links made with symlink() (which fails if the name exists)
+ * under the directory's lock, before the socket is bound. A socket is a
+ * device only if both claims name it. Nobody but the claim's owner (and
+ * the directory's owner) can remove or replace a claim in a sticky
+ * directory, and a claim held by a live socket is never removed; so
+ * while a device lives, nobody else can be believed to have its GID or
+ * slot, whatever it binds or touches. A claim whose socket is gone is
+ * stale: whoever may remove it does (the next device that wants that GID
+ * or slot, a survivor, the reaper); one that cannot be removed keeps its
+ * slot from use, or its GID from joining (said so).
+ *  - an acceptor checks a connecting peer's claim the same way, and by
+ *    connecting to the socket it claims and comparing the processes at
+ *    both ends: their pidfds (SO_PEERPIDFD, whose pidfs inode names one
+ *    process for the life of the system, Linux >= 6.9), else their pids
+ *    (SO_PEERCRED), which only works in one PID namespace;
  *  - the access policy (allow_uid=, allow_gid=, the directory's owner by
  *    default) is checked on both ends with SO_PEERCRED: no connection, and
  *    therefore no fd of a DMB, to a process it does not allow.
@@ -53,7 +66,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ism_shm.h"
+#include "ism_log_rl.h"
+#include "ism_pmd.h"
+#include "ism_shm_fabric.h"
+#include "ism_shm_loop.h"
 
 /* "ffff-63-<32 hex>.sock" */
 #define SOCK_NAME_LEN	(4 + 1 + 2 + 1 + 32 + 5)
@@ -115,7 +131,8 @@ sock_parse(const char *s, uint16_t *chid, unsigned int *slot,
 }
 
 static int
-sock_addr(const struct shm_dev *d, const char *name, struct sockaddr_un *sa)
+sock_addr(const struct ism_shm_fabric *d, const char *name,
+		struct sockaddr_un *sa)
 {
 	memset(sa, 0, sizeof(*sa));
 	sa->sun_family = AF_UNIX;
@@ -127,7 +144,7 @@ sock_addr(const struct shm_dev *d, const char *name, struct sockaddr_un *sa)
 
 /* Connect to a device's socket: the fd, or -errno. */
 static int
-sock_connect(const struct shm_dev *d, const char *name)
+sock_connect(const struct ism_shm_fabric *d, const char *name)
 {
 	struct sockaddr_un sa;
 	int fd, ret;
@@ -154,10 +171,116 @@ peer_cred(int fd, struct ucred *cr)
 	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, cr, &len) == 0;
 }
 
+/* The names of the claims of (slot, gid), CLAIM_NAME_SIZE bytes each. */
+#define CLAIM_NAME_SIZE	64
+
+static void
+claim_names(uint16_t chid, unsigned int slot, const struct rte_ism_gid *gid,
+		char *gname, char *sname)
+{
+	snprintf(gname, CLAIM_NAME_SIZE, "%04x-gid-%016" PRIx64 "%016" PRIx64,
+		 chid, gid->gid, gid->gid_ext);
+	snprintf(sname, CLAIM_NAME_SIZE, "%04x-slot-%02u", chid, slot);
+}
+
+/* Whether name in the directory is a symbolic link to target. */
+static bool
+link_is(int dirfd, const char *name, const char *target)
+{
+	char buf[CLAIM_NAME_SIZE];
+	ssize_t n = readlinkat(dirfd, name, buf, sizeof(buf));
+
+	return n > 0 && (size_t)n == strlen(target) &&
+		memcmp(buf, target, n) == 0;
+}
+
+/* Both claims of (slot, gid) name the socket sock: it is that device. */
+static bool
+claimed(const struct ism_shm_fabric *d, const char *sock, unsigned int slot,
+		const struct rte_ism_gid *gid)
+{
+	char gname[CLAIM_NAME_SIZE], sname[CLAIM_NAME_SIZE];
+
+	claim_names(d->chid, slot, gid, gname, sname);
+	return link_is(d->dirfd, gname, sock) && link_is(d->dirfd, sname, sock);
+}
+
+/* Remove the claims of (slot, gid) that name sock: its device is gone
+ * (the directory's lock held: no device claims without binding then). */
+static void
+unclaim(const struct ism_shm_fabric *d, const char *sock, unsigned int slot,
+		const struct rte_ism_gid *gid)
+{
+	char gname[CLAIM_NAME_SIZE], sname[CLAIM_NAME_SIZE];
+
+	claim_names(d->chid, slot, gid, gname, sname);
+	if (link_is(d->dirfd, gname, sock))
+		unlinkat(d->dirfd, gname, 0);
+	if (link_is(d->dirfd, sname, sock))
+		unlinkat(d->dirfd, sname, 0);
+}
+
+/*
+ * Make the claim name point to our socket sock (the directory's lock
+ * held). 0; -EEXIST if a live socket holds the claim; -EPERM if a stale
+ * claim (its socket gone or dead, or not a claim at all) cannot be
+ * removed: another user's in a sticky directory. *holder gets the name
+ * the claim points to.
+ */
+static int
+claim_one(const struct ism_shm_fabric *d, const char *name, const char *sock,
+		char *holder)
+{
+	ssize_t n;
+	int fd, i;
+
+	for (i = 0; i < 4; i++) {
+		if (symlinkat(sock, d->dirfd, name) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+		n = readlinkat(d->dirfd, name, holder, CLAIM_NAME_SIZE - 1);
+		holder[n > 0 ? n : 0] = '\0';
+		if (n > 0 && strchr(holder, '/') == NULL) {
+			fd = sock_connect(d, holder);
+			if (fd >= 0) {
+				close(fd);
+				return -EEXIST;
+			}
+		}
+		if (unlinkat(d->dirfd, name, 0) < 0 && errno != ENOENT)
+			return -EPERM;
+	}
+	return -EEXIST;
+}
+
+/* A claim whose socket does not exist at all: remove it if we may. */
+static void
+sweep_claim(const struct ism_shm_fabric *d, const char *name)
+{
+	char target[CLAIM_NAME_SIZE], chid[5];
+	struct stat st;
+	ssize_t n;
+
+	snprintf(chid, sizeof(chid), "%04x", d->chid);
+	if (strlen(name) < 10 || strncmp(name, chid, 4) != 0 ||
+	    (strncmp(name + 4, "-gid-", 5) != 0 &&
+	     strncmp(name + 4, "-slot-", 6) != 0))
+		return;
+	n = readlinkat(d->dirfd, name, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	if (strchr(target, '/') == NULL &&
+	    fstatat(d->dirfd, target, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+	    errno == ENOENT)
+		unlinkat(d->dirfd, name, 0);
+}
+
 /* The directory's lock, waited for SHM_DIR_LOCK_MS at most: false if
  * someone holds it longer. */
 static bool
-dir_lock(const struct shm_dev *d)
+dir_lock(const struct ism_shm_fabric *d)
 {
 	uint64_t end = ism_now_ns() + SHM_DIR_LOCK_MS * 1000000ULL;
 	struct timespec ts = { 0, 2000000 };
@@ -173,13 +296,13 @@ dir_lock(const struct shm_dev *d)
 }
 
 static void
-dir_unlock(const struct shm_dev *d)
+dir_unlock(const struct ism_shm_fabric *d)
 {
 	flock(d->dirfd, LOCK_UN);
 }
 
 int
-shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
+ism_shm_fabric_open(struct ism_shm_fabric *d, const char *dir, bool chid_set)
 {
 	char real[PATH_MAX];
 	struct stat st;
@@ -202,7 +325,7 @@ shm_fabric_open(struct shm_dev *d, const char *dir, bool chid_set)
 		ret = -ENOTDIR;
 		goto refused;
 	}
-	ret = shm_policy_dir_check(d, real, &st);
+	ret = ism_shm_policy_dir_check(d->pol, real, &st);
 	if (ret < 0)
 		goto refused;
 	if (strlen(real) > max) {
@@ -237,9 +360,9 @@ refused:
  * (abstract sockets, memfds) can be found by a peer in another network
  * namespace through a bind-mounted directory. So each device starts a
  * small program of its own, dpdk-ism-shm-reaper (ism_shm_reaper.c), in
- * its own session, which waits on a pipe: a byte means "exit, the socket
- * is gone", end of file means "the device's process died without closing
- * it", and it then removes the socket if it still is ours (same inode).
+ * its own session, which waits on a socket (stdin): a byte means "exit,
+ * the socket is gone", end of file means "the device's process died
+ * without closing it", and it then removes the socket if it still is ours (same inode).
  * posix_spawn() (vfork and exec inside libc) shares nothing with the
  * process afterwards: no copy of its memory, no shared stack, no
  * hand-written system calls.
@@ -268,7 +391,7 @@ reaper_path(char *buf, size_t size)
 }
 
 static void
-reaper_start(struct shm_dev *d)
+reaper_start(struct ism_shm_fabric *d)
 {
 	char path[PATH_MAX], dev[24], ino[24];
 	char *argv[] = { (char *)(uintptr_t)SHM_REAPER_NAME, d->sock_name,
@@ -284,14 +407,20 @@ reaper_start(struct shm_dev *d)
 	ret = reaper_path(path, sizeof(path));
 	if (ret < 0)
 		goto err;
-	what = "pipe";
-	if (pipe2(p, O_CLOEXEC) < 0) {
+	/*
+	 * A socket, not a pipe: the byte goes with MSG_NOSIGNAL, so a reaper
+	 * that is gone (killed, or never started: an exec that failed in the
+	 * child, as under QEMU's user-mode emulation) is an EPIPE, not a
+	 * SIGPIPE that kills the application.
+	 */
+	what = "socketpair";
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) < 0) {
 		ret = -errno;
 		goto err;
 	}
 	snprintf(dev, sizeof(dev), "%" PRIu64, (uint64_t)d->sock_dev);
 	snprintf(ino, sizeof(ino), "%" PRIu64, (uint64_t)d->sock_ino);
-	/* stdin: the pipe; fd 3: the directory; its own session, so that a
+	/* stdin: the socket; fd 3: the directory; its own session, so that a
 	 * signal to our process group does not reach it. */
 	sigemptyset(&none);
 	posix_spawn_file_actions_init(&fa);
@@ -321,12 +450,12 @@ err:
 }
 
 static void
-reaper_stop(struct shm_dev *d)
+reaper_stop(struct ism_shm_fabric *d)
 {
 	if (d->reaper_fd < 0)
 		return;
 	/* One byte: "exit, leave the socket alone" (we unlinked it). */
-	if (write(d->reaper_fd, "x", 1) < 0)
+	if (send(d->reaper_fd, "x", 1, MSG_NOSIGNAL) < 0)
 		ISM_PMD_LOG(ERR, "%s: cannot stop the reaper: %s", d->name,
 			    strerror(errno));
 	close(d->reaper_fd);
@@ -338,15 +467,13 @@ reaper_stop(struct shm_dev *d)
 }
 
 static int
-sock_listen(struct shm_dev *d)
+sock_listen(struct ism_shm_fabric *d)
 {
 	struct sockaddr_un sa;
 	struct stat st;
 	mode_t mode;
 	int fd, ret;
 
-	sock_name(d->sock_name, sizeof(d->sock_name), d->chid, d->slot,
-		  &d->gid);
 	ret = sock_addr(d, d->sock_name, &sa);
 	if (ret < 0)
 		return ret;
@@ -358,12 +485,11 @@ sock_listen(struct shm_dev *d)
 		ISM_PMD_LOG(ERR, "%s: bind %s: %s", d->name, sa.sun_path,
 			    strerror(errno));
 		close(fd);
-		d->sock_name[0] = '\0';
 		return ret;
 	}
 	/* Others may connect if the policy may let them in: it is checked
 	 * on every connection. */
-	mode = d->nb_allow_uid > 0 ? 0666 : d->nb_allow_gid > 0 ? 0660 : 0600;
+	mode = ism_shm_policy_sock_mode(d->pol);
 	if (fchmodat(d->dirfd, d->sock_name, mode, 0) < 0 ||
 	    fstatat(d->dirfd, d->sock_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    listen(fd, LISTEN_BACKLOG) < 0) {
@@ -372,7 +498,6 @@ sock_listen(struct shm_dev *d)
 			    sa.sun_path, strerror(errno));
 		unlinkat(d->dirfd, d->sock_name, 0);
 		close(fd);
-		d->sock_name[0] = '\0';
 		return ret;
 	}
 	d->sock_dev = st.st_dev;
@@ -382,26 +507,28 @@ sock_listen(struct shm_dev *d)
 
 /* Connected or not, decide about one socket of the directory. */
 static int
-scan_one(struct shm_dev *d, const char *name, uint64_t *used,
-		struct shm_fabric_peer *fp, unsigned int *n)
+scan_one(struct ism_shm_fabric *d, const char *name, uint64_t *used,
+		struct ism_shm_fabric_peer *fp, unsigned int *n)
 {
 	struct rte_ism_gid gid;
 	char gs[RTE_ISM_GID_STRLEN];
 	const char *why;
 	unsigned int slot;
 	struct ucred cr;
-	struct stat st;
 	uint16_t chid;
 	int fd;
 
-	if (!sock_parse(name, &chid, &slot, &gid) || chid != d->chid)
+	if (!sock_parse(name, &chid, &slot, &gid) || chid != d->chid) {
+		sweep_claim(d, name);
 		return 0;
+	}
 	fd = sock_connect(d, name);
 	if (fd == -ENOENT)
 		return 0;
 	if (fd == -ECONNREFUSED) {
 		/* Nobody listens: a device that died. */
 		if (unlinkat(d->dirfd, name, 0) == 0) {
+			unclaim(d, name, slot, &gid);
 			ISM_PMD_LOG_RL(INFO, "%s: removed stale socket %s/%s",
 				       d->name, d->dir, name);
 			return 0;
@@ -420,12 +547,20 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 		close(fd);
 		return 0;
 	}
-	why = shm_policy_refusal(d, cr.uid, cr.gid);
+	why = ism_shm_policy_refusal(d->pol, cr.uid, cr.gid);
 	if (why != NULL) {
 		ISM_PMD_LOG_RL(WARNING, "%s: not joining %s/%s, served by uid "
 			       "%u gid %u: %s", d->name, d->dir, name,
 			       (unsigned int)cr.uid, (unsigned int)cr.gid,
 			       why);
+		close(fd);
+		return 0;
+	}
+	if (!claimed(d, name, slot, &gid)) {
+		ISM_PMD_LOG_RL(ERR, "%s: ignoring %s/%s (uid %u): its GID or "
+			       "slot is not claimed for it (an impostor, or "
+			       "a device of this name is still joining)",
+			       d->name, d->dir, name, (unsigned int)cr.uid);
 		close(fd);
 		return 0;
 	}
@@ -437,8 +572,7 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 		close(fd);
 		return -EEXIST;
 	}
-	if (*n == SHM_MAX_SLOTS ||
-	    fstatat(d->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+	if (*n == SHM_MAX_SLOTS) {
 		close(fd);
 		return 0;
 	}
@@ -446,66 +580,75 @@ scan_one(struct shm_dev *d, const char *name, uint64_t *used,
 	fp[*n].slot = slot;
 	fp[*n].gid = gid;
 	fp[*n].pid = cr.pid;
-	fp[*n].ctime = st.st_ctim;
 	(*n)++;
 	return 0;
 }
 
-static bool
-older(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec < b->tv_sec ||
-		(a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
-}
-
 /*
- * Two live sockets that claim one GID, or one slot: one of them is not
- * what it says. Keep the older claim; drop both if they are as old (no
- * way to tell, and a device we do not talk to is better than a DMB
- * granted to an impostor).
+ * Claim a free slot and our GID, then bind (the directory's lock held).
+ * A slot is free when no socket of it is live and its claim can be made.
  */
-static void
-drop_collisions(struct shm_dev *d, struct shm_fabric_peer *fp,
-		unsigned int *n)
+static int
+claim_and_listen(struct ism_shm_fabric *d, uint64_t used)
 {
-	bool drop[SHM_MAX_SLOTS] = { false };
-	char ga[RTE_ISM_GID_STRLEN], gb[RTE_ISM_GID_STRLEN];
-	unsigned int i, j, k;
+	char gname[CLAIM_NAME_SIZE], sname[CLAIM_NAME_SIZE];
+	char holder[CLAIM_NAME_SIZE], gs[RTE_ISM_GID_STRLEN];
+	unsigned int slot;
+	int ret = -ENOSPC, fd;
 
-	for (i = 0; i < *n; i++) {
-		for (j = i + 1; j < *n; j++) {
-			if (fp[i].slot != fp[j].slot &&
-			    !rte_ism_gid_equal(&fp[i].gid, &fp[j].gid))
-				continue;
-			rte_ism_gid_format(&fp[i].gid, ga, sizeof(ga));
-			rte_ism_gid_format(&fp[j].gid, gb, sizeof(gb));
-			ISM_PMD_LOG_RL(ERR, "%s: sockets of slot %u GID %s and "
-				       "slot %u GID %s in %s claim one slot or "
-				       "GID: ignoring the newer one (both if "
-				       "as old)", d->name, fp[i].slot, ga,
-				       fp[j].slot, gb, d->dir);
-			if (older(&fp[i].ctime, &fp[j].ctime)) {
-				drop[j] = true;
-			} else if (older(&fp[j].ctime, &fp[i].ctime)) {
-				drop[i] = true;
-			} else {
-				drop[i] = true;
-				drop[j] = true;
-			}
-		}
-	}
-	for (i = 0, k = 0; i < *n; i++) {
-		if (drop[i]) {
-			close(fp[i].fd);
+	for (slot = 0; slot < SHM_MAX_SLOTS; slot++) {
+		if (used & RTE_BIT64(slot))
 			continue;
-		}
-		fp[k++] = fp[i];
+		sock_name(d->sock_name, sizeof(d->sock_name), d->chid, slot,
+			  &d->gid);
+		claim_names(d->chid, slot, &d->gid, gname, sname);
+		ret = claim_one(d, sname, d->sock_name, holder);
+		if (ret == 0)
+			break;
+		if (ret != -EEXIST && ret != -EPERM)
+			goto err;
+		ret = -ENOSPC;
 	}
-	*n = k;
+	if (ret < 0) {
+		ISM_PMD_LOG(ERR, "%s: all %d slots of fabric %s (chid 0x%04x) "
+			    "are taken", d->name, SHM_MAX_SLOTS, d->dir,
+			    d->chid);
+		goto err;
+	}
+	d->slot = slot;
+	ret = claim_one(d, gname, d->sock_name, holder);
+	if (ret < 0) {
+		rte_ism_gid_format(&d->gid, gs, sizeof(gs));
+		if (ret == -EEXIST)
+			ISM_PMD_LOG(ERR, "%s: GID %s is already used by a live "
+				    "device in fabric %s (chid 0x%04x): %s/%s "
+				    "names %s", d->name, gs, d->dir, d->chid,
+				    d->dir, gname, holder);
+		else
+			ISM_PMD_LOG(ERR, "%s: GID %s is claimed by %s/%s, "
+				    "which we may not remove (another user's "
+				    "in a sticky directory): %s", d->name, gs,
+				    d->dir, gname, strerror(-ret));
+		unlinkat(d->dirfd, sname, 0);
+		ret = -EEXIST;
+		goto err;
+	}
+	fd = sock_listen(d);
+	if (fd < 0) {
+		unlinkat(d->dirfd, gname, 0);
+		unlinkat(d->dirfd, sname, 0);
+		ret = fd;
+		goto err;
+	}
+	return fd;
+err:
+	d->sock_name[0] = '\0';
+	d->slot = ISM_SHM_NO_SLOT;
+	return ret;
 }
 
 int
-shm_fabric_join(struct shm_dev *d, struct shm_fabric_peer *fp,
+ism_shm_fabric_join(struct ism_shm_fabric *d, struct ism_shm_fabric_peer *fp,
 		unsigned int *n, int *lfd)
 {
 	uint64_t used = 0;
@@ -537,16 +680,7 @@ shm_fabric_join(struct shm_dev *d, struct shm_fabric_peer *fp,
 	closedir(dp);
 	if (ret < 0)
 		goto out;
-	drop_collisions(d, fp, n);
-	if (used == UINT64_MAX) {
-		ISM_PMD_LOG(ERR, "%s: all %d slots of fabric %s (chid 0x%04x) "
-			    "are taken", d->name, SHM_MAX_SLOTS, d->dir,
-			    d->chid);
-		ret = -ENOSPC;
-		goto out;
-	}
-	d->slot = rte_bsf64(~used);
-	*lfd = sock_listen(d);
+	*lfd = claim_and_listen(d, used);
 	if (*lfd < 0)
 		ret = *lfd;
 out:
@@ -563,7 +697,7 @@ out:
 }
 
 void
-shm_fabric_leave(struct shm_dev *d)
+ism_shm_fabric_leave(struct ism_shm_fabric *d)
 {
 	struct stat st;
 	bool locked;
@@ -575,20 +709,28 @@ shm_fabric_leave(struct shm_dev *d)
 		 * meanwhile finds it stale or gone, both fine. */
 		locked = dir_lock(d);
 		if (fstatat(d->dirfd, d->sock_name, &st,
-			    AT_SYMLINK_NOFOLLOW) == 0 &&
-		    st.st_dev == d->sock_dev && st.st_ino == d->sock_ino)
-			unlinkat(d->dirfd, d->sock_name, 0);
+			    AT_SYMLINK_NOFOLLOW) == 0) {
+			/* Replaced: the claims are the new socket's. */
+			if (st.st_dev == d->sock_dev &&
+			    st.st_ino == d->sock_ino &&
+			    unlinkat(d->dirfd, d->sock_name, 0) == 0)
+				unclaim(d, d->sock_name, d->slot, &d->gid);
+		} else if (locked) {
+			unclaim(d, d->sock_name, d->slot, &d->gid);
+		}
 		if (locked)
 			dir_unlock(d);
 		d->sock_name[0] = '\0';
 	}
 	reaper_stop(d);
+	close(d->dirfd);
+	d->dirfd = -1;
 }
 
 /* Remove the socket of (slot, gid) if nobody listens there; false if
  * the directory is locked (a device joining or leaving). */
 static bool
-reap_one(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
+reap_one(struct ism_shm_fabric *d, uint8_t slot, const struct rte_ism_gid *gid)
 {
 	char name[64];
 	int fd;
@@ -597,17 +739,22 @@ reap_one(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
 		return errno != EWOULDBLOCK && errno != EINTR;
 	sock_name(name, sizeof(name), d->chid, slot, gid);
 	fd = sock_connect(d, name);
-	if (fd >= 0)
+	if (fd >= 0) {
 		close(fd);	/* alive: a restarted peer */
-	else if (fd == -ECONNREFUSED && unlinkat(d->dirfd, name, 0) == 0)
+	} else if (fd == -ECONNREFUSED && unlinkat(d->dirfd, name, 0) == 0) {
+		unclaim(d, name, slot, gid);
 		ISM_PMD_LOG_RL(INFO, "%s: removed the socket of a vanished "
 			       "peer: %s/%s", d->name, d->dir, name);
+	} else if (fd == -ENOENT) {
+		unclaim(d, name, slot, gid);
+	}
 	dir_unlock(d);
 	return true;
 }
 
 void
-shm_fabric_reap(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
+ism_shm_fabric_reap(struct ism_shm_fabric *d, uint8_t slot,
+		const struct rte_ism_gid *gid)
 {
 	/* Runs on the control thread: a lock held by whoever may not stop
 	 * it; retried a little later instead. */
@@ -617,12 +764,12 @@ shm_fabric_reap(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
 	d->reap_gid[slot] = *gid;
 	if (d->reap_retry_ns == 0) {
 		d->reap_retry_ns = ism_now_ns() + SHM_REAP_RETRY_MS * 1000000ULL;
-		shm_loop_arm(d->reap_retry_ns);
+		ism_shm_loop_arm(d->reap_retry_ns);
 	}
 }
 
 static uint64_t
-reap_tick(struct shm_dev *d, uint64_t now)
+reap_tick(struct ism_shm_fabric *d, uint64_t now)
 {
 	uint64_t left;
 	unsigned int slot;
@@ -631,13 +778,13 @@ reap_tick(struct shm_dev *d, uint64_t now)
 		return UINT64_MAX;
 	if (now < d->reap_retry_ns)
 		return d->reap_retry_ns;
-	for (left = d->reap_slots; left != 0 && shm_loop_budget_left();
+	for (left = d->reap_slots; left != 0 && ism_shm_loop_budget_left();
 	     left &= left - 1) {
 		slot = rte_bsf64(left);
 		if (!reap_one(d, slot, &d->reap_gid[slot]))
 			break;
 		d->reap_slots &= ~RTE_BIT64(slot);
-		shm_loop_work(1);
+		ism_shm_loop_work(1);
 	}
 	if (d->reap_slots == 0) {
 		d->reap_retry_ns = 0;
@@ -648,8 +795,8 @@ reap_tick(struct shm_dev *d, uint64_t now)
 }
 
 bool
-shm_fabric_verify(struct shm_dev *d, uint8_t slot,
-		const struct rte_ism_gid *gid, const struct shm_peer *p)
+ism_shm_fabric_verify(struct ism_shm_fabric *d, uint8_t slot,
+		const struct rte_ism_gid *gid, pid_t pid, uint64_t pid_ino)
 {
 	uint64_t ino;
 	char name[64];
@@ -658,120 +805,66 @@ shm_fabric_verify(struct shm_dev *d, uint8_t slot,
 	int fd;
 
 	sock_name(name, sizeof(name), d->chid, slot, gid);
+	if (!claimed(d, name, slot, gid))
+		return false;
 	fd = sock_connect(d, name);
 	if (fd < 0)
 		return false;
 	/* The listener's credentials are those of listen(): nothing it
 	 * must do for us, no wait. */
 	if (peer_cred(fd, &cr) &&
-	    shm_policy_refusal(d, cr.uid, cr.gid) == NULL) {
-		ino = shm_peer_process(fd);
-		if (ino != 0 && p->pid_ino != 0)
-			ok = ino == p->pid_ino;
+	    ism_shm_policy_refusal(d->pol, cr.uid, cr.gid) == NULL) {
+		ino = ism_shm_process_of(fd);
+		if (ino != 0 && pid_ino != 0)
+			ok = ino == pid_ino;
 		else	/* no pidfs: pid 0 (not visible here) proves nothing */
-			ok = cr.pid != 0 && cr.pid == p->pid;
+			ok = cr.pid != 0 && cr.pid == pid;
 	}
 	close(fd);
 	return ok;
 }
 
-/* A connection that we made ended before it was up. */
-void
-shm_fabric_retry(struct shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
+int
+ism_shm_fabric_connect(struct ism_shm_fabric *d, uint8_t slot,
+		const struct rte_ism_gid *gid, pid_t *pid)
 {
-	uint64_t bit = RTE_BIT64(slot);
-	uint32_t ms;
-
-	if (slot >= SHM_MAX_SLOTS)
-		return;
-	if ((d->retry_slots & bit) &&
-	    rte_ism_gid_equal(&d->retry_gid[slot], gid)) {
-		ms = RTE_MIN(2u * d->retry_ms[slot], (uint32_t)SHM_RETRY_MAX_MS);
-	} else {
-		ms = SHM_RETRY_MIN_MS;
-	}
-	d->retry_slots |= bit;
-	d->retry_gid[slot] = *gid;
-	d->retry_ms[slot] = ms;
-	d->retry_ns[slot] = ism_now_ns() + ms * 1000000ULL;
-	shm_loop_arm(d->retry_ns[slot]);
-}
-
-/* Connect to (slot, gid) again; false once there is nothing to retry. */
-static bool
-retry_one(struct shm_dev *d, uint8_t slot)
-{
-	const struct rte_ism_gid *gid = &d->retry_gid[slot];
-	struct shm_peer *p;
 	char name[64];
 	struct ucred cr;
 	int fd;
 
-	/* It joined us meanwhile (a restart), or it is there already. */
-	TAILQ_FOREACH(p, &d->conns, next)
-		if (p->slot == slot || rte_ism_gid_equal(&p->gid, gid))
-			return false;
 	sock_name(name, sizeof(name), d->chid, slot, gid);
 	fd = sock_connect(d, name);
-	if (fd == -EAGAIN)	/* its backlog is full: later */
-		return true;
 	if (fd == -ECONNREFUSED)	/* died */
-		shm_fabric_reap(d, slot, gid);
-	if (fd < 0) {
-		ISM_PMD_LOG_RL(INFO, "%s: not connecting again to %s/%s: %s",
-			       d->name, d->dir, name, strerror(-fd));
-		return false;
-	}
+		ism_shm_fabric_reap(d, slot, gid);
+	if (fd < 0)
+		return fd;
 	if (!peer_cred(fd, &cr) ||
-	    shm_policy_refusal(d, cr.uid, cr.gid) != NULL) {
+	    ism_shm_policy_refusal(d->pol, cr.uid, cr.gid) != NULL ||
+	    !claimed(d, name, slot, gid)) {
 		close(fd);
-		return false;
+		return -EACCES;
 	}
-	p = shm_conn_new(d, fd, true);
-	if (p == NULL)
-		return true;
-	p->gid = *gid;
-	p->slot = slot;
-	p->pid = cr.pid;
-	ISM_PMD_LOG_RL(INFO, "%s: connecting again to %s/%s", d->name, d->dir,
-		       name);
-	if (shm_peer_greet(p) < 0)
-		shm_peer_down(p, SHM_DOWN_LOST);	/* retried again */
-	return false;
-}
-
-static uint64_t
-retry_tick(struct shm_dev *d, uint64_t now)
-{
-	uint64_t left, next = UINT64_MAX;
-	unsigned int slot;
-
-	for (left = d->retry_slots; left != 0; left &= left - 1) {
-		slot = rte_bsf64(left);
-		if (now < d->retry_ns[slot]) {
-			next = RTE_MIN(next, d->retry_ns[slot]);
-			continue;
-		}
-		if (!shm_loop_budget_left())
-			return now;
-		shm_loop_work(1);
-		d->retry_slots &= ~RTE_BIT64(slot);
-		if (retry_one(d, slot)) {
-			/* Not now: again after the back-off. */
-			shm_fabric_retry(d, slot, &d->retry_gid[slot]);
-			next = RTE_MIN(next, d->retry_ns[slot]);
-		} else if (d->retry_slots & RTE_BIT64(slot)) {
-			/* The new connection failed at once. */
-			next = RTE_MIN(next, d->retry_ns[slot]);
-		}
-	}
-	return next;
+	*pid = cr.pid;
+	return fd;
 }
 
 uint64_t
-shm_fabric_tick(struct shm_dev *d, uint64_t now)
+ism_shm_fabric_tick(struct ism_shm_fabric *d, uint64_t now)
 {
-	uint64_t next = reap_tick(d, now);
+	return reap_tick(d, now);
+}
 
-	return RTE_MIN(next, retry_tick(d, now));
+void
+ism_shm_fabric_init(struct ism_shm_fabric *d, const char *name,
+		struct ism_shm_policy *pol, const struct rte_ism_gid *gid,
+		uint16_t chid)
+{
+	memset(d, 0, sizeof(*d));
+	d->name = name;
+	d->pol = pol;
+	d->gid = *gid;
+	d->chid = chid;
+	d->slot = ISM_SHM_NO_SLOT;
+	d->dirfd = -1;
+	d->reaper_fd = -1;
 }

@@ -12,11 +12,11 @@
  * wake on a timeout; a peer that never finishes its handshake must be
  * dropped after a while.
  *
- * A turn: take shm_ctl.lock, do the work that is due (deadlines, held
+ * A turn: take the control lock, do the work that is due (deadlines, held
  * events, unmaps left by departed peers), release it, sleep in epoll_wait
  * until the next deadline, take the lock again for what epoll reported.
- * Each hold of the lock does at most SHM_LOOP_BUDGET units of work (a
- * message, an unmap; a departure counts SHM_WORK_DEPART): what is left
+ * Each hold of the lock does at most ISM_SHM_LOOP_BUDGET units of work (a
+ * message, an unmap; a departure counts ISM_SHM_WORK_DEPART): what is left
  * waits for the next turn (level-triggered epoll reports unread sockets
  * again), and an application thread waiting for the lock gets it in
  * between. So a control call of the application never waits for more
@@ -26,7 +26,7 @@
  * Deadlines are computed afresh every turn from the state (handshakes,
  * unanswered requests, paused accepts, held events, log windows). A thread
  * other than the control thread that adds one (a new connection, a
- * request) calls shm_loop_arm(), which wakes the control thread if it
+ * request) calls ism_shm_loop_arm(), which wakes the control thread if it
  * sleeps past it.
  *
  * Lifetime: a watch (epoll data) is freed only by the control thread
@@ -47,32 +47,37 @@
 
 #include <ism_compat.h>
 
-#include "ism_shm.h"
+#include "ism_log_rl.h"
+#include "ism_pmd.h"
+#include "ism_shm_loop.h"
 
 /* Yields to application threads waiting for the lock, per turn. */
 #define SHM_YIELD_MAX	64
 
-struct shm_ctl shm_ctl = { .lock = PTHREAD_MUTEX_INITIALIZER };
+/* The control lock, and the condition waiters wait on (answers,
+ * handshakes, peers leaving). */
+static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ctl_cond;
 
 static struct {
 	pthread_mutex_t life;		/* start/stop of the thread */
 	unsigned int users;		/* shm devices */
 	bool cond_ready;
 	int epfd;
-	struct shm_watch *evw;		/* wakes the thread */
+	struct ism_shm_watch *evw;		/* wakes the thread */
 	rte_thread_t thread;
 	bool stop;
 	uint64_t sleep_until;		/* the thread's next wake-up, ns */
 	uint32_t lock_waiters;		/* application threads at the lock */
 	uint32_t work;			/* units done in this hold */
 	uint64_t work_max;		/* most in one hold */
-	TAILQ_HEAD(, shm_watch) grave;
-	TAILQ_HEAD(, shm_dev) devs;
+	TAILQ_HEAD(, ism_shm_watch) grave;
+	TAILQ_HEAD(, ism_shm_ticker) tickers;
 } loop = {
 	.life = PTHREAD_MUTEX_INITIALIZER,
 	.epfd = -1,
 	.grave = TAILQ_HEAD_INITIALIZER(loop.grave),
-	.devs = TAILQ_HEAD_INITIALIZER(loop.devs),
+	.tickers = TAILQ_HEAD_INITIALIZER(loop.tickers),
 };
 
 /* Set on the control thread itself. */
@@ -85,45 +90,49 @@ on_loop_thread(void)
 }
 
 void
-shm_ctl_lock(void)
+ism_shm_ctl_lock(void)
 {
 	rte_atomic_fetch_add_explicit(&loop.lock_waiters, 1, rte_memory_order_relaxed);
-	pthread_mutex_lock(&shm_ctl.lock);
+	pthread_mutex_lock(&ctl_lock);
 	rte_atomic_fetch_sub_explicit(&loop.lock_waiters, 1, rte_memory_order_relaxed);
 }
 
 void
-shm_ctl_unlock(void)
+ism_shm_ctl_unlock(void)
 {
-	pthread_mutex_unlock(&shm_ctl.lock);
+	pthread_mutex_unlock(&ctl_lock);
 }
 
-uint32_t
-shm_next_seq(struct shm_dev *d)
+int
+ism_shm_ctl_wait(const struct timespec *deadline)
 {
-	if (++d->seq == 0)
-		d->seq = 1;
-	return d->seq;
+	return pthread_cond_timedwait(&ctl_cond, &ctl_lock, deadline);
 }
 
-/* Work accounting (shm_ctl.lock held). */
+void
+ism_shm_ctl_wake(void)
+{
+	pthread_cond_broadcast(&ctl_cond);
+}
+
+/* Work accounting (the control lock held). */
 
 bool
-shm_loop_work(unsigned int units)
+ism_shm_loop_work(unsigned int units)
 {
 	loop.work += units;
-	return loop.work < SHM_LOOP_BUDGET;
+	return loop.work < ISM_SHM_LOOP_BUDGET;
 }
 
 bool
-shm_loop_budget_left(void)
+ism_shm_loop_budget_left(void)
 {
 	/* Application threads (closing a device) are not held back. */
-	return loop.work < SHM_LOOP_BUDGET || !on_loop_thread();
+	return loop.work < ISM_SHM_LOOP_BUDGET || !on_loop_thread();
 }
 
 uint64_t
-shm_loop_work_max(void)
+ism_shm_loop_work_max(void)
 {
 	return loop.work_max;
 }
@@ -167,7 +176,7 @@ kick(void)
 }
 
 void
-shm_loop_arm(uint64_t deadline)
+ism_shm_loop_arm(uint64_t deadline)
 {
 	if (on_loop_thread() || deadline >= loop.sleep_until)
 		return;
@@ -176,7 +185,7 @@ shm_loop_arm(uint64_t deadline)
 }
 
 static void
-ev_fn(struct shm_watch *w, uint32_t events __rte_unused)
+ev_fn(struct ism_shm_watch *w, uint32_t events __rte_unused)
 {
 	uint64_t v;
 
@@ -186,11 +195,12 @@ ev_fn(struct shm_watch *w, uint32_t events __rte_unused)
 
 /* Watches. */
 
-struct shm_watch *
-shm_watch_add(int fd, void (*fn)(struct shm_watch *, uint32_t), void *arg)
+struct ism_shm_watch *
+ism_shm_watch_add(int fd, void (*fn)(struct ism_shm_watch *, uint32_t),
+		void *arg)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
-	struct shm_watch *w = calloc(1, sizeof(*w));
+	struct ism_shm_watch *w = calloc(1, sizeof(*w));
 
 	if (w == NULL) {
 		ISM_PMD_LOG_RL(ERR, "no memory for a control watch");
@@ -210,7 +220,7 @@ shm_watch_add(int fd, void (*fn)(struct shm_watch *, uint32_t), void *arg)
 }
 
 void
-shm_watch_del(struct shm_watch *w)
+ism_shm_watch_del(struct ism_shm_watch *w)
 {
 	if (w == NULL || w->dead)
 		return;
@@ -223,7 +233,7 @@ shm_watch_del(struct shm_watch *w)
 }
 
 void
-shm_watch_pause(struct shm_watch *w)
+ism_shm_watch_pause(struct ism_shm_watch *w)
 {
 	if (w->dead || w->paused)
 		return;
@@ -232,7 +242,7 @@ shm_watch_pause(struct shm_watch *w)
 }
 
 int
-shm_watch_resume(struct shm_watch *w)
+ism_shm_watch_resume(struct ism_shm_watch *w)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = w };
 
@@ -247,7 +257,7 @@ shm_watch_resume(struct shm_watch *w)
 static void
 grave_free(void)
 {
-	struct shm_watch *w;
+	struct ism_shm_watch *w;
 
 	while ((w = TAILQ_FIRST(&loop.grave)) != NULL) {
 		TAILQ_REMOVE(&loop.grave, w, next);
@@ -263,17 +273,11 @@ static uint64_t
 tick(void)
 {
 	uint64_t now = ism_now_ns(), next;
-	struct shm_dev *d;
+	struct ism_shm_ticker *t;
 
 	next = ism_log_rl_flush(false);
-	TAILQ_FOREACH(d, &loop.devs, ctl_next) {
-		next = RTE_MIN(next, shm_listen_tick(d, now));
-		next = RTE_MIN(next, shm_conn_tick(d, now));
-		next = RTE_MIN(next, shm_events_tick(d, now));
-		next = RTE_MIN(next, shm_fabric_tick(d, now));
-		if (shm_reclaim(d))
-			next = 0;
-	}
+	TAILQ_FOREACH(t, &loop.tickers, next)
+		next = RTE_MIN(next, t->tick(t->arg, now));
 	return next;
 }
 
@@ -294,16 +298,16 @@ static uint32_t
 ctl_main(void *arg __rte_unused)
 {
 	struct epoll_event ev[32];
-	struct shm_watch *w;
+	struct ism_shm_watch *w;
 	uint64_t next;
 	int n, i;
 
 	is_loop_thread = true;
 	for (;;) {
-		pthread_mutex_lock(&shm_ctl.lock);
+		pthread_mutex_lock(&ctl_lock);
 		grave_free();
 		if (loop.stop) {
-			pthread_mutex_unlock(&shm_ctl.lock);
+			pthread_mutex_unlock(&ctl_lock);
 			break;
 		}
 		turn_begin();
@@ -311,7 +315,7 @@ ctl_main(void *arg __rte_unused)
 		turn_end();
 		/* From here a thread that adds an earlier deadline kicks. */
 		loop.sleep_until = next;
-		pthread_mutex_unlock(&shm_ctl.lock);
+		pthread_mutex_unlock(&ctl_lock);
 		yield_to_waiters();
 
 		n = epoll_wait(loop.epfd, ev, RTE_DIM(ev), timeout_ms(next));
@@ -320,17 +324,17 @@ ctl_main(void *arg __rte_unused)
 			usleep(10000);
 			continue;
 		}
-		pthread_mutex_lock(&shm_ctl.lock);
+		pthread_mutex_lock(&ctl_lock);
 		loop.sleep_until = 0;
 		turn_begin();
 		for (i = 0; i < n; i++) {
 			w = ev[i].data.ptr;
 			/* Over budget: level-triggered, it comes back. */
-			if (!w->dead && shm_loop_budget_left())
+			if (!w->dead && ism_shm_loop_budget_left())
 				w->fn(w, ev[i].events);
 		}
 		turn_end();
-		pthread_mutex_unlock(&shm_ctl.lock);
+		pthread_mutex_unlock(&ctl_lock);
 		yield_to_waiters();
 	}
 	return 0;
@@ -345,7 +349,7 @@ ctl_start(void)
 	if (!loop.cond_ready) {
 		pthread_condattr_init(&ca);
 		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-		pthread_cond_init(&shm_ctl.cond, &ca);
+		pthread_cond_init(&ctl_cond, &ca);
 		pthread_condattr_destroy(&ca);
 		loop.cond_ready = true;
 	}
@@ -357,7 +361,7 @@ ctl_start(void)
 			    strerror(errno));
 		goto err;
 	}
-	loop.evw = shm_watch_add(evfd, ev_fn, NULL);
+	loop.evw = ism_shm_watch_add(evfd, ev_fn, NULL);
 	if (loop.evw == NULL) {
 		ret = -ENOMEM;
 		goto err;
@@ -371,7 +375,7 @@ ctl_start(void)
 		return 0;
 	ISM_PMD_LOG(ERR, "cannot start the shm control thread: %s",
 		    strerror(-ret));
-	shm_watch_del(loop.evw);
+	ism_shm_watch_del(loop.evw);
 	grave_free();
 err:
 	if (evfd >= 0)
@@ -386,15 +390,15 @@ err:
 static void
 ctl_stop(void)
 {
-	pthread_mutex_lock(&shm_ctl.lock);
+	pthread_mutex_lock(&ctl_lock);
 	loop.stop = true;
 	kick();
-	pthread_mutex_unlock(&shm_ctl.lock);
+	pthread_mutex_unlock(&ctl_lock);
 	rte_thread_join(loop.thread, NULL);
-	pthread_mutex_lock(&shm_ctl.lock);
-	shm_watch_del(loop.evw);
+	pthread_mutex_lock(&ctl_lock);
+	ism_shm_watch_del(loop.evw);
 	grave_free();
-	pthread_mutex_unlock(&shm_ctl.lock);
+	pthread_mutex_unlock(&ctl_lock);
 	close(loop.epfd);
 	loop.epfd = -1;
 	loop.evw = NULL;
@@ -403,7 +407,7 @@ ctl_stop(void)
 }
 
 int
-shm_ctl_attach(struct shm_dev *d)
+ism_shm_loop_attach(struct ism_shm_ticker *t)
 {
 	int ret = 0;
 
@@ -412,25 +416,25 @@ shm_ctl_attach(struct shm_dev *d)
 		ret = ctl_start();
 	if (ret == 0) {
 		loop.users++;
-		shm_ctl_lock();
-		TAILQ_INSERT_TAIL(&loop.devs, d, ctl_next);
-		d->attached = true;
-		shm_ctl_unlock();
+		ism_shm_ctl_lock();
+		TAILQ_INSERT_TAIL(&loop.tickers, t, next);
+		t->attached = true;
+		ism_shm_ctl_unlock();
 	}
 	pthread_mutex_unlock(&loop.life);
 	return ret;
 }
 
 void
-shm_ctl_detach(struct shm_dev *d)
+ism_shm_loop_detach(struct ism_shm_ticker *t)
 {
-	if (!d->attached)
+	if (!t->attached)
 		return;
 	pthread_mutex_lock(&loop.life);
-	shm_ctl_lock();
-	TAILQ_REMOVE(&loop.devs, d, ctl_next);
-	d->attached = false;
-	shm_ctl_unlock();
+	ism_shm_ctl_lock();
+	TAILQ_REMOVE(&loop.tickers, t, next);
+	t->attached = false;
+	ism_shm_ctl_unlock();
 	if (--loop.users == 0)
 		ctl_stop();
 	pthread_mutex_unlock(&loop.life);

@@ -20,13 +20,16 @@
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_memory.h>
 
-#include "ism_shm.h"
+#include "ism_log_rl.h"
+#include "ism_pmd.h"
+#include "ism_shm_mem.h"
 
 #define SHM_SEALS (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
 
 size_t
-shm_map_len(size_t len)
+ism_shm_map_len(size_t len)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 
@@ -44,7 +47,7 @@ shm_map_len(size_t len)
  * memory is only unplaced: a warning, not a failed registration.
  */
 static void
-shm_mem_place(const char *name, void *addr, size_t len, int socket)
+mem_place(const char *name, void *addr, size_t len, int socket)
 {
 	const unsigned int bits = 8 * sizeof(unsigned long);
 	unsigned long mask[RTE_MAX_NUMA_NODES / (8 * sizeof(long)) + 1];
@@ -60,16 +63,10 @@ shm_mem_place(const char *name, void *addr, size_t len, int socket)
 }
 
 int
-shm_memfd_new(const char *name, size_t len, int *fdp, void **addrp)
-{
-	return shm_memfd_new_on(name, len, SOCKET_ID_ANY, fdp, addrp);
-}
-
-int
-shm_memfd_new_on(const char *name, size_t len, int socket, int *fdp,
+ism_shm_memfd_new(const char *name, size_t len, int socket, int *fdp,
 		void **addrp)
 {
-	size_t map_len = shm_map_len(len);
+	size_t map_len = ism_shm_map_len(len);
 	void *addr;
 	int fd, ret;
 
@@ -97,16 +94,16 @@ shm_memfd_new_on(const char *name, size_t len, int socket, int *fdp,
 		close(fd);
 		return -ENOMEM;
 	}
-	shm_mem_place(name, addr, map_len, socket);
+	mem_place(name, addr, map_len, socket);
 	*fdp = fd;
 	*addrp = addr;
 	return 0;
 }
 
 int
-shm_memfd_map(int fd, size_t len, void **addrp, const char **why)
+ism_shm_memfd_map(int fd, size_t len, void **addrp, const char **why)
 {
-	size_t map_len = shm_map_len(len);
+	size_t map_len = ism_shm_map_len(len);
 	struct stat st;
 	void *addr;
 	int seals;
@@ -140,9 +137,9 @@ shm_memfd_map(int fd, size_t len, void **addrp, const char **why)
 }
 
 void
-shm_unmap(void *addr, size_t len)
+ism_shm_unmap(void *addr, size_t len)
 {
-	if (addr != NULL && munmap(addr, shm_map_len(len)) < 0)
+	if (addr != NULL && munmap(addr, ism_shm_map_len(len)) < 0)
 		ISM_PMD_LOG_RL(ERR, "munmap(%p, %zu): %s", addr, len,
 			       strerror(errno));
 }

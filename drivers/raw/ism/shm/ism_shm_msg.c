@@ -28,7 +28,7 @@ static const char *const type_names[SHM_MSG_TYPE_END] = {
 };
 
 const char *
-shm_msg_type_name(unsigned int type)
+ism_shm_msg_type_name(unsigned int type)
 {
 	if (type >= SHM_MSG_TYPE_END || type_names[type] == NULL)
 		return "?";
@@ -36,7 +36,7 @@ shm_msg_type_name(unsigned int type)
 }
 
 void
-shm_msg_init(struct shm_msg *m, enum shm_msg_type type, uint32_t seq)
+ism_shm_msg_init(struct shm_msg *m, enum shm_msg_type type, uint32_t seq)
 {
 	memset(m, 0, sizeof(*m));
 	m->hdr.magic = SHM_MSG_MAGIC;
@@ -148,7 +148,7 @@ check_body(const struct shm_msg *m, unsigned int nb_fds)
 }
 
 int
-shm_msg_parse(const void *buf, size_t len, unsigned int nb_fds,
+ism_shm_msg_parse(const void *buf, size_t len, unsigned int nb_fds,
 		struct shm_msg *out, const char **why)
 {
 	const char *err = NULL;

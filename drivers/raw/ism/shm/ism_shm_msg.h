@@ -133,7 +133,7 @@ struct shm_msg {
 _Static_assert(sizeof(struct shm_msg) == 64, "shm_msg is 64 bytes");
 
 /* Fill a header; the body is zeroed. */
-void shm_msg_init(struct shm_msg *m, enum shm_msg_type type, uint32_t seq);
+void ism_shm_msg_init(struct shm_msg *m, enum shm_msg_type type, uint32_t seq);
 
 /*
  * Check a received datagram of len bytes that came with nb_fds file
@@ -142,10 +142,10 @@ void shm_msg_init(struct shm_msg *m, enum shm_msg_type type, uint32_t seq);
  * On success copies it to *out and returns 0; otherwise returns -EBADMSG and
  * sets *why (if not NULL) to a static text.
  */
-int shm_msg_parse(const void *buf, size_t len, unsigned int nb_fds,
+int ism_shm_msg_parse(const void *buf, size_t len, unsigned int nb_fds,
 		struct shm_msg *out, const char **why);
 
 /* Name of a message type for logs ("?" if unknown). */
-const char *shm_msg_type_name(unsigned int type);
+const char *ism_shm_msg_type_name(unsigned int type);
 
 #endif /* ISM_SHM_MSG_H */

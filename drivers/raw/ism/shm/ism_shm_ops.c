@@ -5,7 +5,7 @@
 /*
  * The control ops of an shm device (rte_ism_dev_ops). Each takes the
  * device's op lock (one op waiting for answers at a time) and
- * shm_ctl.lock, sends its request to the peers concerned and waits for
+ * the control lock, sends its request to the peers concerned and waits for
  * their answers (ism_shm_conn.c bounds the wait).
  */
 
@@ -15,28 +15,32 @@
 
 #include <ism_compat.h>
 
-#include "ism_shm.h"
+#include "ism_log_rl.h"
+#include "ism_shm_mem.h"
+#include "ism_shm_ops.h"
+#include "ism_shm_peer.h"
 
 /* Wait for the answers to a request sent to n connections. */
 static void
-wait_all(struct shm_dev *d, uint32_t seq, const uint64_t *ids, unsigned int n)
+wait_all(struct ism_shm_dev *d, uint32_t seq, const uint64_t *ids,
+		unsigned int n)
 {
 	int status[2 * SHM_MAX_SLOTS];
 
-	shm_wait_answers(d, seq, ids, status, n);
+	ism_shm_conn_wait_answers(&d->conns, seq, ids, status, n);
 }
 
 void
-shm_op_lock(struct shm_dev *d)
+ism_shm_op_lock(struct ism_shm_dev *d)
 {
 	pthread_mutex_lock(&d->op_lock);
-	shm_ctl_lock();
+	ism_shm_ctl_lock();
 }
 
 void
-shm_op_unlock(struct shm_dev *d)
+ism_shm_op_unlock(struct ism_shm_dev *d)
 {
-	shm_ctl_unlock();
+	ism_shm_ctl_unlock();
 	pthread_mutex_unlock(&d->op_lock);
 }
 
@@ -45,28 +49,28 @@ shm_op_unlock(struct shm_dev *d)
  * time is logged and not held against the registration; the answers of
  * other peers do not count. */
 static int
-writer_status(struct shm_dev *d, const struct rte_ism_gid *rgid,
+writer_status(struct ism_shm_dev *d, const struct rte_ism_gid *rgid,
 		const uint64_t *ids, const int *status, unsigned int n)
 {
-	struct shm_peer *p;
+	struct ism_shm_peer *p;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		if (status[i] >= 0 || status[i] == -ETIMEDOUT)
 			continue;
-		p = shm_conn_find(d, ids[i]);
+		p = ism_shm_peer_of(ism_shm_conn_find(&d->conns, ids[i]));
 		if (p != NULL && rte_ism_gid_equal(&p->gid, rgid))
 			return status[i];
 	}
 	return 0;
 }
 
-static int dmb_unregister(struct shm_dev *d, uint64_t token);
+static int dmb_unregister(struct ism_shm_dev *d, uint64_t token);
 
 static int
 shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 {
-	struct shm_dev *d = shm_dev_of(idev);
+	struct ism_shm_dev *d = ism_shm_dev_of(idev);
 	uint64_t ids[2 * SHM_MAX_SLOTS], token;
 	int status[2 * SHM_MAX_SLOTS];
 	struct shm_view_ent *e;
@@ -77,7 +81,7 @@ shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	uint32_t idx, seq;
 	int ret;
 
-	shm_op_lock(d);
+	ism_shm_op_lock(d);
 	ret = ism_sw_ids_take(&d->ids, req->idx, d->name);
 	if (ret < 0)
 		goto out;
@@ -85,7 +89,7 @@ shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	o = &d->own[idx];
 	token = ism_sw_ids_token(&d->ids, d->slot, idx);
 	snprintf(mname, sizeof(mname), "ism_dmb_%016" PRIx64, token);
-	ret = shm_memfd_new_on(mname, req->len, idev->socket_id, &o->fd,
+	ret = ism_shm_memfd_new(mname, req->len, idev->socket_id, &o->fd,
 			&o->addr);
 	if (ret < 0) {
 		o->fd = -1;
@@ -94,11 +98,11 @@ shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	}
 	o->token = token;
 	o->len = req->len;
-	o->map_len = shm_map_len(req->len);
+	o->map_len = ism_shm_map_len(req->len);
 	o->rgid = req->rgid;
 	o->attach_cnt = 0;
 	o->registered = true;
-	d->writer_slot[idx] = shm_writer_slot(d, &req->rgid);
+	d->writer_slot[idx] = ism_shm_writer_slot(d, &req->rgid);
 
 	e = &d->own_view->ent[idx];
 	e->addr = o->addr;
@@ -108,14 +112,14 @@ shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 
 	/* Tell everyone it exists; the rgid gets the memfd. When they have
 	 * answered, the writer can use the token. */
-	shm_msg_init(&m, SHM_MSG_DMB_ADD, 0);
+	ism_shm_msg_init(&m, SHM_MSG_DMB_ADD, 0);
 	m.u.dmb.token = o->token;
 	m.u.dmb.idx = idx;
 	m.u.dmb.len = o->len;
 	m.u.dmb.rgid.gid = o->rgid.gid;
 	m.u.dmb.rgid.gid_ext = o->rgid.gid_ext;
-	seq = shm_announce(d, &m, ids, &n, true);
-	shm_wait_answers(d, seq, ids, status, n);
+	seq = ism_shm_announce(d, &m, ids, &n, true);
+	ism_shm_conn_wait_answers(&d->conns, seq, ids, status, n);
 	ret = writer_status(d, &req->rgid, ids, status, n);
 	if (ret < 0) {
 		/* Its token would not work for the writer: undo. */
@@ -132,13 +136,13 @@ shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	req->idx = idx;
 	ret = 0;
 out:
-	shm_op_unlock(d);
+	ism_shm_op_unlock(d);
 	return ret;
 }
 
 /* Unregister own DMB token; op_lock() held. */
 static int
-dmb_unregister(struct shm_dev *d, uint64_t token)
+dmb_unregister(struct ism_shm_dev *d, uint64_t token)
 {
 	uint64_t ids[2 * SHM_MAX_SLOTS];
 	uint32_t idx = ism_sw_tok_idx(token), seq;
@@ -147,73 +151,82 @@ dmb_unregister(struct shm_dev *d, uint64_t token)
 	unsigned int n;
 	uint8_t ws;
 
-	o = shm_own_find(d, token);
+	o = ism_shm_own_find(d, token);
 	if (o == NULL || !o->registered)
 		return -ENOENT;
 	o->registered = false;
 	rte_atomic_store_explicit(&d->own_view->ent[idx].token, 0, rte_memory_order_release);
 	ws = d->writer_slot[idx];
-	d->writer_slot[idx] = SHM_NO_SLOT;
+	d->writer_slot[idx] = ISM_SHM_NO_SLOT;
 	/* The writer hears of it, be it this device itself (the others
 	 * post it when our DMB_DEL reaches them). */
 	if (rte_ism_gid_equal(&o->rgid, &d->gid))
-		shm_post(d, RTE_ISM_EVENT_BUF, RTE_ISM_BUF_UNREGISTERED,
+		ism_shm_event_post(&d->ev, RTE_ISM_EVENT_BUF,
+				   RTE_ISM_BUF_UNREGISTERED,
 			 &d->gid, token, 0);
 
 	/* When the writer answers, it has stopped using the token. */
-	shm_msg_init(&m, SHM_MSG_DMB_DEL, 0);
+	ism_shm_msg_init(&m, SHM_MSG_DMB_DEL, 0);
 	m.u.tok.token = token;
-	seq = shm_announce(d, &m, ids, &n, false);
+	seq = ism_shm_announce(d, &m, ids, &n, false);
 	wait_all(d, seq, ids, n);
+	/* Our own moves into it (a DMB we write ourselves): without the
+	 * control lock, as a thread without an lcore id that never pauses
+	 * can make this wait long, and the control thread must go on
+	 * answering the peers meanwhile (what it may do to this DMB
+	 * meanwhile, it may do while we wait for the answers too). */
+	ism_shm_ctl_unlock();
 	rte_ism_pmd_synchronize();
+	ism_shm_ctl_lock();
 
 	/* No late signal of this DMB is reported for the next one. */
-	if (ws != SHM_NO_SLOT && d->rx_sba[ws] != NULL)
+	if (ws != ISM_SHM_NO_SLOT && d->rx_sba[ws] != NULL)
 		ism_sw_sba_clear(d->rx_sba[ws], idx);
 	ism_sw_sba_clear(d->sba, idx);
 	/* An attached DMB lives on until the writer detaches (which may
 	 * have happened while we waited: then it is freed already). */
 	if (o->token == token && o->attach_cnt == 0)
-		shm_own_free(d, idx);
+		ism_shm_own_free(d, idx);
 	return 0;
 }
 
 static int
 shm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 {
-	struct shm_dev *d = shm_dev_of(idev);
+	struct ism_shm_dev *d = ism_shm_dev_of(idev);
 	int ret;
 
-	shm_op_lock(d);
+	ism_shm_op_lock(d);
 	ret = dmb_unregister(d, token);
-	shm_op_unlock(d);
+	ism_shm_op_unlock(d);
 	return ret;
 }
 
 /* Send a request about a token to p; its seq, or 0 if it failed. */
 static uint32_t
-send_token(struct shm_dev *d, struct shm_peer *p, enum shm_msg_type type,
+send_token(struct ism_shm_dev *d, struct ism_shm_peer *p,
+		enum shm_msg_type type,
 		uint64_t token)
 {
 	struct shm_msg m;
 
-	shm_msg_init(&m, type, shm_next_seq(d));
+	ism_shm_msg_init(&m, type, ism_shm_next_seq(d));
 	m.u.tok.token = token;
-	return shm_send(p, &m, -1) < 0 ? 0 : m.hdr.seq;
+	return ism_shm_conn_send(&p->c, &m, -1) < 0 ? 0 : m.hdr.seq;
 }
 
 /* Ask the owner of a DMB (request type) and wait for its answer. */
 static int
-ask_owner(struct shm_dev *d, struct shm_peer *p, enum shm_msg_type type,
+ask_owner(struct ism_shm_dev *d, struct ism_shm_peer *p, enum shm_msg_type type,
 		uint64_t token)
 {
 	uint32_t seq = send_token(d, p, type, token);
-	uint64_t id = p->id;
+	uint64_t id = p->c.id;
 	int status;
 
 	if (seq == 0)
 		return -ENOMEM;
-	shm_wait_answers(d, seq, &id, &status, 1);
+	ism_shm_conn_wait_answers(&d->conns, seq, &id, &status, 1);
 	return status;
 }
 
@@ -230,7 +243,7 @@ fill_attached(struct rte_ism_dmb *out, uint64_t token, void *addr,
 
 /* Drop one local attachment of a remote DMB; false if there is none. */
 static bool
-detach_local(struct shm_dev *d, uint64_t token)
+detach_local(struct ism_shm_dev *d, uint64_t token)
 {
 	unsigned int oslot = ism_sw_tok_slot(token);
 	uint32_t idx = ism_sw_tok_idx(token);
@@ -242,31 +255,31 @@ detach_local(struct shm_dev *d, uint64_t token)
 		c = &v->ctl[idx];
 		/* Still mapped for moves unless the owner revoked it. */
 		if (--c->attach_cnt == 0 && v->ent[idx].token != token) {
-			shm_unmap(c->addr, c->map_len);
+			ism_shm_unmap(c->addr, c->map_len);
 			memset(c, 0, sizeof(*c));
 		}
 		return true;
 	}
-	return ism_sw_orphan_detach(&d->orphans, token, shm_mem_free);
+	return ism_sw_orphan_detach(&d->orphans, token, ism_shm_mem_free);
 }
 
 static int
 shm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 		struct rte_ism_dmb *out)
 {
-	struct shm_dev *d = shm_dev_of(idev);
+	struct ism_shm_dev *d = ism_shm_dev_of(idev);
 	uint32_t idx = ism_sw_tok_idx(token);
 	unsigned int oslot = ism_sw_tok_slot(token);
 	struct shm_own_dmb *o;
 	struct shm_view *v;
 	struct shm_view_ctl *c;
-	struct shm_peer *p;
+	struct ism_shm_peer *p;
 	uint64_t id;
 	int ret;
 
-	shm_op_lock(d);
+	ism_shm_op_lock(d);
 	if (oslot == d->slot) {
-		o = shm_own_find(d, token);
+		o = ism_shm_own_find(d, token);
 		ret = o == NULL || !o->registered ? -ENOENT :
 			!rte_ism_gid_equal(&o->rgid, &d->gid) ? -EACCES : 0;
 		if (ret == 0) {
@@ -291,7 +304,7 @@ shm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 	c = &v->ctl[idx];
 	c->attach_cnt++;
 	fill_attached(out, token, c->addr, v->ent[idx].len, &d->gid);
-	id = p->id;
+	id = p->c.id;
 	ret = ask_owner(d, p, SHM_MSG_ATTACH, token);
 	if (ret == 0)
 		goto out;
@@ -299,36 +312,36 @@ shm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 	 * it did not answer: undo; a DETACH behind the ATTACH keeps a slow
 	 * owner's count right. */
 	detach_local(d, token);
-	p = shm_conn_find(d, id);
+	p = ism_shm_peer_of(ism_shm_conn_find(&d->conns, id));
 	if (ret == -ETIMEDOUT && p != NULL)
 		send_token(d, p, SHM_MSG_DETACH, token);
 	if (ret == -ENETUNREACH)
 		ret = -ENOENT;
 out:
-	shm_op_unlock(d);
+	ism_shm_op_unlock(d);
 	return ret;
 }
 
 static int
 shm_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
 {
-	struct shm_dev *d = shm_dev_of(idev);
+	struct ism_shm_dev *d = ism_shm_dev_of(idev);
 	unsigned int oslot = ism_sw_tok_slot(token);
 	uint32_t idx = ism_sw_tok_idx(token);
 	struct shm_view *v;
 	struct shm_own_dmb *o;
-	struct shm_peer *p;
+	struct ism_shm_peer *p;
 	bool owner_knows;
 	int ret = 0;
 
-	shm_op_lock(d);
+	ism_shm_op_lock(d);
 	if (oslot == d->slot) {
-		o = shm_own_find(d, token);
+		o = ism_shm_own_find(d, token);
 		if (o == NULL || o->attach_cnt == 0 ||
 		    !rte_ism_gid_equal(&o->rgid, &d->gid))
 			ret = -ENOENT;
 		else if (--o->attach_cnt == 0 && !o->registered)
-			shm_own_free(d, idx);
+			ism_shm_own_free(d, idx);
 		goto out;
 	}
 	v = d->views[oslot];
@@ -342,7 +355,7 @@ shm_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
 	else if (owner_knows)
 		ask_owner(d, p, SHM_MSG_DETACH, token);
 out:
-	shm_op_unlock(d);
+	ism_shm_op_unlock(d);
 	return ret;
 }
 
@@ -350,34 +363,35 @@ static int
 shm_signal_event(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
 		uint32_t trigger_irq, uint32_t code, uint64_t info)
 {
-	struct shm_dev *d = shm_dev_of(idev);
-	struct shm_peer *p;
+	struct ism_shm_dev *d = ism_shm_dev_of(idev);
+	struct ism_shm_peer *p;
 	struct shm_msg m;
 	uint64_t id;
 	int ret;
 
-	shm_op_lock(d);
+	ism_shm_op_lock(d);
 	if (rte_ism_gid_equal(rgid, &d->gid)) {
-		shm_post(d, RTE_ISM_EVENT_SW, code, &d->gid, 0, info);
+		ism_shm_event_post(&d->ev, RTE_ISM_EVENT_SW, code, &d->gid, 0,
+				   info);
 		ret = 0;
 		goto out;
 	}
-	p = shm_peer_by_gid(d, rgid);
+	p = ism_shm_peer_by_gid(d, rgid);
 	if (p == NULL || !p->up) {
 		ret = -ENETUNREACH;
 		goto out;
 	}
-	shm_msg_init(&m, SHM_MSG_EVENT, shm_next_seq(d));
+	ism_shm_msg_init(&m, SHM_MSG_EVENT, ism_shm_next_seq(d));
 	m.u.event.code = code;
 	m.u.event.info = info;
 	m.u.event.trigger = trigger_irq != 0;
-	ret = shm_send(p, &m, -1);
+	ret = ism_shm_conn_send(&p->c, &m, -1);
 	if (ret < 0)
 		goto out;
-	id = p->id;
-	shm_wait_answers(d, m.hdr.seq, &id, &ret, 1);
+	id = p->c.id;
+	ism_shm_conn_wait_answers(&d->conns, m.hdr.seq, &id, &ret, 1);
 out:
-	shm_op_unlock(d);
+	ism_shm_op_unlock(d);
 	return ret;
 }
 
@@ -385,42 +399,43 @@ static int
 shm_query_remote_gid(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
 		uint32_t vlan_valid, uint16_t vlan_id __rte_unused)
 {
-	struct shm_dev *d = shm_dev_of(idev);
-	struct shm_peer *p;
+	struct ism_shm_dev *d = ism_shm_dev_of(idev);
+	struct ism_shm_peer *p;
 	int ret = 0;
 
 	/* No VLANs here: no device is a member of any. */
 	if (vlan_valid)
 		return -ENETUNREACH;
-	shm_ctl_lock();
+	ism_shm_ctl_lock();
 	if (!rte_ism_gid_equal(rgid, &d->gid)) {
-		p = shm_peer_by_gid(d, rgid);
+		p = ism_shm_peer_by_gid(d, rgid);
 		if (p == NULL || !p->up)
 			ret = -ENETUNREACH;
 	}
-	shm_ctl_unlock();
+	ism_shm_ctl_unlock();
 	return ret;
 }
 
 static int
 shm_dump(struct rte_ism_dev *idev, FILE *f)
 {
-	struct shm_dev *d = shm_dev_of(idev);
+	struct ism_shm_dev *d = ism_shm_dev_of(idev);
 	char gid[RTE_ISM_GID_STRLEN];
 	struct shm_own_dmb *o;
-	struct shm_peer *p;
+	struct ism_shm_peer *p;
 	uint32_t idx, n = 0;
 
-	shm_ctl_lock();
-	fprintf(f, "  shm fabric %s slot %u socket %s\n", d->dir, d->slot,
-		d->sock_name);
-	TAILQ_FOREACH(p, &d->conns, next) {
+	ism_shm_ctl_lock();
+	fprintf(f, "  shm fabric %s slot %u socket %s\n", d->fab.dir, d->slot,
+		d->fab.sock_name);
+	ISM_SHM_PEER_FOREACH(p, d) {
 		rte_ism_gid_format(&p->gid, gid, sizeof(gid));
 		fprintf(f, "  peer %s slot %d pid %d %s%s\n",
-			p->hello_rcvd || p->initiator ? gid : "?",
-			p->slot == SHM_NO_SLOT ? -1 : p->slot, (int)p->pid,
+			p->hello_rcvd || p->c.initiator ? gid : "?",
+			p->slot == ISM_SHM_NO_SLOT ? -1 : p->slot,
+			(int)p->c.pid,
 			p->up ? "up" : "handshake",
-			p->initiator ? " (we connected)" : "");
+			p->c.initiator ? " (we connected)" : "");
 	}
 	for (idx = SHM_IDX_FIRST; idx < SHM_IDX_FIRST + d->max_dmbs; idx++) {
 		o = &d->own[idx];
@@ -435,12 +450,13 @@ shm_dump(struct rte_ism_dev *idev, FILE *f)
 	}
 	fprintf(f, "  %u DMBs, %" PRIu64 " protocol errors, %" PRIu64
 		" connections refused, %" PRIu64 " handshakes expired\n", n,
-		d->protocol_errors, d->conns_refused, d->handshakes_expired);
-	shm_ctl_unlock();
+		d->conns.protocol_errors, d->conns.refused,
+		d->conns.handshakes_expired);
+	ism_shm_ctl_unlock();
 	return 0;
 }
 
-const struct rte_ism_dev_ops shm_ops = {
+const struct rte_ism_dev_ops ism_shm_ops = {
 	.dmb_register = shm_dmb_register,
 	.dmb_unregister = shm_dmb_unregister,
 	.dmb_attach = shm_dmb_attach,

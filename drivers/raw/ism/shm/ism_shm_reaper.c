@@ -8,12 +8,15 @@
  *
  *   dpdk-ism-shm-reaper SOCKET DEV INODE DIR
  *
- * stdin: a pipe whose write end only the device's process holds; fd 3: the
- * rendezvous directory. A byte on the pipe: the device closed and removed
+ * stdin: a socket whose other end only the device's process holds; fd 3:
+ * the rendezvous directory. A byte on it: the device closed and removed
  * its socket itself, exit. End of file: the process is gone; under the
  * directory's lock (as devices join and leave), remove SOCKET if it still
  * is the device's (device and inode numbers DEV, INODE; a device that took
- * its place has another inode). DIR is for ps(1) only.
+ * its place has another inode), and the claims of its GID and slot that
+ * name it (symbolic links "<chid>-gid-<GID>" and "<chid>-slot-<slot>", see
+ * ism_shm_fabric.c) unless another socket took its name. DIR is for ps(1)
+ * only.
  *
  * Only SIGKILL ends it early (every other signal is blocked): a socket
  * left then is removed by the next device that joins the fabric.
@@ -75,6 +78,32 @@ lock_dir(void)
 	return -1;
 }
 
+/* Remove the claim name if it names sock. */
+static void
+unclaim_one(const char *name, const char *sock)
+{
+	char target[64];
+	ssize_t n = readlinkat(DIR_FD, name, target, sizeof(target));
+
+	if (n > 0 && (size_t)n == strlen(sock) && memcmp(target, sock, n) == 0)
+		unlinkat(DIR_FD, name, 0);
+}
+
+/* The claims of "cccc-NN-<32 hex>.sock": "cccc-gid-<32 hex>" and
+ * "cccc-slot-NN". */
+static void
+unclaim(const char *sock)
+{
+	char name[64];
+
+	if (strlen(sock) != 45)
+		return;
+	snprintf(name, sizeof(name), "%.4s-gid-%.32s", sock, sock + 8);
+	unclaim_one(name, sock);
+	snprintf(name, sizeof(name), "%.4s-slot-%.2s", sock, sock + 5);
+	unclaim_one(name, sock);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -103,8 +132,12 @@ main(int argc, char **argv)
 			argv[0], argv[4], argv[4], argv[1]);
 		return 1;
 	}
-	if (fstatat(DIR_FD, argv[1], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    (uint64_t)st.st_dev == dev && (uint64_t)st.st_ino == ino)
-		unlinkat(DIR_FD, argv[1], 0);
+	if (fstatat(DIR_FD, argv[1], &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno == ENOENT)
+			unclaim(argv[1]);
+	} else if ((uint64_t)st.st_dev == dev && (uint64_t)st.st_ino == ino &&
+		   unlinkat(DIR_FD, argv[1], 0) == 0) {
+		unclaim(argv[1]);
+	}
 	return 0;
 }
