@@ -19,8 +19,7 @@ void
 stats_snap(struct stats_snap *s, const struct fwd_ctx *c, uint64_t now)
 {
 	s->tsc = now;
-	s->rx = c->ring->rx_stats;
-	s->tx = c->ring->tx_stats;
+	rte_ism_ring_stats_get(c->ring, &s->rx, &s->tx);
 	s->fwd = c->st;
 }
 

@@ -20,7 +20,7 @@
 #include "ism_ring_private.h"
 
 #define MSG_MAGIC	0xf5u
-#define MSG_VERSION	2u
+#define MSG_VERSION	3u	/* 3: descriptors in packet order */
 #define MSG_HELLO	1u
 #define MSG_READY	2u
 #define MSG_BYE		3u
@@ -321,17 +321,22 @@ rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 
 	if (l == NULL)
 		return 0;
-	/* A move failed: the peer's DMB is gone even if no event said so. */
+	/* A move failed (the peer's DMB is gone even if no event said so), or
+	 * the peer broke the ring protocol: BYE, so that a peer still there
+	 * starts over too, and the link goes down. */
 	for (i = 0; i < l->nb_rings && peer_known(l); i++) {
-		err = rte_atomic_load_explicit(&l->rings[i]->tx_error, rte_memory_order_relaxed);
+		err = rte_ism_ring_error(l->rings[i]);
 		if (err == 0)
-			err = rte_atomic_load_explicit(&l->rings[i]->rx_error,
-					rte_memory_order_relaxed);
-		if (err != 0) {
+			continue;
+		if (err == -EPROTO)
+			snprintf(why, sizeof(why), "it broke the ring protocol");
+		else if (err == -ESTALE)
+			snprintf(why, sizeof(why), "a receive raced the restart");
+		else
 			snprintf(why, sizeof(why), "a move failed (%s)",
 				 strerror(-err));
-			return peer_lost(l, why, NULL, RTE_ISM_RING_LINK_LOST);
-		}
+		link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
+		return peer_lost(l, why, NULL, RTE_ISM_RING_LINK_LOST);
 	}
 	for (i = 0; i < l->nb_rings; i++)
 		all &= l->confirmed[i];

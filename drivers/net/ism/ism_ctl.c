@@ -12,8 +12,9 @@
  * Why a thread: the handshake must go on whether or not the application
  * polls the port (testpmd waits for the link before it starts forwarding),
  * and a peer killed with SIGKILL must bring the link down within
- * milliseconds. The data path never waits for it: the ring functions it
- * calls take the ring's locks, the burst functions only try them.
+ * milliseconds. The data path never waits for it, nor it for the data
+ * path: the ring functions it calls publish each connection to the burst
+ * functions, which take no lock (lib/ism_ring/ism_ring_private.h).
  */
 
 #include <inttypes.h>
@@ -241,7 +242,7 @@ ism_ctl_port_start(struct ism_eth_port *p)
 	int ret;
 
 	for (i = 0; i < p->nb_queues; i++)
-		rings[i] = &p->queues[i].ring;
+		rings[i] = p->queues[i].ring;
 	pthread_mutex_lock(&ctl_lock);
 	ret = rte_ism_ring_link_init(&p->link, p->args.dev_id, &p->args.peer,
 			rings, p->nb_queues, on_link, p);
