@@ -17,18 +17,25 @@
  *   sides through a sequence count (rte_seqcount.h): rx_pub for the
  *   receive side, tx_pub for the send side;
  * - the receive side (rte_ism_ring_recv(), ism_ring_rx.c) owns the rx_*
- *   fields; it publishes rx_next and rx_cons (release) for the control
- *   functions and rx_err for the link;
+ *   fields; it publishes rx_next and rx_cons for the control functions,
+ *   rx_err for the link, and rx_busy and rx_sn (below);
  * - the send side (rte_ism_ring_send(), ism_ring_tx.c) owns the tx_*
- *   fields; it publishes tx_ack (which connection it may be using) and
- *   tx_err.
+ *   fields; it publishes tx_err, tx_busy and tx_sn.
  *
  * Each side compares the published sequence number with the one it took
  * last, once per call (one load of a line that only changes with the
- * connection), and takes the new state at the start of a call. The peer's
- * DMB attached for zero-copy sends is the one thing the send side uses
- * that the control functions must release: they detach it once tx_ack
- * shows that the send side cannot be using it (ism_ring_map_retire()).
+ * connection), and takes the new state at the start of a call.
+ *
+ * When a connection ends, the control functions wait until neither side
+ * can still be in a call on it (ism_ring_quiesce()): a side marks itself
+ * busy for the length of each call, with a full fence between that store
+ * and its load of the sequence number, and the control functions fence
+ * between publishing and reading busy (Dekker's pattern: one of the two
+ * sees the other's store). So once rte_ism_ring_peer_clear() returns,
+ * nothing of the old connection is written any more (the peer may start a
+ * new one on the same slots), the peer's attached DMB can go, and our own
+ * is not read until the next connection. The wait lasts one call at most,
+ * and nothing when the side is idle.
  */
 
 #include <stdalign.h>
@@ -75,16 +82,7 @@ struct ism_ring_ctl {
 	struct ism_ring_rx_sess rx;	/* what rx_pub holds */
 	uint32_t rx_sn;		/* sequence numbers of rx_pub, tx_pub */
 	uint32_t tx_sn;
-	/* Zero copy: the peer's DMB attached for sending, and the sequence
-	 * number of the tx_pub that holds it. */
-	uint64_t map_token;
-	uint8_t *map;
-	uint32_t map_sn;
-	/* One attached DMB of an older peer that the send side may still be
-	 * using (tx_ack was its sequence number); detached when tx_ack moves
-	 * on, or by rte_ism_ring_free(). */
-	uint64_t old_map_token;
-	uint32_t old_map_sn;
+	uint64_t map_token;	/* zero copy: the peer's DMB, attached */
 };
 
 struct __rte_cache_aligned rte_ism_ring {
@@ -126,7 +124,8 @@ struct __rte_cache_aligned rte_ism_ring {
 	RTE_ATOMIC(bool) tx_ready;	/* tx_pub holds a peer */
 
 	/* Receive side. */
-	alignas(RTE_CACHE_LINE_SIZE) uint32_t rx_sn;	/* rx_pub taken last */
+	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) rx_busy; /* in a call */
+	RTE_ATOMIC(uint32_t) rx_sn;	/* rx_pub taken last */
 	uint64_t rx_token;		/* the peer's DMB; 0: do not receive */
 	uint32_t rx_prod;		/* last producer cursor read */
 	RTE_ATOMIC(uint32_t) rx_next;	/* next slot to hand out */
@@ -138,8 +137,8 @@ struct __rte_cache_aligned rte_ism_ring {
 	struct rte_ism_ring_rx_stats rx_stats;
 
 	/* Send side. */
-	alignas(RTE_CACHE_LINE_SIZE) uint32_t tx_sn;	/* tx_pub taken last */
-	RTE_ATOMIC(uint32_t) tx_ack;	/* tx_pub it may be using */
+	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint32_t) tx_busy; /* in a call */
+	RTE_ATOMIC(uint32_t) tx_sn;	/* tx_pub taken last */
 	uint64_t tx_token;		/* the peer's DMB; 0: do not send */
 	uint32_t tx_sf;			/* 1: signal each publication */
 	uint32_t tx_shift;		/* log2(slot_size) */
@@ -166,6 +165,22 @@ static inline RTE_ATOMIC(uint32_t) *
 ism_ring_own_prod(const struct rte_ism_ring *r)
 {
 	return RTE_PTR_ADD(r->dmb.addr, RTE_ISM_RING_PROD_OFF);
+}
+
+/* The start and the end of a call of a side (rx_busy or tx_busy): the
+ * fence orders the busy store before the loads of the call (the sequence
+ * number first); see ism_ring_quiesce(). */
+static __rte_always_inline void
+ism_ring_enter(RTE_ATOMIC(uint32_t) *busy)
+{
+	rte_atomic_store_explicit(busy, 1, rte_memory_order_relaxed);
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+}
+
+static __rte_always_inline void
+ism_ring_leave(RTE_ATOMIC(uint32_t) *busy)
+{
+	rte_atomic_store_explicit(busy, 0, rte_memory_order_release);
 }
 
 /* Slots a packet of len bytes takes; len is below 2^31 (a checked

@@ -65,7 +65,9 @@ rx_fail(struct rte_ism_ring *r, int err, uint32_t dropped)
 		r->rx_stats.bad++;
 		r->rx_stats.bad_slots += dropped;
 	}
-	rte_atomic_store_explicit(&r->rx_err, ism_ring_err_word(r->rx_sn, err),
+	rte_atomic_store_explicit(&r->rx_err, ism_ring_err_word(
+			rte_atomic_load_explicit(&r->rx_sn,
+				rte_memory_order_relaxed), err),
 			rte_memory_order_release);
 }
 
@@ -83,12 +85,13 @@ rx_adopt(struct rte_ism_ring *r, uint32_t sn)
 	s = r->rx_pub;
 	if (rte_seqcount_read_retry(&r->rx_seq, sn))
 		return;
-	r->rx_sn = sn;
+	rte_atomic_store_explicit(&r->rx_sn, sn, rte_memory_order_release);
 	if (s.token == 0)
 		return;
-	/* rte_ism_ring_announce() read rx_next while this side may have
-	 * been in a call on the old connection; if that call took slots,
-	 * the peer would write over them: start over. */
+	/* rte_ism_ring_announce() read rx_next after the end of the old
+	 * connection (rte_ism_ring_peer_clear() waits for the calls on it):
+	 * had a call taken slots since, the peer would write over them.
+	 * Checked all the same: start over then. */
 	if (s.start != rte_atomic_load_explicit(&r->rx_next,
 			rte_memory_order_relaxed)) {
 		rx_fail(r, -ESTALE, 0);
@@ -307,9 +310,8 @@ rx_credit(struct rte_ism_ring *r, bool idle)
 	r->rx_stats.credit_moves++;
 }
 
-uint16_t
-rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
-		uint16_t nb_pkts)
+static __rte_always_inline uint16_t
+rx_burst(struct rte_ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct rte_mbuf *mbufs[RTE_ISM_RING_MAX_BURST], *m;
 	/* In locals: the stores into mbufs could alias the ring's fields. */
@@ -331,7 +333,8 @@ rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 	int ret;
 
 	sn = rte_seqcount_read_begin(&r->rx_seq);
-	if (unlikely(sn != r->rx_sn))
+	if (unlikely(sn != rte_atomic_load_explicit(&r->rx_sn,
+			rte_memory_order_relaxed)))
 		rx_adopt(r, sn);
 	if (zc)
 		ism_ring_zc_reclaim(r);
@@ -433,4 +436,16 @@ rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 	}
 	rx_credit(r, k == 0);
 	return k;
+}
+
+uint16_t
+rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
+		uint16_t nb_pkts)
+{
+	uint16_t n;
+
+	ism_ring_enter(&r->rx_busy);
+	n = rx_burst(r, pkts, nb_pkts);
+	ism_ring_leave(&r->rx_busy);
+	return n;
 }

@@ -33,7 +33,9 @@ static __rte_noinline int
 tx_fail(struct rte_ism_ring *r, int err)
 {
 	r->tx_token = 0;
-	rte_atomic_store_explicit(&r->tx_err, ism_ring_err_word(r->tx_sn, err),
+	rte_atomic_store_explicit(&r->tx_err, ism_ring_err_word(
+			rte_atomic_load_explicit(&r->tx_sn,
+				rte_memory_order_relaxed), err),
 			rte_memory_order_release);
 	return err;
 }
@@ -45,33 +47,22 @@ tx_move_error(struct rte_ism_ring *r, int ret)
 	return tx_fail(r, ret);
 }
 
-/*
- * Take the connection the control functions published last (sequence
+/* Take the connection the control functions published last (sequence
  * number sn, changed since the last call): tx_pub read under its sequence
- * count; if it is being written, the next call tries again. Whatever
- * happens the old connection is over, and tx_ack says which one we may be
- * using from now on: stored before the check that tx_pub has not changed
- * again, with a full fence between (the other half is tx_may_use() in
- * rte_ism_ring.c), so the control functions never detach a DMB we go on
- * writing.
- */
+ * count; if it is being written, the next call tries again. */
 static __rte_noinline void
 tx_adopt(struct rte_ism_ring *r, uint32_t sn)
 {
 	struct ism_ring_tx_sess s;
 
-	r->tx_token = 0;
+	r->tx_token = 0;	/* the old connection is over */
 	r->tx_map = NULL;
 	if (sn & 1)
 		return;
 	s = r->tx_pub;
 	if (rte_seqcount_read_retry(&r->tx_seq, sn))
 		return;
-	rte_atomic_store_explicit(&r->tx_ack, sn, rte_memory_order_relaxed);
-	rte_atomic_thread_fence(rte_memory_order_seq_cst);
-	if (rte_seqcount_read_begin(&r->tx_seq) != sn)
-		return;
-	r->tx_sn = sn;
+	rte_atomic_store_explicit(&r->tx_sn, sn, rte_memory_order_release);
 	if (s.token == 0)
 		return;
 	r->tx_token = s.token;
@@ -232,9 +223,8 @@ tx_free(struct rte_mbuf **pkts, uint16_t n)
 	rte_mempool_put_bulk(mp, (void **)pkts, n);
 }
 
-uint16_t
-rte_ism_ring_send(struct rte_ism_ring *r, struct rte_mbuf **pkts,
-		uint16_t nb_pkts)
+static __rte_always_inline uint16_t
+tx_burst(struct rte_ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	/* Copy mode: the burst's descriptors, moved with it. */
 	struct rte_ism_ring_desc ldesc[RTE_ISM_RING_MAX_BURST];
@@ -247,7 +237,8 @@ rte_ism_ring_send(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 	struct rte_mbuf *s;
 	uint8_t *map;
 
-	if (unlikely(sn != r->tx_sn))
+	if (unlikely(sn != rte_atomic_load_explicit(&r->tx_sn,
+			rte_memory_order_relaxed)))
 		tx_adopt(r, sn);
 	if (unlikely(r->tx_token == 0))
 		return 0;
@@ -316,4 +307,16 @@ rte_ism_ring_send(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 	}
 	tx_free(pkts, i);
 	return i;
+}
+
+uint16_t
+rte_ism_ring_send(struct rte_ism_ring *r, struct rte_mbuf **pkts,
+		uint16_t nb_pkts)
+{
+	uint16_t n;
+
+	ism_ring_enter(&r->tx_busy);
+	n = tx_burst(r, pkts, nb_pkts);
+	ism_ring_leave(&r->tx_busy);
+	return n;
 }

@@ -21,7 +21,9 @@
 
 #include <rte_atomic.h>
 #include <rte_branch_prediction.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_pause.h>
 #include <rte_malloc.h>
 #include <rte_memory.h>
 
@@ -220,64 +222,27 @@ tx_publish(struct rte_ism_ring *r, const struct ism_ring_tx_sess *s)
 }
 
 /*
- * May the send side be using the attachment published with sequence
- * number sn? Asked after a newer tx_pub. With tx_adopt() (ism_ring_tx.c)
- * this is Dekker's pattern: each side stores (tx_pub here, tx_ack there),
- * fences, then loads what the other stored, so at least one of them sees
- * the other's store: either the send side sees the newer tx_pub and does
- * not take the old one, or we see its tx_ack. tx_ack only moves forward.
+ * Wait until the side whose busy and sn words these are cannot be in a
+ * call on what was published before sn: it is not in a call, or its call
+ * took sn. The fence pairs with the one of ism_ring_enter(): either the
+ * side's load of the sequence number sees our publication, or we see its
+ * busy store. A call is short; spin, then sleep a little (a thread of the
+ * data path may have been preempted).
  */
-static bool
-tx_may_use(struct rte_ism_ring *r, uint32_t sn)
+static void
+ism_ring_quiesce(RTE_ATOMIC(uint32_t) *busy, RTE_ATOMIC(uint32_t) *seen,
+		uint32_t sn)
 {
+	unsigned int spins = 0;
+
 	rte_atomic_thread_fence(rte_memory_order_seq_cst);
-	return rte_atomic_load_explicit(&r->tx_ack,
-			rte_memory_order_acquire) == sn;
-}
-
-static void
-map_detach(struct rte_ism_ring *r, uint64_t token)
-{
-	int ret = rte_ism_dmb_detach(r->dev_id, token);
-
-	if (ret < 0)
-		RING_LOG(DEBUG, "detaching the peer's DMB 0x%" PRIx64 ": %s",
-			 token, strerror(-ret));
-}
-
-/* Detach the older attachment once the send side cannot be using it
- * (force: no call runs on the ring). */
-static void
-old_map_collect(struct rte_ism_ring *r, bool force)
-{
-	if (r->ctl.old_map_token == 0 ||
-	    (!force && tx_may_use(r, r->ctl.old_map_sn)))
-		return;
-	map_detach(r, r->ctl.old_map_token);
-	r->ctl.old_map_token = 0;
-}
-
-/* tx_pub no longer holds the current attachment (a newer one was
- * published): detach it, or keep it until the send side moves on. At most
- * one is kept: the send side uses one attachment at a time, the one of
- * tx_ack. */
-static void
-map_retire(struct rte_ism_ring *r)
-{
-	if (r->ctl.map_token == 0)
-		return;
-	old_map_collect(r, false);
-	if (!tx_may_use(r, r->ctl.map_sn)) {
-		map_detach(r, r->ctl.map_token);
-	} else {
-		/* tx_ack is map_sn: not the older one's, and it never goes
-		 * back. */
-		old_map_collect(r, true);
-		r->ctl.old_map_token = r->ctl.map_token;
-		r->ctl.old_map_sn = r->ctl.map_sn;
+	while (rte_atomic_load_explicit(busy, rte_memory_order_acquire) != 0 &&
+	       rte_atomic_load_explicit(seen, rte_memory_order_acquire) != sn) {
+		if (++spins < 1000)
+			rte_pause();
+		else
+			rte_delay_us_sleep(10);
 	}
-	r->ctl.map_token = 0;
-	r->ctl.map = NULL;
 }
 
 static void
@@ -285,14 +250,24 @@ peer_clear_locked(struct rte_ism_ring *r)
 {
 	static const struct ism_ring_rx_sess no_rx;
 	static const struct ism_ring_tx_sess no_tx;
+	int ret;
 
-	if (r->ctl.announced)
+	if (r->ctl.announced) {
 		rx_publish(r, &no_rx);
+		ism_ring_quiesce(&r->rx_busy, &r->rx_sn, r->ctl.rx_sn);
+	}
 	if (r->ctl.tx_started) {
 		tx_publish(r, &no_tx);
-		map_retire(r);
+		ism_ring_quiesce(&r->tx_busy, &r->tx_sn, r->ctl.tx_sn);
 	}
-	old_map_collect(r, false);
+	/* Neither side writes for the old connection any more. */
+	if (r->ctl.map_token != 0) {
+		ret = rte_ism_dmb_detach(r->dev_id, r->ctl.map_token);
+		if (ret < 0)
+			RING_LOG(DEBUG, "detaching the peer's DMB 0x%" PRIx64
+				 ": %s", r->ctl.map_token, strerror(-ret));
+		r->ctl.map_token = 0;
+	}
 	r->ctl.token = 0;
 	r->ctl.announced = false;
 	r->ctl.tx_started = false;
@@ -317,8 +292,6 @@ rte_ism_ring_free(struct rte_ism_ring *r)
 	if (r == NULL)
 		return 0;
 	rte_ism_ring_peer_clear(r);
-	/* No call runs on the ring: every attachment can go. */
-	old_map_collect(r, true);
 	if (r->zero_copy) {
 		ism_ring_zc_reclaim(r);
 		held = rte_ism_ring_rx_held(r);
@@ -461,11 +434,8 @@ rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal)
 	s.geom = r->ctl.geom;
 	s.sf = signal ? 1 : 0;
 	tx_publish(r, &s);
-	if (s.map != NULL) {
-		r->ctl.map = s.map;
+	if (s.map != NULL)
 		r->ctl.map_token = s.token;
-		r->ctl.map_sn = r->ctl.tx_sn;
-	}
 	r->ctl.tx_started = true;
 out:
 	rte_spinlock_unlock(&r->ctl.lock);

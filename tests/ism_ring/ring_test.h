@@ -45,5 +45,10 @@ int test_bad_hello(void);
 int test_link_multi_ring(void);
 int test_link_ring_mismatch(void);
 int test_link_poll_cursor(void);
+int test_link_protocol_error(void);
+
+/* test_ism_ring_handoff.c */
+int test_handoff(void);
+int test_quiesce(void);
 
 #endif /* RING_TEST_H */

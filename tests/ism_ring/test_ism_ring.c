@@ -4,9 +4,10 @@
 
 /*
  * Unit tests of librte_ism_ring (lib/ism_ring): the ring protocol here,
- * the handshake in test_ism_ring_link.c, between two loopback ISM devices
- * of one process:
- *   test-ism-ring [EAL options] --vdev ism_lo0,gid=0xa
+ * the handshake in test_ism_ring_link.c, the control steps against a
+ * running data path in test_ism_ring_handoff.c, between two loopback ISM
+ * devices of one process, on two lcores:
+ *   test-ism-ring -l 0,1 [EAL options] --vdev ism_lo0,gid=0xa
  *                 --vdev ism_lo1,gid=0xb
  * Exit status 0 if all pass.
  */
@@ -612,43 +613,6 @@ test_rx_pending(void)
 	return TEST_SUCCESS;
 }
 
-/*
- * Zero copy: the peer's DMB attached for sending is released only when
- * the send side cannot be using it any more. Its peer gone, the send side
- * has not run since it took that DMB: it is kept attached; once a send
- * call took the new state, the next control step detaches it.
- */
-static int
-test_zc_map_release(void)
-{
-	struct rte_mbuf *m;
-	uint64_t token;
-
-	if (pair_init(&geom_default, &geom_default, true, false) < 0)
-		return TEST_FAILED;
-	if (one_good_packet(1) < 0)
-		return TEST_FAILED;
-	token = rb->dmb.token;
-	TEST_ASSERT_EQUAL(ra->tx_map != NULL, true, "a writes b's DMB");
-	rte_ism_ring_peer_clear(ra);
-	TEST_ASSERT_EQUAL(ra->ctl.old_map_token, token,
-			  "detached while the send side may write it");
-	TEST_ASSERT_EQUAL(ra->tx_map != NULL, true, "send side changed");
-	m = test_pkt_make(pool, 60, 2048, 2);
-	TEST_ASSERT_NOT_NULL(m, "mbuf");
-	TEST_ASSERT_EQUAL(rte_ism_ring_send(ra, &m, 1), 0, "sent, no peer");
-	TEST_ASSERT(ra->tx_map == NULL, "send side still on the old DMB");
-	rte_pktmbuf_free(m);
-	rte_ism_ring_peer_clear(ra);
-	TEST_ASSERT_EQUAL(ra->ctl.old_map_token, 0, "still attached");
-	/* Connected again: a new attachment, and traffic. */
-	rte_ism_ring_peer_clear(rb);
-	if (pair_connect() < 0 || one_good_packet(3) < 0)
-		return TEST_FAILED;
-	pair_fini();
-	return TEST_SUCCESS;
-}
-
 /* The receiver's peer restarts while zero-copy mbufs (attached: 300 B,
  * five slots each) are held: the new sender starts after them, and their
  * slots come back when freed. */
@@ -815,7 +779,6 @@ static const struct {
 	{ "bad_credits", test_bad_credits },
 	{ "bad_start", test_bad_start },
 	{ "rx_pending", test_rx_pending },
-	{ "zc_map_release", test_zc_map_release },
 	{ "reconnect_zero_copy", test_reconnect_zero_copy },
 	{ "peer_gone", test_peer_gone },
 	{ "max_len", test_max_len },
@@ -826,6 +789,9 @@ static const struct {
 	{ "link_multi_ring", test_link_multi_ring },
 	{ "link_ring_mismatch", test_link_ring_mismatch },
 	{ "link_poll_cursor", test_link_poll_cursor },
+	{ "link_protocol_error", test_link_protocol_error },
+	{ "handoff", test_handoff },
+	{ "quiesce", test_quiesce },
 };
 
 int

@@ -8,6 +8,7 @@
  * devices, each link polling its own device's events.
  */
 
+#include <inttypes.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -312,6 +313,67 @@ test_link_poll_cursor(void)
 	TEST_ASSERT_EQUAL(ra->tx_pub.sf, 0, "a signals b, which reads its cursor");
 	TEST_ASSERT_EQUAL(rb->tx_pub.sf, 1, "b does not signal a");
 	if (one_packet(ra, rb, 128, 1) < 0 || one_packet(rb, ra, 129, 2) < 0)
+		ret = -1;
+	rte_ism_ring_link_bye(&la);
+	rte_ism_ring_link_bye(&lb);
+	ring_fini(&ra);
+	ring_fini(&rb);
+	return ret;
+}
+
+static bool
+relinked(void)
+{
+	return rep_b.nb_lost == 1 && both_up();
+}
+
+/* The peer writes a descriptor that does not fit b's ring (a length near
+ * 2^32): b's link says BYE and goes down ("it broke the ring protocol"),
+ * a starts over on the BYE, both come up again and traffic passes; the
+ * error counted once. */
+int
+test_link_protocol_error(void)
+{
+	struct rte_ism_ring *a[1], *b[1];
+	struct rte_ism_ring_desc d = { .len = UINT32_MAX };
+	unsigned int ev_a = 0, ev_b = 0, i;
+	struct rte_mbuf *rx[4];
+	uint32_t prod;
+	int ret = 0;
+
+	events_drain();
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
+				      false, true), "a");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
+				      false, true), "b");
+	a[0] = ra;
+	b[0] = rb;
+	TEST_ASSERT_SUCCESS(link_a(a, 1), "link a");
+	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
+	poll_both(&ev_a, &ev_b, both_up);
+	TEST_ASSERT(both_up(), "handshake did not complete");
+	if (one_packet(ra, rb, 100, 1) < 0)
+		return TEST_FAILED;
+	/* Packet 1 of the connection, one slot published for it. */
+	prod = rte_atomic_load_explicit(&rb->rx_next, rte_memory_order_relaxed) + 1;
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb->dmb.token, 0, 0,
+				RTE_ISM_RING_DESC_OFF + sizeof(d), &d, sizeof(d)),
+			    "move");
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb->dmb.token, 0, 0,
+				RTE_ISM_RING_PROD_OFF, &prod, sizeof(prod)),
+			    "move");
+	for (i = 0; i < 100; i++)
+		TEST_ASSERT_EQUAL(rte_ism_ring_recv(rb, rx, 4), 0, "received");
+	ev_a = ev_b = 0;
+	poll_both(&ev_a, &ev_b, relinked);
+	TEST_ASSERT(relinked(), "b lost the link %u times, up %d",
+		    rep_b.nb_lost, both_up());
+	TEST_ASSERT(strcmp(rep_b.why, "it broke the ring protocol") == 0,
+		    "b's report: '%s'", rep_b.why);
+	TEST_ASSERT_EQUAL(rep_a.nb_bye, 1, "a saw %u BYEs", rep_a.nb_bye);
+	TEST_ASSERT_EQUAL(rb->rx_stats.bad, 1, "errors counted: %" PRIu64,
+			  rb->rx_stats.bad);
+	if (one_packet(ra, rb, 1000, 2) < 0 || one_packet(rb, ra, 64, 3) < 0)
 		ret = -1;
 	rte_ism_ring_link_bye(&la);
 	rte_ism_ring_link_bye(&lb);
