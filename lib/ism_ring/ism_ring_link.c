@@ -314,6 +314,7 @@ rte_ism_ring_link_event(struct rte_ism_ring_link *l,
 unsigned int
 rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 {
+	unsigned int what;
 	char why[64];
 	bool all = true;
 	uint16_t i;
@@ -322,8 +323,8 @@ rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 	if (l == NULL)
 		return 0;
 	/* A move failed (the peer's DMB is gone even if no event said so), or
-	 * the peer broke the ring protocol: BYE, so that a peer still there
-	 * starts over too, and the link goes down. */
+	 * the peer broke the ring protocol: the link goes down, then BYE, so
+	 * that a peer still there starts over too. */
 	for (i = 0; i < l->nb_rings && peer_known(l); i++) {
 		err = rte_ism_ring_error(l->rings[i]);
 		if (err == 0)
@@ -335,8 +336,9 @@ rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 		else
 			snprintf(why, sizeof(why), "a move failed (%s)",
 				 strerror(-err));
+		what = peer_lost(l, why, NULL, RTE_ISM_RING_LINK_LOST);
 		link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
-		return peer_lost(l, why, NULL, RTE_ISM_RING_LINK_LOST);
+		return what;
 	}
 	for (i = 0; i < l->nb_rings; i++)
 		all &= l->confirmed[i];
@@ -372,8 +374,10 @@ rte_ism_ring_link_bye(struct rte_ism_ring_link *l)
 {
 	if (l == NULL)
 		return;
-	link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
+	/* BYE once our rings no longer write for this connection (the
+	 * peer may then start a new one on the same slots). */
 	forget_peer(l);
+	link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
 }
 
 int
