@@ -85,15 +85,25 @@ pair_connect(void)
 	return TEST_SUCCESS;
 }
 
+/* Two rings connected; b reads its cursor (as net_ism's) or polls the
+ * signals (as ism_fwd's). */
+static int
+pair_init_pc(const struct rte_ism_ring_geom *ga,
+		const struct rte_ism_ring_geom *gb, bool zc_a, bool zc_b,
+		bool poll_cursor)
+{
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, ga, zc_a, false),
+			    "init a");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, gb, zc_b,
+				      poll_cursor), "init b");
+	return pair_connect();
+}
+
 static int
 pair_init(const struct rte_ism_ring_geom *ga, const struct rte_ism_ring_geom *gb,
 		bool zc_a, bool zc_b)
 {
-	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, ga, zc_a, false),
-			    "init a");
-	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, gb, zc_b, false),
-			    "init b");
-	return pair_connect();
+	return pair_init_pc(ga, gb, zc_a, zc_b, false);
 }
 
 void
@@ -377,6 +387,9 @@ test_zero_copy_free_order(void)
  * credits given back: 17 is the last slot a may publish).
  */
 
+/* b reads its cursor at every poll (true) or only after a signal. */
+static bool bad_poll_cursor;
+
 /* As b's peer: bytes into b's DMB (a's device is its one writer), with a
  * signal (b polls them) after a producer cursor. */
 static int
@@ -455,7 +468,8 @@ bad_descriptor(uint32_t len, const char *what)
 	uint32_t prod = 2;
 	int ret;
 
-	if (pair_init(&g, &g, false, false) < 0 || one_good_packet(1) < 0)
+	if (pair_init_pc(&g, &g, false, false, bad_poll_cursor) < 0 ||
+	    one_good_packet(1) < 0)
 		return TEST_FAILED;
 	TEST_ASSERT_SUCCESS(peer_write(RTE_ISM_RING_DESC_OFF + sizeof(d), &d,
 				       sizeof(d)), "move");
@@ -472,7 +486,7 @@ bad_descriptor(uint32_t len, const char *what)
  * again and again as a 4 GiB packet), 0, and one more slot than
  * published. */
 static int
-test_bad_desc_len(void)
+bad_desc_len_cases(void)
 {
 	if (bad_descriptor(UINT32_MAX, "length 2^32 - 1") < 0 ||
 	    bad_descriptor(UINT32_MAX - 64 + 2, "length 2^32 - slot + 1") < 0 ||
@@ -485,12 +499,27 @@ test_bad_desc_len(void)
 }
 
 static int
+test_bad_desc_len(void)
+{
+	unsigned int pc;
+
+	/* Reading the cursor at every poll first, as net_ism does. */
+	for (pc = 2; pc-- > 0; ) {
+		bad_poll_cursor = pc;
+		if (bad_desc_len_cases() < 0)
+			return TEST_FAILED;
+	}
+	return TEST_SUCCESS;
+}
+
+static int
 bad_cursor(uint32_t prod, const char *what)
 {
 	const struct rte_ism_ring_geom g = { 16, 64 };
 	int ret;
 
-	if (pair_init(&g, &g, false, false) < 0 || one_good_packet(1) < 0)
+	if (pair_init_pc(&g, &g, false, false, bad_poll_cursor) < 0 ||
+	    one_good_packet(1) < 0)
 		return TEST_FAILED;
 	TEST_ASSERT_EQUAL(rb->credit_sent, 1, "credits given back");
 	TEST_ASSERT_SUCCESS(peer_write(RTE_ISM_RING_PROD_OFF, &prod,
@@ -505,13 +534,27 @@ bad_cursor(uint32_t prod, const char *what)
 /* Producer cursors behind us, beyond the credits, 2^31 ahead (before the
  * fix: counted at every poll). */
 static int
-test_bad_cursor(void)
+bad_cursor_cases(void)
 {
 	if (bad_cursor(0, "cursor behind") < 0 ||
 	    bad_cursor(1 + 16 + 1, "cursor beyond the credits") < 0 ||
 	    bad_cursor(1 + (1u << 31), "cursor 2^31 ahead") < 0 ||
 	    bad_cursor(UINT32_MAX, "cursor 2^32 - 1") < 0)
 		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
+static int
+test_bad_cursor(void)
+{
+	unsigned int pc;
+
+	/* Reading the cursor at every poll first, as net_ism does. */
+	for (pc = 2; pc-- > 0; ) {
+		bad_poll_cursor = pc;
+		if (bad_cursor_cases() < 0)
+			return TEST_FAILED;
+	}
 	return TEST_SUCCESS;
 }
 
