@@ -50,16 +50,19 @@
  * per connection.
  *
  * Threading: rte_ism_ring_send() and rte_ism_ring_recv() may run at the
- * same time on two threads (one each), and neither takes a lock. The
- * control functions (peer_set, announce, tx_start, peer_clear,
+ * same time on two threads (one each), and neither takes a lock or waits.
+ * The control functions (peer_set, announce, tx_start, peer_clear,
  * set_max_len) may run on any other thread at the same time: they never
  * write what the send or receive side owns, they publish the new state of
  * the connection, which each side takes at the start of its next call
- * (single-writer fields, acquire/release). What the old connection used
- * (the peer's DMB attached in zero-copy mode) is released once the send
- * side has taken the new state, or by rte_ism_ring_free(). rte_ism_ring_free()
- * must not run at the same time as any other call on the ring (as
- * rte_eth_dev_close() with the burst functions).
+ * (single-writer fields, acquire/release). When a connection ends
+ * (rte_ism_ring_peer_clear(), also inside peer_set), the control function
+ * waits until neither side is still in a call on it, which lasts one call
+ * at most and nothing for an idle side; then nothing of the old connection
+ * is written any more, the peer's DMB attached in zero-copy mode is
+ * detached, and our own DMB is not read until the next connection.
+ * rte_ism_ring_free() must not run at the same time as any other call on
+ * the ring (as rte_eth_dev_close() with the burst functions).
  *
  * The peers find each other with the handshake of struct rte_ism_ring_link
  * (below), over ISM events only: no side channel.
@@ -295,7 +298,8 @@ int rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal);
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * The peer is gone: stop sending, drop what it sent but we did not
- * receive; its DMB is detached once the send side has stopped using it.
+ * receive. Returns once neither the send nor the receive side is in a call
+ * on the old connection (see "Threading" above), its DMB detached.
  *
  * @param r the ring (NULL: nothing to do)
  */
