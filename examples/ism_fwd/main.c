@@ -43,6 +43,8 @@
 #include <rte_pause.h>
 
 #include <rte_ism.h>
+/* rte_atomic_*_explicit, also with a DPDK older than 23.11. */
+#include <ism_compat.h>
 
 #include "fwd.h"
 
@@ -468,13 +470,15 @@ on_signal(int sig)
 static void
 on_link(void *arg, const struct rte_ism_ring_link_report *rep)
 {
-	const struct rte_ism_ring *ring = arg;
+	struct rte_ism_ring *ring = arg;
+	struct rte_ism_ring_info ri;
 	uint64_t now;
 
 	if (rep->what == RTE_ISM_RING_LINK_UP) {
-		printf("ism_fwd: link up (start at slot %u, %u credits)\n",
-		       ring->tx_prod, ring->tx_geom.nb_slots -
-		       (ring->tx_prod - ring->tx_cons));
+		rte_ism_ring_info_get(ring, &ri);
+		printf("ism_fwd: link up (the peer's ring: %u slots of %u "
+		       "bytes)\n", ri.peer_geom.nb_slots,
+		       ri.peer_geom.slot_size);
 		fflush(stdout);
 		return;
 	}
@@ -555,10 +559,12 @@ fwd_loop(struct fwd_ctx *c, struct rte_ism_ring_link *link)
 
 static void
 print_setup(const struct fwd_conf *conf, const struct rte_ism_dev_info *info,
-		const struct rte_ism_ring *ring, bool has_port)
+		struct rte_ism_ring *ring, bool has_port)
 {
 	char gid[RTE_ISM_GID_STRLEN], peer[RTE_ISM_GID_STRLEN];
+	struct rte_ism_ring_info ri;
 
+	rte_ism_ring_info_get(ring, &ri);
 	rte_ism_gid_format(&info->gid, gid, sizeof(gid));
 	rte_ism_gid_format(&conf->peer, peer, sizeof(peer));
 	printf("ism_fwd: %s (%s) gid %s, peer %s\n", info->name,
@@ -566,8 +572,8 @@ print_setup(const struct fwd_conf *conf, const struct rte_ism_dev_info *info,
 	printf("ism_fwd: mode %s, %s, burst %u, receive ring %u slots of %u "
 	       "bytes (DMB %u bytes, token 0x%016" PRIx64 ")",
 	       mode_names[conf->mode], conf->zero_copy ? "zero-copy" : "copy",
-	       conf->burst, ring->rx_geom.nb_slots, ring->rx_geom.slot_size,
-	       ring->dmb.len, ring->dmb.token);
+	       conf->burst, ri.geom.nb_slots, ri.geom.slot_size, ri.dmb_len,
+	       ri.token);
 	if (has_port)
 		printf(", port %u", conf->port);
 	printf("\n");
@@ -581,7 +587,7 @@ main(int argc, char **argv)
 	struct rte_mempool *pool = NULL;
 	struct rte_ism_ring_conf rc;
 	struct fwd_conf conf;
-	struct rte_ism_ring ring, *rings[1] = { &ring };
+	struct rte_ism_ring *ring;
 	struct rte_ism_ring_link link;
 	struct fwd_ctx ctx;
 	bool has_port;
@@ -664,25 +670,25 @@ main(int argc, char **argv)
 		.pool = pool,
 		.zero_copy = conf.zero_copy,
 	};
-	ret = rte_ism_ring_init(&ring, &rc);
-	if (ret < 0) {
+	ring = rte_ism_ring_create(&rc);
+	if (ring == NULL) {
 		fprintf(stderr, "ism_fwd: cannot register the DMB: %s\n",
-			strerror(-ret));
+			rte_strerror(rte_errno));
 		goto out_port;
 	}
-	print_setup(&conf, &info, &ring, has_port);
+	print_setup(&conf, &info, ring, has_port);
 	/* The handshake over ISM events, in librte_ism_ring. */
-	ret = rte_ism_ring_link_init(&link, dev_id, &conf.peer, rings, 1,
-			on_link, &ring);
+	ret = rte_ism_ring_link_init(&link, dev_id, &conf.peer, &ring, 1,
+			on_link, ring);
 	if (ret == 0) {
-		fwd_ctx_init(&ctx, &conf, &ring, pool, has_port);
+		fwd_ctx_init(&ctx, &conf, ring, pool, has_port);
 		status = fwd_loop(&ctx, &link);
 		rte_ism_ring_link_bye(&link);
 	}
 	/* Ports first: zero-copy mbufs they hold point into our DMB. */
 	if (has_port)
 		port_fini(conf.port);
-	rte_ism_ring_fini(&ring);
+	rte_ism_ring_free(ring);
 	goto out_pool;
 out_port:
 	if (has_port)

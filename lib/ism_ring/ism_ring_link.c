@@ -24,7 +24,7 @@
 #include "ism_ring_private.h"
 
 #define MSG_MAGIC	0xf5u
-#define MSG_VERSION	2u
+#define MSG_VERSION	3u	/* 3: descriptors in packet order */
 #define MSG_HELLO	1u
 #define MSG_READY	2u
 #define MSG_BYE		3u
@@ -78,7 +78,7 @@ link_dev_gone(const struct rte_ism_ring_link *l)
 	uint16_t i;
 
 	for (i = 0; i < l->nb_rings; i++)
-		if (rte_atomic_load_explicit(&l->rings[i]->dev_gone,
+		if (rte_atomic_load_explicit(&l->rings[i]->ctl.dev_gone,
 				rte_memory_order_acquire))
 			return true;
 	return false;
@@ -92,7 +92,6 @@ link_send(struct rte_ism_ring_link *l, uint32_t type, uint32_t payload,
 
 	if (link_dev_gone(l))
 		return;
-
 	/* A peer not there yet is normal while we wait for it: ask first,
 	 * which (unlike a failed send) logs nothing. */
 	ret = rte_ism_query_remote_gid(l->dev_id, &l->gid, 0, 0);
@@ -346,6 +345,7 @@ rte_ism_ring_link_event(struct rte_ism_ring_link *l,
 unsigned int
 rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 {
+	unsigned int what;
 	char why[64];
 	bool all = true;
 	uint16_t i;
@@ -355,17 +355,23 @@ rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 		return 0;
 	if (link_dev_gone(l))
 		return gone_check(l);
-	/* A move failed: the peer's DMB is gone even if no event said so. */
+	/* A move failed (the peer's DMB is gone even if no event said so), or
+	 * the peer broke the ring protocol: the link goes down, then BYE, so
+	 * that a peer still there starts over too. */
 	for (i = 0; i < l->nb_rings && peer_known(l); i++) {
-		err = rte_atomic_load_explicit(&l->rings[i]->tx_error, rte_memory_order_relaxed);
+		err = rte_ism_ring_error(l->rings[i]);
 		if (err == 0)
-			err = rte_atomic_load_explicit(&l->rings[i]->rx_error,
-					rte_memory_order_relaxed);
-		if (err != 0) {
+			continue;
+		if (err == -EPROTO)
+			snprintf(why, sizeof(why), "it broke the ring protocol");
+		else if (err == -ESTALE)
+			snprintf(why, sizeof(why), "a receive raced the restart");
+		else
 			snprintf(why, sizeof(why), "a move failed (%s)",
 				 strerror(-err));
-			return peer_lost(l, why, NULL, RTE_ISM_RING_LINK_LOST);
-		}
+		what = peer_lost(l, why, NULL, RTE_ISM_RING_LINK_LOST);
+		link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
+		return what;
 	}
 	for (i = 0; i < l->nb_rings; i++)
 		all &= l->confirmed[i];
@@ -404,8 +410,10 @@ rte_ism_ring_link_bye(struct rte_ism_ring_link *l)
 {
 	if (l == NULL)
 		return;
-	link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
+	/* BYE once our rings no longer write for this connection (the
+	 * peer may then start a new one on the same slots). */
 	forget_peer(l);
+	link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
 }
 
 int

@@ -17,7 +17,7 @@
 
 #include "ring_test.h"
 
-static struct rte_ism_ring r1, r2;
+static struct rte_ism_ring *r1, *r2;
 static struct rte_ism_ring_link l1, l2;
 
 struct reports {
@@ -65,6 +65,13 @@ two_lost(void)
 	return rep2.nb_lost > 0;
 }
 
+static bool
+ring_gone(const struct rte_ism_ring *r)
+{
+	return rte_atomic_load_explicit(&r->ctl.dev_gone,
+			rte_memory_order_acquire);
+}
+
 /* Make ism_lo0 (gid 0xa) again if it is gone; dev_a follows. */
 static void
 lo0_restore(void)
@@ -82,7 +89,7 @@ lo0_restore(void)
 static int
 up(bool zc, struct rte_mbuf **held)
 {
-	struct rte_ism_ring *rings1[1] = { &r1 }, *rings2[1] = { &r2 };
+	struct rte_ism_ring *rings1[1], *rings2[1];
 	struct rte_mbuf *m;
 	unsigned int i;
 	uint16_t n = 0;
@@ -94,6 +101,8 @@ up(bool zc, struct rte_mbuf **held)
 				      false, true), "ring 1");
 	TEST_ASSERT_SUCCESS(ring_init(&r2, dev_b, &gid_a, &geom_default,
 				      zc, true), "ring 2");
+	rings1[0] = r1;
+	rings2[0] = r2;
 	TEST_ASSERT_SUCCESS(rte_ism_ring_link_init(&l1, dev_a, &gid_b,
 			rings1, 1, on_link, &rep1), "link 1");
 	TEST_ASSERT_SUCCESS(rte_ism_ring_link_init(&l2, dev_b, &gid_a,
@@ -101,9 +110,9 @@ up(bool zc, struct rte_mbuf **held)
 	TEST_ASSERT(poll_until(both_up), "links not up");
 	m = test_pkt_make(pool, 1000, UINT32_MAX, 3);
 	TEST_ASSERT(m != NULL, "mbuf");
-	TEST_ASSERT_EQUAL(rte_ism_ring_send(&r1, &m, 1), 1, "send");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(r1, &m, 1), 1, "send");
 	for (i = 0; i < 1000 && n == 0; i++)
-		n = rte_ism_ring_recv(&r2, held, 1);
+		n = rte_ism_ring_recv(r2, held, 1);
 	TEST_ASSERT_EQUAL(n, 1, "recv");
 	TEST_ASSERT_SUCCESS(test_pkt_verify(*held, 1000, 3), "packet");
 	if (!zc) {
@@ -120,16 +129,16 @@ gone_calls(void)
 	struct rte_ism_ring_geom g = geom_default;
 	struct rte_mbuf *m, *rx[2];
 
-	TEST_ASSERT(r1.dev_gone, "ring 1 not told");
+	TEST_ASSERT(ring_gone(r1), "ring 1 not told");
 	m = test_pkt_make(pool, 100, UINT32_MAX, 1);
 	TEST_ASSERT(m != NULL, "mbuf");
-	TEST_ASSERT_EQUAL(rte_ism_ring_send(&r1, &m, 1), 0, "send");
+	TEST_ASSERT_EQUAL(rte_ism_ring_send(r1, &m, 1), 0, "send");
 	rte_pktmbuf_free(m);
-	TEST_ASSERT_EQUAL(rte_ism_ring_recv(&r1, rx, 2), 0, "recv");
-	TEST_ASSERT_EQUAL(rte_ism_ring_peer_set(&r1, 0x1000, &g), -ENODEV,
+	TEST_ASSERT_EQUAL(rte_ism_ring_recv(r1, rx, 2), 0, "recv");
+	TEST_ASSERT_EQUAL(rte_ism_ring_peer_set(r1, 0x1000, &g), -ENODEV,
 			  "peer_set");
-	TEST_ASSERT_EQUAL(rte_ism_ring_announce(&r1), -ENODEV, "announce");
-	TEST_ASSERT_EQUAL(rte_ism_ring_tx_start(&r1, false), -ENODEV,
+	TEST_ASSERT_EQUAL(rte_ism_ring_announce(r1), -ENODEV, "announce");
+	TEST_ASSERT_EQUAL(rte_ism_ring_tx_start(r1, false), -ENODEV,
 			  "tx_start");
 	/* Lost once, for the reason; then nothing. */
 	TEST_ASSERT_EQUAL(rte_ism_ring_link_poll(&l1, rte_rdtsc()),
@@ -170,8 +179,8 @@ removal(void)
 	n = rte_ism_event_poll(id, &ev, 1);
 	TEST_ASSERT(n == 1 && ev.code == 0x55, "the new device's event was "
 		    "taken (%d)", n);
-	TEST_ASSERT_SUCCESS(rte_ism_ring_fini(&r1), "fini 1");
-	TEST_ASSERT_SUCCESS(rte_ism_ring_fini(&r2), "fini 2");
+	TEST_ASSERT_SUCCESS(ring_fini(&r1), "fini 1");
+	TEST_ASSERT_SUCCESS(ring_fini(&r2), "fini 2");
 	return TEST_SUCCESS;
 }
 
@@ -180,8 +189,8 @@ test_ring_removal(void)
 {
 	int ret = removal();
 
-	rte_ism_ring_fini(&r1);
-	rte_ism_ring_fini(&r2);
+	ring_fini(&r1);
+	ring_fini(&r2);
 	lo0_restore();
 	events_drain();
 	return ret;
@@ -201,12 +210,12 @@ removal_zc_held(void)
 		return TEST_FAILED;
 	}
 	TEST_ASSERT_SUCCESS(rte_vdev_uninit("ism_lo1"), "remove ism_lo1");
-	TEST_ASSERT(r2.dev_gone, "ring 2 not told");
-	ret = rte_ism_ring_fini(&r2);
+	TEST_ASSERT(ring_gone(r2), "ring 2 not told");
+	ret = ring_fini(&r2);
 	/* Free it without reading it: its data went with the device. */
 	rte_pktmbuf_free(held);
-	TEST_ASSERT_EQUAL(ret, -EBUSY, "fini with a slot held");
-	TEST_ASSERT_SUCCESS(rte_ism_ring_fini(&r2), "fini once freed");
+	TEST_ASSERT_EQUAL(ret, -EBUSY, "free with a slot held");
+	TEST_ASSERT_SUCCESS(ring_fini(&r2), "free once the mbuf is");
 	return TEST_SUCCESS;
 }
 
@@ -216,8 +225,8 @@ test_ring_removal_zc_held(void)
 	int ret = removal_zc_held();
 	int id;
 
-	rte_ism_ring_fini(&r1);
-	rte_ism_ring_fini(&r2);
+	ring_fini(&r1);
+	ring_fini(&r2);
 	if (rte_ism_get_dev_id("ism_lo1") < 0)
 		rte_vdev_init("ism_lo1", "gid=0xb");
 	id = rte_ism_get_dev_id("ism_lo1");

@@ -31,6 +31,12 @@ Scenarios:
                      port stop, device detach ism_lo0, port attach ism_lo7
                      (it takes the freed ISM device id): the old port
                      refuses to start, its link stays down
+  rogue rxonly|pcap  a peer that lies (dpdk-ism-ring-rogue) against B's
+                     net_ism port, in rxonly or io forwarding to a pcap:
+                     descriptors of lengths near 2^32, producer cursors
+                     behind, beyond the credits, 2^31 ahead; each one
+                     error, the link down and up again, no crash; B got
+                     exactly the good packets (the pcap holds them)
 
 Every phase is ordered by what the processes print (link up lines,
 counters), never by how fast a peer runs; waits have deadlines that only
@@ -64,6 +70,7 @@ class Env:
         self.testpmd = args.testpmd
         self.asan = args.asan
         self.l2fwd = args.l2fwd
+        self.rogue = args.rogue
         self.tmp = tmp
         self.nb_fabrics = 0
 
@@ -414,8 +421,83 @@ def reuse(env):
           "start")
 
 
+# ------------------------------------------------------------------ rogue
+
+ROGUE_CASES = ["len", "len-slot", "behind", "beyond", "ahead31"]
+
+
+def rogue_packets(n):
+    """What dpdk-ism-ring-rogue sends: 64 bytes, byte i of packet k is
+    k + i."""
+    return [bytes((k + i) & 0xff for i in range(64)) for k in range(n)]
+
+
+def rogue(env, fwd):
+    cases = ROGUE_CASES if fwd == "rxonly" else ["len", "len-slot"]
+    fab = env.fabric()
+    out = os.path.join(env.tmp, "rogue-out.pcap")
+    if fwd == "rxonly":
+        b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A)],
+                    ["--forward-mode=rxonly"])
+        counted = (0, "RX-packets")
+    else:
+        empty = os.path.join(env.tmp, "rogue-empty.pcap")
+        pcap_write(empty, [])
+        b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A),
+                                         pcap_vdev([empty], [out])], [])
+        counted = (1, "TX-packets")
+    prefix = ism_eal.file_prefix(env.tag, "net-ism", "R")
+    argv = [env.rogue] + ism_eal.eal_args(
+        1, prefix, vdevs=[shm(fab, GID_A)]) + ["--", "--peer", GID_B]
+    procs = [b]
+    good = [0]
+
+    def send_good(r, n):
+        r.wait_for(r"rogue: sent %d$" % n, start=r.send("good %d" % n))
+        good[0] += n
+        b.wait_counter(counted[0], counted[1], lambda v: v >= good[0],
+                       "%d" % good[0])
+
+    def body():
+        print("+ [R] %s" % " ".join(argv), flush=True)
+        r = ism_eal.Process(argv, "R", testpmd.DEADLINE, prefix=prefix,
+                            stdin=True, line_buffered=True)
+        procs.append(r)
+        r.wait_for(r"rogue: link up 1$")
+        b.wait_link(0, "up")
+        b.fwd_start()
+        for k, case in enumerate(cases):
+            send_good(r, 100)
+            mark = b.count()
+            r.wait_for(r"rogue: wrote %s$" % case,
+                       start=r.send("bad " + case))
+            b.wait_for(r"NET_ISM: .*link down: .*it broke the ring "
+                       r"protocol", start=mark)
+            r.wait_for(r"rogue: link up %d$" % (k + 2))
+            b.wait_link(0, "up")
+        send_good(r, 100)
+        st = b.port_stats(0)
+        print("B: %s" % st)
+        check(st["RX-packets"] == good[0] and
+              st["RX-bytes"] == 64 * good[0],
+              "B received %d packets %d bytes, the rogue sent %d good ones"
+              % (st["RX-packets"], st["RX-bytes"], good[0]))
+        check(st["RX-errors"] == len(cases), "B counted %d errors for %d "
+              "bad writes" % (st["RX-errors"], len(cases)))
+        b.fwd_stop()
+        b.quit()
+        r.send("quit")
+        check(r.wait(testpmd.WAIT) == 0, "rogue: exit status %s"
+              % r.proc.returncode)
+        if fwd == "pcap":
+            compare(rogue_packets(good[0]), pcap_read(out), "to the pcap")
+    run_all(procs, body)
+    print("PASS a lying peer (%s; %s): one error each, link down and up, "
+          "exactly the %d good packets" % (fwd, ", ".join(cases), good[0]))
+
+
 SCENARIOS = {"txrx": txrx, "pcap": pcap, "kill": kill, "l2fwd": l2fwd,
-             "detach": detach, "reuse": reuse}
+             "detach": detach, "reuse": reuse, "rogue": rogue}
 
 
 def main():
@@ -425,6 +507,7 @@ def main():
     ap.add_argument("--testpmd", default="/usr/bin/dpdk-testpmd")
     ap.add_argument("--asan", action="store_true")
     ap.add_argument("--l2fwd", default="")
+    ap.add_argument("--rogue", default="")
     ap.add_argument("scenario", choices=SCENARIOS)
     ap.add_argument("args", nargs="*")
     args = ap.parse_args()

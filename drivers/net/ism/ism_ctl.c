@@ -12,8 +12,9 @@
  * Why a thread: the handshake must go on whether or not the application
  * polls the port (testpmd waits for the link before it starts forwarding),
  * and a peer killed with SIGKILL must bring the link down within
- * milliseconds. The data path never waits for it: the ring functions it
- * calls take the ring's locks, the burst functions only try them.
+ * milliseconds. The data path never waits for it, nor it for the data
+ * path: the ring functions it calls publish each connection to the burst
+ * functions, which take no lock (lib/ism_ring/ism_ring_private.h).
  *
  * The ports of an ISM device hold it through one removal callback of
  * librte_ism per device (registered with its first port, dropped with its
@@ -184,28 +185,22 @@ device_in_use(uint16_t dev_id, const struct ism_eth_port *q)
 	return false;
 }
 
-/* The port's device is being removed: a goodbye to the peer and the DMBs
- * back while the device still works, then no ring, no link. Under
- * ctl_lock. Returns true if the application wants an LSC event. */
+/* The port's device is being removed: a goodbye to the peer while the
+ * device still works, then no link. Under ctl_lock. Returns true if the
+ * application wants an LSC event. */
 static bool
 port_dev_gone(struct ism_eth_port *p)
 {
-	uint16_t i;
-
 	if (p->announcing) {
 		rte_ism_ring_link_bye(&p->link);
 		p->announcing = false;
 	}
 	p->dev_gone = true;
-	/* The queues stay (the application's lcores may still call the
-	 * burst functions: with no peer they return 0); their rings go. */
-	for (i = 0; p->queues != NULL && i < p->nb_queues; i++)
-		if (p->queues[i].ring_ready &&
-		    rte_ism_ring_fini(&p->queues[i].ring) == 0)
-			p->queues[i].ring_ready = false;
-	/* (A ring whose zero-copy mbufs the application still holds stays
-	 * "ready" for the close, which keeps it: their free callbacks use
-	 * it. Their data went with the device.) */
+	/* The queues and their rings stay until the close (the
+	 * application's lcores may still call the burst functions: they
+	 * return 0). Each ring holds the device itself: its own removal
+	 * callback, which runs after ours (registered later), gives its DMB
+	 * back once the burst functions have left their calls on it. */
 	ISM_ETH_LOG(WARNING, "%s: ISM device %s removed: link down; the port "
 		    "can only be stopped and closed now", p->dev->data->name,
 		    p->args.ism);
@@ -335,7 +330,7 @@ ism_ctl_port_start(struct ism_eth_port *p)
 	int ret;
 
 	for (i = 0; i < p->nb_queues; i++)
-		rings[i] = &p->queues[i].ring;
+		rings[i] = p->queues[i].ring;
 	pthread_mutex_lock(&ctl_lock);
 	if (p->dev_gone) {
 		pthread_mutex_unlock(&ctl_lock);

@@ -21,54 +21,48 @@
 #include <string.h>
 
 #include <ethdev_vdev.h>
+#include <rte_errno.h>
 #include <rte_malloc.h>
 
 #include "ism_ethdev.h"
 
 RTE_LOG_REGISTER_DEFAULT(ism_eth_logtype, NOTICE);
 
-/* Burst functions: a trylock, so that a control step (ism_ctl.c) in
- * progress on this ring makes the burst return 0 instead of waiting. */
+/* Burst functions: the ring's, RTE_ISM_RING_MAX_BURST at a time. No lock:
+ * a control step of the handshake (ism_ctl.c) never waits for them, nor
+ * they for it. */
 
 static uint16_t
 ism_eth_rx(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
-	struct ism_eth_queue *q = queue;
-	struct rte_ism_ring *r = &q->ring;
+	struct rte_ism_ring *r = ((struct ism_eth_queue *)queue)->ring;
 	uint16_t got = 0, n, want;
 
-	if (unlikely(!rte_spinlock_trylock(&r->rx_lock)))
-		return 0;
 	do {
 		want = RTE_MIN(nb_pkts - got, RTE_ISM_RING_MAX_BURST);
 		n = rte_ism_ring_recv(r, pkts + got, want);
 		got += n;
 	} while (n == want && got < nb_pkts);
-	rte_spinlock_unlock(&r->rx_lock);
 	return got;
 }
 
 static uint16_t
 ism_eth_tx(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
-	struct ism_eth_queue *q = queue;
-	struct rte_ism_ring *r = &q->ring;
+	struct rte_ism_ring *r = ((struct ism_eth_queue *)queue)->ring;
 	uint16_t sent = 0, n, want;
 
-	if (unlikely(!rte_spinlock_trylock(&r->tx_lock)))
-		return 0;
 	do {
 		want = RTE_MIN(nb_pkts - sent, RTE_ISM_RING_MAX_BURST);
 		n = rte_ism_ring_send(r, pkts + sent, want);
 		sent += n;
 	} while (n == want && sent < nb_pkts);
-	rte_spinlock_unlock(&r->tx_lock);
 	return sent;
 }
 
-/* Unregister the rings and free the queues. -EBUSY if zero-copy mbufs
- * still point into a DMB: those rings (and the array holding them) stay,
- * as their free callbacks use them. */
+/* Free the rings and the queues. A ring whose zero-copy mbufs are still
+ * in use stays allocated, its DMB registered (their free callbacks use
+ * it): -EBUSY, logged. */
 static int
 queues_free(struct ism_eth_port *p)
 {
@@ -76,25 +70,18 @@ queues_free(struct ism_eth_port *p)
 	uint16_t i;
 
 	for (i = 0; p->queues != NULL && i < p->nb_queues; i++) {
-		if (!p->queues[i].ring_ready)
-			continue;
-		if (rte_ism_ring_fini(&p->queues[i].ring) == -EBUSY)
-			busy = true;
-		else
-			p->queues[i].ring_ready = false;
+		if (rte_ism_ring_free(p->queues[i].ring) == -EBUSY)
+			busy = true;	/* left behind on purpose */
+		p->queues[i].ring = NULL;
 	}
-	if (busy) {
+	if (busy)
 		ISM_ETH_LOG(WARNING, "%s: zero-copy mbufs of the port are "
 			    "still in use: their DMBs stay registered",
 			    p->dev->data->name);
-		p->queues = NULL;	/* leaked on purpose */
-		p->nb_queues = 0;
-		return -EBUSY;
-	}
 	rte_free(p->queues);
 	p->queues = NULL;
 	p->nb_queues = 0;
-	return 0;
+	return busy ? -EBUSY : 0;
 }
 
 static int
@@ -149,14 +136,14 @@ ism_eth_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 		return -EINVAL;
 	}
 	/* A ring set up with another pool is set up again at start. */
-	if (q->ring_ready && q->ring.pool != pool) {
-		if (rte_ism_ring_fini(&q->ring) < 0) {
+	if (q->ring != NULL && q->ring_pool != pool) {
+		if (rte_ism_ring_free(q->ring) < 0) {
 			ISM_ETH_LOG(ERR, "%s: rx queue %u: zero-copy mbufs of "
 				    "the old pool are still in use",
 				    dev->data->name, qid);
 			return -EBUSY;
 		}
-		q->ring_ready = false;
+		q->ring = NULL;
 	}
 	q->pool = pool;
 	dev->data->rx_queues[qid] = q;
@@ -208,10 +195,11 @@ rings_init(struct rte_eth_dev *dev)
 		}
 		room = RTE_MIN(room, rte_pktmbuf_data_room_size(c.pool) -
 			       RTE_PKTMBUF_HEADROOM);
-		if (q->ring_ready)
+		if (q->ring != NULL)
 			continue;
-		ret = rte_ism_ring_init(&q->ring, &c);
-		if (ret < 0) {
+		q->ring = rte_ism_ring_create(&c);
+		if (q->ring == NULL) {
+			ret = -rte_errno;
 			ISM_ETH_LOG(ERR, "%s: queue pair %u: cannot register "
 				    "a DMB of %" PRIu64 " bytes on %s: %s",
 				    dev->data->name, i,
@@ -219,7 +207,7 @@ rings_init(struct rte_eth_dev *dev)
 				    strerror(-ret));
 			return ret;
 		}
-		q->ring_ready = true;
+		q->ring_pool = c.pool;
 	}
 	/* Copy mode chains mbufs for a frame longer than their data room. */
 	dev->data->scattered_rx = !p->args.zero_copy &&
@@ -242,7 +230,7 @@ ism_eth_start(struct rte_eth_dev *dev)
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < p->nb_queues; i++)
-		rte_ism_ring_set_max_len(&p->queues[i].ring,
+		rte_ism_ring_set_max_len(p->queues[i].ring,
 				ism_eth_max_len(dev->data->mtu));
 	ret = ism_ctl_port_start(p);
 	if (ret < 0)
@@ -324,9 +312,8 @@ ism_eth_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 	if (ret < 0)
 		return ret;
 	for (i = 0; p->queues != NULL && i < p->nb_queues; i++)
-		if (p->queues[i].ring_ready)
-			rte_ism_ring_set_max_len(&p->queues[i].ring,
-					ism_eth_max_len(mtu));
+		rte_ism_ring_set_max_len(p->queues[i].ring,
+				ism_eth_max_len(mtu));
 	return 0;
 }
 
