@@ -20,7 +20,8 @@
  * librte_ism per device (registered with its first port, dropped with its
  * last): when the device is closed or removed, dev_removed() runs on the
  * thread doing it, while the device still works, and leaves each port of
- * the device with no ring and no link, never to use the id again.
+ * the device with no link, never to use the id again (each ring holds the
+ * device too, and gives its DMB back from its own callback).
  */
 
 #include <inttypes.h>
