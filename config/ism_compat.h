@@ -13,8 +13,7 @@
  * changed meaning, an ism_ name covers every version. Nothing else in the
  * tree tests the DPDK version (doc/guides/prog_guide/ism_lib.rst, "DPDK
  * versions"). Internal: for the tree's libraries, drivers, programs and tests;
- * installed because installed headers include it (rte_ism_ring.h's inline
- * functions, bus_ism_driver.h).
+ * installed because an installed header includes it (bus_ism_driver.h).
  */
 
 #include <errno.h>

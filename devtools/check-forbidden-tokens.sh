@@ -164,11 +164,12 @@ rule 'lib drivers' \
 	"rte_thread_(set_name|create_control)\\\(" \
 	'Prefer rte_thread_(set_prefixed_name|create_internal_control)'
 # The suites of the driver-facing API are driver code (built with the
-# internal API, see app/test-ism/meson.build): they test those headers.
+# internal API, see app/test-ism/meson.build): they test those headers; the
+# rawdev adapter's suite takes rawdev ids as other rawdev drivers would.
 rule 'app examples' \
 	'include.*_driver\\.h include.*_pmd\\.h' \
 	'Using driver specific headers in applications' \
-	'^app/test-ism/test_(pmd_api|pci_protocol|devargs)\.c$'
+	'^app/test-ism/test_(pmd_api|pci_protocol|rawdev)\.c$'
 rule 'doc' \
 	'::[[:space:]]*[^[:space:]]*\\.svg' \
 	'Using explicit .svg extension instead of .*'

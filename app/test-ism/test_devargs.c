@@ -4,8 +4,8 @@
 
 /*
  * Devargs of the fixture's backend: each bad value is refused with a log
- * line naming the key, and leaves no device (no ISM device, no rawdev, no
- * mapping of the ivshmem backend's region file).
+ * line naming the key, and leaves no device (no ISM device, no mapping of
+ * the ivshmem backend's region file).
  * Only for backends built on the common devargs (gid, chid, max_dmbs,
  * max_dmb_len).
  */
@@ -17,8 +17,6 @@
 
 #include <rte_bus_vdev.h>
 #include <rte_log.h>
-#include <rte_rawdev.h>
-#include <rte_rawdev_pmd.h>
 
 #include "test_ism.h"
 
@@ -73,8 +71,6 @@ expect_refused_with(const char *name, const char *full_prefix,
 		    log ? log : "");
 	free(log);
 	TEST_ASSERT_EQUAL(rte_ism_get_dev_id(name), -ENODEV, "get_dev_id");
-	ret = fx_rawdev_id(name);
-	TEST_ASSERT(ret < 0, "rawdev %s left (%d)", name, ret);
 	TEST_ASSERT_EQUAL(path_maps(), maps, "mappings of the region after "
 			  "\"%s\" was refused", args);
 	return TEST_SUCCESS;
@@ -178,92 +174,11 @@ test_shm_dir_refused(void)
 	return TEST_SUCCESS;
 }
 
-/* A rawdev of no driver, to take a rawdev id. */
-static int
-filler_close(struct rte_rawdev *raw __rte_unused)
-{
-	return 0;
-}
-
-static const struct rte_rawdev_ops filler_ops = {
-	.dev_close = filler_close,
-};
-
-/* What test_slots_full() takes, released on every path. */
-struct slots {
-	struct rte_rawdev *filler[RTE_RAWDEV_MAX_DEVS];
-	char names[4][RTE_ISM_NAME_LEN];
-	unsigned int n, nf;
-};
-
-/*
- * With every ISM device slot taken, a probe fails with -ENOSPC (the
- * reason, not a blanket -ENOMEM) and leaves no rawdev; with one slot free
- * again it succeeds. An ISM device's id is its rawdev's, so the slots are
- * the rawdev ids: a few ISM devices and rawdevs of no driver take them
- * all (the loopback backend itself has room).
- */
-static int
-fill_slots(struct slots *sl)
-{
-	const char *last = "ism_lo_full";
-	char fname[32];
-	int id;
-
-	for (; sl->n < RTE_DIM(sl->names); sl->n++) {
-		id = fx_spawn("max_dmbs=1", sl->names[sl->n],
-			      sizeof(sl->names[sl->n]));
-		TEST_ASSERT(id >= 0, "spawn %u: %d", sl->n, id);
-	}
-	while (rte_rawdev_count() < RTE_RAWDEV_MAX_DEVS) {
-		snprintf(fname, sizeof(fname), "ism_test_filler%u", sl->nf);
-		sl->filler[sl->nf] = rte_rawdev_pmd_allocate(fname, 8,
-				SOCKET_ID_ANY);
-		TEST_ASSERT_NOT_NULL(sl->filler[sl->nf],
-				     "rawdev %s not allocated", fname);
-		sl->filler[sl->nf++]->dev_ops = &filler_ops;
-	}
-	id = rte_vdev_init(last, "max_dmbs=1");
-	if (id == 0)
-		rte_vdev_uninit(last);
-	TEST_ASSERT_EQUAL(id, -ENOSPC, "probe with all slots taken");
-	TEST_ASSERT(fx_rawdev_id(last) < 0, "a rawdev left by the probe");
-	/* The slots were what was missing. */
-	if (sl->nf > 0)
-		rte_rawdev_pmd_release(sl->filler[--sl->nf]);
-	id = rte_vdev_init(last, "max_dmbs=1");
-	if (id == 0)
-		id = rte_vdev_uninit(last);
-	TEST_ASSERT_SUCCESS(id, "probe with a slot free");
-	return TEST_SUCCESS;
-}
-
-/* Loopback only: the other backends' devices are heavier (threads,
- * sockets, a model). */
-static int
-test_slots_full(void)
-{
-	struct slots sl = { .n = 0 };
-	unsigned int i;
-	int ret;
-
-	if (strcmp(fx.spawn_drv, "ism_lo") != 0)
-		return TEST_SKIPPED;
-	ret = fill_slots(&sl);
-	while (sl.nf > 0)
-		rte_rawdev_pmd_release(sl.filler[--sl.nf]);
-	for (i = 0; i < sl.n; i++)
-		if (fx_unspawn(sl.names[i]) != 0)
-			ret = TEST_FAILED;
-	return ret;
-}
-
 static const struct test_case devargs_cases[] = {
 	{ "bad_devargs", test_bad_devargs },
 	{ "duplicate_gid", test_duplicate_gid },
 	{ "good_devargs", test_good_devargs },
 	{ "shm_dir_refused", test_shm_dir_refused },
-	{ "slots_full", test_slots_full },
 	{ NULL, NULL },
 };
 

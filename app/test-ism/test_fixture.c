@@ -17,7 +17,6 @@
 #include <rte_cycles.h>
 #include <rte_hash_crc.h>
 #include <rte_kvargs.h>
-#include <rte_rawdev.h>
 
 #include "test_ism.h"
 
@@ -197,14 +196,6 @@ fx_register(uint16_t dev, uint32_t len, const struct rte_ism_gid *rgid,
 	TEST_ASSERT_SUCCESS(rte_ism_dmb_register(dev, dmb),
 			    "register a DMB of %u bytes on device %u", len, dev);
 	return TEST_SUCCESS;
-}
-
-int
-fx_rawdev_id(const char *name)
-{
-	uint16_t id = rte_rawdev_get_dev_id(name);
-
-	return id < RTE_RAWDEV_MAX_DEVS ? id : -ENODEV;
 }
 
 void

@@ -10,8 +10,6 @@
 
 #include <stdalign.h>
 
-#include <rte_rawdev.h>
-
 #include "test_ism.h"
 
 /* The entry of a slot without a device: the dummies. */
@@ -79,7 +77,7 @@ test_fill_and_reset(void)
 	struct rte_ism_dmb d;
 	void *ctx;
 	char b = 1;
-	int c, raw;
+	int c;
 
 	c = fx_spawn(NULL, name, sizeof(name));
 	FX_SPAWN_OR_SKIP(c);
@@ -104,14 +102,6 @@ test_fill_and_reset(void)
 	TEST_ASSERT_SUCCESS(rte_ism_dev_start(c), "dev_start");
 	TEST_ASSERT(is_filled(c), "entry not filled at start");
 	TEST_ASSERT_SUCCESS(rte_ism_signal_poll(c, sig, 1), "signal_poll");
-
-	/* The rawdev management plane drives the same state. */
-	raw = fx_rawdev_id(name);
-	TEST_ASSERT(raw >= 0, "no rawdev %s", name);
-	rte_rawdev_stop(raw);
-	TEST_ASSERT(is_stopped(c, ctx), "entry not reset by rte_rawdev_stop");
-	TEST_ASSERT_SUCCESS(rte_rawdev_start(raw), "rawdev start");
-	TEST_ASSERT(is_filled(c), "entry not filled by rte_rawdev_start");
 
 	TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove a spawned device");
 	TEST_ASSERT(is_dummy(c), "entry not reset at release");

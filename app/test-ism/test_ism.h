@@ -85,9 +85,6 @@ int fx_unspawn(const char *name);
 /* Register a DMB of len bytes on dev for writer rgid; asserts success. */
 int fx_register(uint16_t dev, uint32_t len, const struct rte_ism_gid *rgid,
 		struct rte_ism_dmb *dmb);
-/* The rawdev id of a device name, or -ENODEV (rte_rawdev_get_dev_id()
- * returns an unsigned id, so -ENODEV comes back as 65517). */
-int fx_rawdev_id(const char *name);
 /* Drain and drop all events and signals pending on every device. */
 void fx_drain(void);
 /*

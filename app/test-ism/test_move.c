@@ -8,7 +8,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include <rte_rawdev.h>
 
 #include "test_ism.h"
 
@@ -27,18 +26,14 @@ setup(struct rte_ism_dmb *d, uint32_t *crc)
 	return TEST_SUCCESS;
 }
 
+/* The value of xstat name of dev, or UINT64_MAX. */
 static uint64_t
 xstat(uint16_t dev, const char *name)
 {
-	struct rte_ism_dev_info info;
-	unsigned int id;
-	int raw;
+	uint64_t v;
 
-	rte_ism_info_get(dev, &info);
-	raw = fx_rawdev_id(info.name);
-	if (raw < 0)
-		return UINT64_MAX;
-	return rte_rawdev_xstats_by_name_get(raw, name, &id);
+	return rte_ism_xstats_get_by_name(dev, name, NULL, &v) == 0 ? v :
+		UINT64_MAX;
 }
 
 static int

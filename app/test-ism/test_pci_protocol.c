@@ -16,6 +16,8 @@
 #include <rte_lcore.h>
 #include <rte_memory.h>
 
+#include <ism_driver.h>
+
 #include "test_pci_rec.h"
 
 /* The first bytes of the response body read after the command header h
@@ -163,7 +165,7 @@ test_init_failure(void)
 		ism_pci_model_fn_destroy(p.fn);
 		TEST_ASSERT_EQUAL(ret, -EIO, "command 0x%x failing",
 				  cases[i].cmd);
-		TEST_ASSERT(fx_rawdev_id(name) < 0 &&
+		TEST_ASSERT(rte_ism_pmd_get_named_dev(name) == NULL &&
 			    rte_ism_get_dev_id(name) == -ENODEV,
 			    "device left after a failed bring-up");
 		n = cmd_list(&p.rec, find_cmd(&p.rec, 0, cases[i].cmd, 0) + 1,

@@ -10,7 +10,6 @@
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
-#include <rte_rawdev.h>
 
 #include <ism_compat.h>
 
@@ -174,11 +173,11 @@ pdev_destroy(struct pdev *p)
 uint64_t
 xstat(const struct pdev *p, const char *name)
 {
-	unsigned int id;
-	int raw = fx_rawdev_id(p->name);
+	int dev = rte_ism_get_dev_id(p->name);
+	uint64_t v;
 
-	return raw < 0 ? UINT64_MAX :
-		rte_rawdev_xstats_by_name_get(raw, name, &id);
+	return dev >= 0 && rte_ism_xstats_get_by_name(dev, name, NULL,
+			&v) == 0 ? v : UINT64_MAX;
 }
 
 int

@@ -4,12 +4,17 @@
 
 /*
  * The driver-facing API of lib/ism (ism_driver.h), as a driver uses it:
- * slot allocation and release; and a device error as a client sees it.
+ * id allocation and release, the private area; and a device error as a
+ * client sees it.
  * Built as driver code (internal API), with the PCI protocol suite.
  */
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_errno.h>
 #include <rte_memory.h>
 
@@ -28,13 +33,13 @@ allocations_after(struct rte_ism_dev *a)
 	bool same;
 	int err;
 
-	b = rte_ism_pmd_allocate("ism_pmdapi_a", SOCKET_ID_ANY);
+	b = rte_ism_pmd_allocate("ism_pmdapi_a", SOCKET_ID_ANY, 0);
 	err = rte_errno;
 	if (b != NULL)
 		rte_ism_pmd_release(b);
 	TEST_ASSERT_NULL(b, "the same name allocated twice");
 	TEST_ASSERT_EQUAL(err, EEXIST, "rte_errno of the same name");
-	b = rte_ism_pmd_allocate("ism_pmdapi_b", SOCKET_ID_ANY);
+	b = rte_ism_pmd_allocate("ism_pmdapi_b", SOCKET_ID_ANY, 0);
 	TEST_ASSERT_NOT_NULL(b, "second allocation: rte_errno %d", rte_errno);
 	id = b->dev_id;
 	same = b == a;
@@ -53,7 +58,7 @@ test_slot_taken_at_allocation(void)
 	struct rte_ism_dev *a;
 	int ret;
 
-	a = rte_ism_pmd_allocate("ism_pmdapi_a", SOCKET_ID_ANY);
+	a = rte_ism_pmd_allocate("ism_pmdapi_a", SOCKET_ID_ANY, 0);
 	TEST_ASSERT_NOT_NULL(a, "allocate: rte_errno %d", rte_errno);
 	ret = allocations_after(a);
 	TEST_ASSERT_SUCCESS(rte_ism_pmd_release(a), "release");
@@ -67,7 +72,7 @@ test_release_twice(void)
 	struct rte_ism_fp_ops before[RTE_ISM_MAX_DEVS];
 	struct rte_ism_dev *a;
 
-	a = rte_ism_pmd_allocate("ism_pmdapi_c", SOCKET_ID_ANY);
+	a = rte_ism_pmd_allocate("ism_pmdapi_c", SOCKET_ID_ANY, 0);
 	TEST_ASSERT_NOT_NULL(a, "allocate: rte_errno %d", rte_errno);
 	TEST_ASSERT_SUCCESS(rte_ism_pmd_release(a), "release");
 	memcpy(before, rte_ism_fp_ops, sizeof(before));
@@ -78,50 +83,113 @@ test_release_twice(void)
 	return TEST_SUCCESS;
 }
 
-/* The allocations of test_allocate_id() after a's, in slot id. */
+/*
+ * The library owns the private area (zeroed, of the size asked, found
+ * from the name as a bus remove finds it), and a device's serial: an id
+ * freed and taken again names a device with another serial.
+ */
 static int
-allocations_by_id(uint16_t id)
+test_private_area(void)
 {
-	struct rte_ism_dev *b;
+	struct rte_ism_dev *a, *b;
+	const uint8_t *p;
+	uint64_t serial, serial2;
+	uint16_t id, id2;
+	size_t i;
 	int err;
 
-	b = rte_ism_pmd_allocate_id("ism_pmdapi_id2", SOCKET_ID_ANY, id);
+	a = rte_ism_pmd_allocate("ism_pmdapi_priv", SOCKET_ID_ANY, 1000);
+	TEST_ASSERT_NOT_NULL(a, "allocate: rte_errno %d", rte_errno);
+	p = a->dev_private;
+	for (i = 0; p != NULL && i < 1000 && p[i] == 0; i++)
+		;
+	id = a->dev_id;
+	serial = a->serial;
+	b = rte_ism_pmd_get_named_dev("ism_pmdapi_priv");
+	TEST_ASSERT_SUCCESS(rte_ism_pmd_release(a), "release");
+	TEST_ASSERT(p != NULL && i == 1000, "private area not zeroed (%zu)",
+		    i);
+	TEST_ASSERT(b == a, "named lookup of an allocated device");
+	TEST_ASSERT(serial != 0, "serial 0");
+	TEST_ASSERT_NULL(rte_ism_pmd_get_named_dev("ism_pmdapi_priv"),
+			 "named lookup after the release");
+	/* The first free id: the one just freed, under another serial. */
+	a = rte_ism_pmd_allocate("ism_pmdapi_priv2", SOCKET_ID_ANY, 8);
+	TEST_ASSERT_NOT_NULL(a, "allocate: rte_errno %d", rte_errno);
+	id2 = a->dev_id;
+	serial2 = a->serial;
+	TEST_ASSERT_SUCCESS(rte_ism_pmd_release(a), "release");
+	TEST_ASSERT(id2 == id && serial2 != serial, "id %u serial %" PRIu64
+		    " taken again: id %u serial %" PRIu64, id, serial, id2,
+		    serial2);
+	/* Secondary processes attach; a primary allocates. */
+	a = rte_ism_pmd_attach_secondary("ism_pmdapi_priv2");
 	err = rte_errno;
-	if (b != NULL)
-		rte_ism_pmd_release(b);
-	TEST_ASSERT_NULL(b, "slot %u allocated twice", id);
-	TEST_ASSERT_EQUAL(err, EBUSY, "rte_errno of slot %u", id);
-	b = rte_ism_pmd_allocate_id("ism_pmdapi_id2", SOCKET_ID_ANY,
-			RTE_ISM_MAX_DEVS);
-	err = rte_errno;
-	if (b != NULL)
-		rte_ism_pmd_release(b);
-	TEST_ASSERT_NULL(b, "slot %d allocated", RTE_ISM_MAX_DEVS);
-	TEST_ASSERT_EQUAL(err, EINVAL, "rte_errno of slot %d",
-			  RTE_ISM_MAX_DEVS);
+	TEST_ASSERT_NULL(a, "attach_secondary in the primary");
+	TEST_ASSERT_EQUAL(err, E_RTE_SECONDARY, "rte_errno of attach");
 	return TEST_SUCCESS;
 }
 
-/* A rawdev-based driver allocates in the slot of its rawdev's id. */
-static int
-test_allocate_id(void)
+/* What test_ids_full() takes, released on every path. */
+struct fillers {
+	struct rte_ism_dev *dev[RTE_ISM_MAX_DEVS];
+	unsigned int n;
+};
+
+static void
+fillers_release(struct fillers *f)
 {
-	struct rte_ism_dev *a;
-	uint16_t id = RTE_ISM_MAX_DEVS, got;
+	while (f->n > 0)
+		rte_ism_pmd_release(f->dev[--f->n]);
+}
+
+/* test_ids_full() with the fillers in f. */
+static int
+ids_full(struct fillers *f)
+{
+	const char *last = "ism_lo_full";
+	char name[RTE_ISM_NAME_LEN];
 	int ret;
 
-	while (id-- > 0)
-		if (!rte_ism_is_valid_dev(id))
+	/* Allocated, never probed: they take ids and nothing else. */
+	for (;;) {
+		snprintf(name, sizeof(name), "ism_pmdapi_fill%u", f->n);
+		f->dev[f->n] = rte_ism_pmd_allocate(name, SOCKET_ID_ANY, 0);
+		if (f->dev[f->n] == NULL)
 			break;
-	a = rte_ism_pmd_allocate_id("ism_pmdapi_id", SOCKET_ID_ANY, id);
-	TEST_ASSERT_NOT_NULL(a, "allocate_id(%u): rte_errno %d", id,
-			     rte_errno);
-	got = a->dev_id;
-	if (got != id)
-		rte_ism_pmd_release(a);
-	TEST_ASSERT_EQUAL(got, id, "slot of allocate_id(%u)", id);
-	ret = allocations_by_id(id);
-	TEST_ASSERT_SUCCESS(rte_ism_pmd_release(a), "release");
+		f->n++;
+	}
+	TEST_ASSERT_EQUAL(rte_errno, ENOSPC, "the allocation after the last "
+			  "free id");
+	ret = rte_vdev_init(last, "max_dmbs=1");
+	if (ret == 0)
+		rte_vdev_uninit(last);
+	TEST_ASSERT_EQUAL(ret, -ENOSPC, "probe with every id taken");
+	TEST_ASSERT_NULL(rte_ism_pmd_get_named_dev(last), "left by the probe");
+	/* The id was what was missing. */
+	rte_ism_pmd_release(f->dev[--f->n]);
+	ret = rte_vdev_init(last, "max_dmbs=1");
+	if (ret == 0)
+		ret = rte_vdev_uninit(last);
+	TEST_ASSERT_SUCCESS(ret, "probe with an id free");
+	return TEST_SUCCESS;
+}
+
+/*
+ * With every ISM device id taken, a probe fails with -ENOSPC (the reason,
+ * not a blanket -ENOMEM) and leaves no device; with one id free again it
+ * succeeds. The ids are librte_ism's: nothing else bounds them.
+ */
+static int
+test_ids_full(void)
+{
+	struct fillers *f = calloc(1, sizeof(*f));
+	int ret;
+
+	TEST_ASSERT_NOT_NULL(f, "no memory");
+	ret = ids_full(f);
+	fillers_release(f);
+	free(f);
 	return ret;
 }
 
@@ -213,7 +281,8 @@ test_device_error_counted(void)
 static const struct test_case pmd_api_cases[] = {
 	{ "slot_taken_at_allocation", test_slot_taken_at_allocation },
 	{ "release_twice", test_release_twice },
-	{ "allocate_id", test_allocate_id },
+	{ "private_area", test_private_area },
+	{ "ids_full", test_ids_full },
 	{ "device_error_counted", test_device_error_counted },
 	{ NULL, NULL },
 };

@@ -3,23 +3,39 @@
  */
 
 /*
- * The rawdev of an ISM device: same id and name as the ISM device, the
- * conventions of rte_rawdev.h (what a generic rawdev client expects), and
- * every op forwarded to the ISM device.
+ * The rawdev adapter of an ISM device: a rawdev of the same name (its id
+ * is the rawdev library's), the conventions of rte_rawdev.h (what a
+ * generic rawdev client expects), every op forwarded to the ISM device,
+ * and an ISM device that works without one. The one place of the tests
+ * that uses rte_rawdev_*: everything else reads ISM devices through
+ * rte_ism_*.
  */
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_rawdev.h>
+#include <rte_rawdev_pmd.h>
 
 #include "test_ism.h"
+
+/* The rawdev id of a device name, or -ENODEV (rte_rawdev_get_dev_id()
+ * returns an unsigned id, so -ENODEV comes back as 65517). */
+static int
+rawdev_id(const char *name)
+{
+	uint16_t id = rte_rawdev_get_dev_id(name);
+
+	return id < RTE_RAWDEV_MAX_DEVS ? id : -ENODEV;
+}
 
 static int
 raw_of_a(void)
 {
-	return fx_rawdev_id(fx.ia.name);
+	return rawdev_id(fx.ia.name);
 }
 
 /* rte_rawdev configure and start, A stopped first. */
@@ -66,17 +82,25 @@ test_info(void)
 	return ret;
 }
 
-/* One device, one id: the rawdev of every ISM device has its id. */
+/* Every ISM device has a rawdev of its name, which stands for it. */
 static int
-test_same_id(void)
+test_named(void)
 {
-	struct rte_ism_dev_info info;
+	struct rte_ism_dev_info info, ri_info;
+	struct rte_rawdev_info ri = { .dev_private = &ri_info };
 	uint16_t id;
+	int raw;
 
 	RTE_ISM_FOREACH_DEV(id) {
 		TEST_ASSERT_SUCCESS(rte_ism_info_get(id, &info), "id %u", id);
-		TEST_ASSERT_EQUAL(fx_rawdev_id(info.name), id, "rawdev of %s",
-				  info.name);
+		raw = rawdev_id(info.name);
+		TEST_ASSERT(raw >= 0, "no rawdev %s", info.name);
+		TEST_ASSERT_SUCCESS(rte_rawdev_info_get(raw, &ri,
+							sizeof(ri_info)),
+				    "rawdev_info_get of %s", info.name);
+		TEST_ASSERT(ri_info.serial == info.serial,
+			    "rawdev %s stands for serial %" PRIu64 ", not %"
+			    PRIu64, info.name, ri_info.serial, info.serial);
 	}
 	return TEST_SUCCESS;
 }
@@ -100,8 +124,8 @@ generic_client(int c, const char *name)
 	uint64_t v[2];
 	int raw, n;
 
-	raw = fx_rawdev_id(name);
-	TEST_ASSERT_EQUAL(raw, c, "rawdev of %s", name);
+	raw = rawdev_id(name);
+	TEST_ASSERT(raw >= 0, "no rawdev %s", name);
 	/* Probed: configurable (not started), then started. */
 	TEST_ASSERT_SUCCESS(rte_rawdev_configure(raw, &ri, 0), "probed");
 	TEST_ASSERT_SUCCESS(rte_rawdev_start(raw), "rawdev_start");
@@ -145,12 +169,12 @@ generic_client(int c, const char *name)
 	TEST_ASSERT_EQUAL(rte_rawdev_start(raw), -ENODEV, "closed");
 	TEST_ASSERT_EQUAL(rte_rawdev_selftest(raw), -ENODEV, "closed");
 	TEST_ASSERT_EQUAL(rte_rawdev_close(raw), -ENODEV, "closed");
-	TEST_ASSERT_EQUAL(fx_rawdev_id(name), c, "closed, not removed");
+	TEST_ASSERT_EQUAL(rawdev_id(name), raw, "closed, not removed");
 	return TEST_SUCCESS;
 }
 
 /*
- * A generic rawdev client (issue 13's conventions): nothing but rte_rawdev
+ * A generic rawdev client: nothing but rte_rawdev
  * calls, in the order rte_rawdev.h and the skeleton rawdev expect, on a
  * freshly probed device. Then the same device seen through rte_ism_*.
  */
@@ -168,7 +192,7 @@ test_generic_client(void)
 	if (ret != TEST_SUCCESS)
 		return ret;
 	TEST_ASSERT_SUCCESS(removed, "remove %s", name);
-	TEST_ASSERT_EQUAL(fx_rawdev_id(name), -ENODEV, "removed");
+	TEST_ASSERT_EQUAL(rawdev_id(name), -ENODEV, "removed");
 	return TEST_SUCCESS;
 }
 
@@ -228,7 +252,7 @@ static int
 test_xstats(void)
 {
 	struct xstats_arrays x;
-	int raw = fx_rawdev_id(fx.ib.name), n, ret;
+	int raw = rawdev_id(fx.ib.name), n, ret;
 
 	n = rte_rawdev_xstats_names_get(raw, NULL, 0);
 	TEST_ASSERT(n > 0, "no xstats (%d)", n);
@@ -261,7 +285,7 @@ test_selftest(void)
 		int raw;
 
 		rte_ism_info_get(id, &info);
-		raw = fx_rawdev_id(info.name);
+		raw = rawdev_id(info.name);
 		TEST_ASSERT(raw >= 0, "no rawdev for %s", info.name);
 		TEST_ASSERT_SUCCESS(rte_rawdev_selftest(raw), "selftest of %s",
 				    info.name);
@@ -285,7 +309,7 @@ test_selftest_small_dmbs(void)
 		c = fx_spawn(args[i], name, sizeof(name));
 		FX_SPAWN_OR_SKIP(c);
 		TEST_ASSERT(c >= 0, "spawn with %s: %d", args[i], c);
-		raw = fx_rawdev_id(name);
+		raw = rawdev_id(name);
 		ret = raw < 0 ? raw : rte_rawdev_selftest(raw);
 		TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove %s", name);
 		TEST_ASSERT_SUCCESS(ret, "selftest with %s", args[i]);
@@ -312,9 +336,99 @@ test_dump(void)
 	return TEST_SUCCESS;
 }
 
+/* rawdev stop and start drive the ISM device's state: the fast path is
+ * off, then on again. */
+static int
+test_fp_state(void)
+{
+	struct rte_ism_dev_info info;
+	struct rte_ism_signal sig[1];
+	int raw = raw_of_a();
+
+	TEST_ASSERT(raw >= 0, "no rawdev %s", fx.ia.name);
+	rte_rawdev_stop(raw);
+	TEST_ASSERT(rte_ism_info_get(fx.a, &info) == 0 && !info.started,
+		    "started after rte_rawdev_stop");
+	TEST_ASSERT_EQUAL(rte_ism_signal_poll(fx.a, sig, 1), -ENODEV,
+			  "the fast path after rte_rawdev_stop");
+	TEST_ASSERT_SUCCESS(rte_rawdev_start(raw), "rawdev start");
+	TEST_ASSERT(rte_ism_info_get(fx.a, &info) == 0 && info.started,
+		    "not started after rte_rawdev_start");
+	TEST_ASSERT(rte_ism_signal_poll(fx.a, sig, 1) >= 0,
+		    "the fast path after rte_rawdev_start");
+	return TEST_SUCCESS;
+}
+
+/* A rawdev of no driver, to take a rawdev id. */
+static int
+filler_close(struct rte_rawdev *raw __rte_unused)
+{
+	return 0;
+}
+
+static const struct rte_rawdev_ops filler_ops = {
+	.dev_close = filler_close,
+};
+
+/* What test_no_rawdev() takes, released on every path. */
+struct raw_fillers {
+	struct rte_rawdev *raw[RTE_RAWDEV_MAX_DEVS];
+	unsigned int n;
+};
+
+/* test_no_rawdev() with the fillers in f. */
+static int
+no_rawdev(struct raw_fillers *f)
+{
+	char name[RTE_ISM_NAME_LEN], fname[32];
+	struct rte_ism_stats st;
+	int c, ret;
+
+	while (rte_rawdev_count() < RTE_RAWDEV_MAX_DEVS) {
+		snprintf(fname, sizeof(fname), "ism_test_filler%u", f->n);
+		f->raw[f->n] = rte_rawdev_pmd_allocate(fname, 8,
+				SOCKET_ID_ANY);
+		TEST_ASSERT_NOT_NULL(f->raw[f->n], "rawdev %s", fname);
+		f->raw[f->n++]->dev_ops = &filler_ops;
+	}
+	c = fx_spawn(NULL, name, sizeof(name));
+	TEST_ASSERT(c >= 0, "no ISM device without a rawdev id: %d", c);
+	ret = rawdev_id(name) < 0 && rte_ism_dev_selftest(c) == 0 &&
+		rte_ism_stats_get(c, &st) == 0 && st.moves == 1 ?
+		TEST_SUCCESS : TEST_FAILED;
+	TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove %s", name);
+	TEST_ASSERT_SUCCESS(ret, "%s: a rawdev, or not working", name);
+	/* A rawdev id free again: the next device has its rawdev. */
+	rte_rawdev_pmd_release(f->raw[--f->n]);
+	c = fx_spawn(NULL, name, sizeof(name));
+	TEST_ASSERT(c >= 0, "spawn: %d", c);
+	ret = rawdev_id(name);
+	TEST_ASSERT_SUCCESS(fx_unspawn(name), "remove %s", name);
+	TEST_ASSERT(ret >= 0, "%s: no rawdev with an id free", name);
+	return TEST_SUCCESS;
+}
+
+/* Every rawdev id taken (other rawdev drivers): an ISM device is probed
+ * all the same and works through rte_ism_*, without a rawdev. */
+static int
+test_no_rawdev(void)
+{
+	struct raw_fillers *f = calloc(1, sizeof(*f));
+	int ret;
+
+	TEST_ASSERT_NOT_NULL(f, "no memory");
+	ret = no_rawdev(f);
+	while (f->n > 0)
+		rte_rawdev_pmd_release(f->raw[--f->n]);
+	free(f);
+	return ret;
+}
+
 static const struct test_case rawdev_cases[] = {
 	{ "info", test_info },
-	{ "same_id", test_same_id },
+	{ "named", test_named },
+	{ "fp_state", test_fp_state },
+	{ "no_rawdev", test_no_rawdev },
 	{ "generic_client", test_generic_client },
 	{ "xstats", test_xstats },
 	{ "selftest", test_selftest },

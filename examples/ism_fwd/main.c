@@ -9,31 +9,48 @@
  *   dpdk-ism_fwd [EAL options] -- --peer-gid GID [options]
  *
  * Exit status: 0 done, 1 error, 2 loopback-check found loss or corruption,
- * 3 the peer was lost (with --on-peer-loss exit).
+ * 3 the peer was lost (with --on-peer-loss exit), 4 the ISM device was
+ * removed.
+ *
+ * The ISM device is held with a removal callback (rte_ism.h, "Holders of a
+ * device id"): the forwarding loop runs under hold_lock and looks at
+ * dev_removed once an iteration; the callback, which may run on another
+ * thread (a removal asked for by a secondary process runs on the EAL
+ * interrupt thread), sets dev_removed and takes the lock, so it returns
+ * once the loop has said goodbye, given its ring back and stopped using
+ * the device. Before rte_eal_cleanup(), which removes the devices too, we
+ * let such a removal end: an alarm of ours runs on the interrupt thread
+ * after it.
  */
 
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_alarm.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_pause.h>
 
 #include <rte_ism.h>
+/* rte_atomic_*_explicit, also with a DPDK older than 23.11. */
+#include <ism_compat.h>
 
 #include "fwd.h"
 
 #define EXIT_CHECK_FAILED	2
 #define EXIT_PEER_LOST		3
+#define EXIT_DEV_REMOVED	4
 
 #define DEFAULT_SLOT_SIZE	128
 #define DEFAULT_DMB_BUDGET	(1u << 20)
@@ -43,6 +60,13 @@
 
 /* The signal that asked us to stop, 0 if none. */
 static volatile sig_atomic_t quit_signal;
+
+/* Held while the ISM device is in use; see the file comment. */
+static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool dev_removed;
+static pthread_t main_thread;
+/* The removal runs on another thread than ours. */
+static bool removed_elsewhere;
 
 static const char *const mode_names[] = {
 	[FWD_IOFWD] = "iofwd",
@@ -394,6 +418,47 @@ port_fini(uint16_t port)
 	rte_eth_dev_close(port);
 }
 
+/* The removal callback of the ISM device: returns once we let it go. */
+static void
+on_dev_removed(uint16_t dev_id __rte_unused, void *arg __rte_unused)
+{
+	rte_atomic_store_explicit(&removed_elsewhere,
+			!pthread_equal(pthread_self(), main_thread),
+			rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&dev_removed, true, rte_memory_order_release);
+	pthread_mutex_lock(&hold_lock);
+	pthread_mutex_unlock(&hold_lock);
+}
+
+static void
+alarm_ran(void *arg)
+{
+	rte_atomic_store_explicit((bool *)arg, true, rte_memory_order_release);
+}
+
+/* A removal on the interrupt thread (alarm callbacks run one after the
+ * other there) has ended once an alarm set now has run. */
+static void
+removal_wait(void)
+{
+	bool ran = false;
+	unsigned int ms;
+
+	if (!rte_atomic_load_explicit(&removed_elsewhere,
+			rte_memory_order_relaxed) ||
+	    rte_eal_alarm_set(1, alarm_ran, &ran) != 0)
+		return;
+	for (ms = 0; ms < 10000 && !rte_atomic_load_explicit(&ran,
+			rte_memory_order_acquire); ms++)
+		rte_delay_us_sleep(1000);
+	if (!rte_atomic_load_explicit(&ran, rte_memory_order_acquire)) {
+		/* The alarm still has our flag: it must never run now. */
+		rte_eal_alarm_cancel(alarm_ran, &ran);
+		fprintf(stderr, "ism_fwd: the removal of the ISM device "
+			"did not end within 10 s\n");
+	}
+}
+
 /* Only async-signal-safe work here: the loop prints the message. */
 static void
 on_signal(int sig)
@@ -405,13 +470,15 @@ on_signal(int sig)
 static void
 on_link(void *arg, const struct rte_ism_ring_link_report *rep)
 {
-	const struct rte_ism_ring *ring = arg;
+	struct rte_ism_ring *ring = arg;
+	struct rte_ism_ring_info ri;
 	uint64_t now;
 
 	if (rep->what == RTE_ISM_RING_LINK_UP) {
-		printf("ism_fwd: link up (start at slot %u, %u credits)\n",
-		       ring->tx_prod, ring->tx_geom.nb_slots -
-		       (ring->tx_prod - ring->tx_cons));
+		rte_ism_ring_info_get(ring, &ri);
+		printf("ism_fwd: link up (the peer's ring: %u slots of %u "
+		       "bytes)\n", ri.peer_geom.nb_slots,
+		       ri.peer_geom.slot_size);
 		fflush(stdout);
 		return;
 	}
@@ -444,6 +511,14 @@ fwd_loop(struct fwd_ctx *c, struct rte_ism_ring_link *link)
 	prev = first;
 	/* A signal during the set-up stops us before the first iteration. */
 	while (quit_signal == 0) {
+		if (rte_atomic_load_explicit(&dev_removed,
+				rte_memory_order_relaxed)) {
+			printf("ism_fwd: the ISM device is being removed: "
+			       "stopping\n");
+			fflush(stdout);
+			status = EXIT_DEV_REMOVED;
+			break;
+		}
 		fwd_iteration(c);
 		if ((++iter & 15) != 0)
 			continue;
@@ -484,10 +559,12 @@ fwd_loop(struct fwd_ctx *c, struct rte_ism_ring_link *link)
 
 static void
 print_setup(const struct fwd_conf *conf, const struct rte_ism_dev_info *info,
-		const struct rte_ism_ring *ring, bool has_port)
+		struct rte_ism_ring *ring, bool has_port)
 {
 	char gid[RTE_ISM_GID_STRLEN], peer[RTE_ISM_GID_STRLEN];
+	struct rte_ism_ring_info ri;
 
+	rte_ism_ring_info_get(ring, &ri);
 	rte_ism_gid_format(&info->gid, gid, sizeof(gid));
 	rte_ism_gid_format(&conf->peer, peer, sizeof(peer));
 	printf("ism_fwd: %s (%s) gid %s, peer %s\n", info->name,
@@ -495,8 +572,8 @@ print_setup(const struct fwd_conf *conf, const struct rte_ism_dev_info *info,
 	printf("ism_fwd: mode %s, %s, burst %u, receive ring %u slots of %u "
 	       "bytes (DMB %u bytes, token 0x%016" PRIx64 ")",
 	       mode_names[conf->mode], conf->zero_copy ? "zero-copy" : "copy",
-	       conf->burst, ring->rx_geom.nb_slots, ring->rx_geom.slot_size,
-	       ring->dmb.len, ring->dmb.token);
+	       conf->burst, ri.geom.nb_slots, ri.geom.slot_size, ri.dmb_len,
+	       ri.token);
 	if (has_port)
 		printf(", port %u", conf->port);
 	printf("\n");
@@ -510,7 +587,7 @@ main(int argc, char **argv)
 	struct rte_mempool *pool = NULL;
 	struct rte_ism_ring_conf rc;
 	struct fwd_conf conf;
-	struct rte_ism_ring ring, *rings[1] = { &ring };
+	struct rte_ism_ring *ring;
 	struct rte_ism_ring_link link;
 	struct fwd_ctx ctx;
 	bool has_port;
@@ -521,6 +598,7 @@ main(int argc, char **argv)
 	 * loop before its first iteration, through the normal exit path. */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	main_thread = pthread_self();
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ism_fwd: EAL init failed: %s\n",
@@ -539,12 +617,21 @@ main(int argc, char **argv)
 	dev_id = ism_dev_find(&conf, &info);
 	if (dev_id < 0)
 		goto out_eal;
+	/* Held from here on: removal waits for hold_lock. */
+	pthread_mutex_lock(&hold_lock);
+	ret = rte_ism_dev_remove_callback_register(dev_id, on_dev_removed,
+			NULL);
+	if (ret < 0) {
+		fprintf(stderr, "ism_fwd: cannot hold %s: %s\n", info.name,
+			strerror(-ret));
+		goto out_hold;
+	}
 	if (geom_default(&conf.geom, &info) < 0) {
 		fprintf(stderr, "ism_fwd: a ring of %u slots of %u bytes does "
 			"not fit in a DMB of %s (at most %u bytes)\n",
 			conf.geom.nb_slots, conf.geom.slot_size, info.name,
 			info.max_dmb_len);
-		goto out_eal;
+		goto out_hold;
 	}
 	if (conf.mode == FWD_IOFWD) {
 		if (!has_port)
@@ -552,7 +639,7 @@ main(int argc, char **argv)
 		if (!rte_eth_dev_is_valid_port(conf.port)) {
 			fprintf(stderr, "ism_fwd: iofwd needs an ethdev port "
 				"(e.g. --vdev=net_ring0)\n");
-			goto out_eal;
+			goto out_hold;
 		}
 		has_port = true;
 	} else {
@@ -565,7 +652,7 @@ main(int argc, char **argv)
 	if (pool == NULL) {
 		fprintf(stderr, "ism_fwd: cannot create the mbuf pool: %s\n",
 			rte_strerror(rte_errno));
-		goto out_eal;
+		goto out_hold;
 	}
 	if (has_port) {
 		ret = port_init(conf.port, pool);
@@ -583,31 +670,39 @@ main(int argc, char **argv)
 		.pool = pool,
 		.zero_copy = conf.zero_copy,
 	};
-	ret = rte_ism_ring_init(&ring, &rc);
-	if (ret < 0) {
+	ring = rte_ism_ring_create(&rc);
+	if (ring == NULL) {
 		fprintf(stderr, "ism_fwd: cannot register the DMB: %s\n",
-			strerror(-ret));
+			rte_strerror(rte_errno));
 		goto out_port;
 	}
-	print_setup(&conf, &info, &ring, has_port);
+	print_setup(&conf, &info, ring, has_port);
 	/* The handshake over ISM events, in librte_ism_ring. */
-	ret = rte_ism_ring_link_init(&link, dev_id, &conf.peer, rings, 1,
-			on_link, &ring);
+	ret = rte_ism_ring_link_init(&link, dev_id, &conf.peer, &ring, 1,
+			on_link, ring);
 	if (ret == 0) {
-		fwd_ctx_init(&ctx, &conf, &ring, pool, has_port);
+		fwd_ctx_init(&ctx, &conf, ring, pool, has_port);
 		status = fwd_loop(&ctx, &link);
 		rte_ism_ring_link_bye(&link);
 	}
 	/* Ports first: zero-copy mbufs they hold point into our DMB. */
 	if (has_port)
 		port_fini(conf.port);
-	rte_ism_ring_fini(&ring);
+	rte_ism_ring_free(ring);
 	goto out_pool;
 out_port:
 	if (has_port)
 		port_fini(conf.port);
 out_pool:
 	rte_mempool_free(pool);
+out_hold:
+	/* Let the device go; a removal waiting for it goes on. -EAGAIN: its
+	 * callback is running (it returns once we unlock). */
+	pthread_mutex_unlock(&hold_lock);
+	while (rte_ism_dev_remove_callback_unregister(dev_id, on_dev_removed,
+			NULL) == -EAGAIN)
+		rte_pause();
+	removal_wait();
 out_eal:
 	rte_eal_cleanup();
 	return status;

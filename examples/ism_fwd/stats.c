@@ -19,8 +19,7 @@ void
 stats_snap(struct stats_snap *s, const struct fwd_ctx *c, uint64_t now)
 {
 	s->tsc = now;
-	s->rx = c->ring->rx_stats;
-	s->tx = c->ring->tx_stats;
+	rte_ism_ring_stats_get(c->ring, &s->rx, &s->tx);
 	s->fwd = c->st;
 }
 
@@ -53,7 +52,7 @@ stats_print_period(const struct stats_snap *prev, const struct stats_snap *cur,
 	       mpps(D(tx.pkts), secs), gbps(D(tx.bytes), secs),
 	       D(fwd.port_rx), D(fwd.port_tx),
 	       D(tx.ring_full), D(fwd.port_full),
-	       D(rx.no_mbuf) + D(fwd.gen_no_mbuf), D(rx.bad));
+	       D(rx.no_mbuf) + D(fwd.gen_no_mbuf), D(rx.bad) + D(tx.bad));
 	fflush(stdout);
 }
 
@@ -89,7 +88,8 @@ stats_print_final(const struct stats_snap *prev, const struct stats_snap *cur,
 	       " peer-down %" PRIu64 " bad-slots %" PRIu64
 	       " (protocol errors %" PRIu64 ", move errors %" PRIu64 ")\n",
 	       tx->too_big, tx->empty, f->peer_down_drops,
-	       rx->bad_slots, rx->bad, rx->move_errors + tx->move_errors);
+	       rx->bad_slots, rx->bad + tx->bad,
+	       rx->move_errors + tx->move_errors);
 	if (c->conf->mode == FWD_LOOPBACK_CHECK)
 		printf("  loopback-check ok %" PRIu64 " lost %" PRIu64
 		       " corrupt %" PRIu64 " reordered %" PRIu64 " -> %s\n",

@@ -23,36 +23,9 @@
  * signal_event fails each time its target is gone (-ENETUNREACH), which a
  * peer causes and a caller may repeat (a HELLO every 100 ms while it waits
  * for the peer): the first failure of a device is logged, then at most one
- * line per period with the count of those not logged. Racing callers may
- * both log or both skip: only the log is approximate.
+ * line per period with the count of those not logged.
  */
-#define SIGNAL_EVENT_LOG_PERIOD_S	1
-
-static struct {
-	uint64_t next;		/* timer cycles: nothing logged before */
-	uint64_t quiet;		/* failures not logged since the last line */
-} signal_event_log[RTE_ISM_MAX_DEVS];
-
-/* Whether to log this failure; *quiet: those not logged before it. */
-static bool
-signal_event_log_ok(uint16_t dev_id, uint64_t *quiet)
-{
-	uint64_t now = rte_get_timer_cycles();
-	uint64_t next = rte_atomic_load_explicit(&signal_event_log[dev_id].next,
-			rte_memory_order_relaxed);
-
-	if (now < next) {
-		rte_atomic_fetch_add_explicit(&signal_event_log[dev_id].quiet, 1,
-				rte_memory_order_relaxed);
-		return false;
-	}
-	rte_atomic_store_explicit(&signal_event_log[dev_id].next,
-			now + rte_get_timer_hz() * SIGNAL_EVENT_LOG_PERIOD_S,
-			rte_memory_order_relaxed);
-	*quiet = rte_atomic_exchange_explicit(&signal_event_log[dev_id].quiet, 0,
-			rte_memory_order_relaxed);
-	return true;
-}
+static struct ism_log_rl signal_event_log[RTE_ISM_MAX_DEVS];
 
 int
 rte_ism_dmb_register(uint16_t dev_id, struct rte_ism_dmb *dmb)
@@ -63,6 +36,7 @@ rte_ism_dmb_register(uint16_t dev_id, struct rte_ism_dmb *dmb)
 	int ret;
 
 	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
 	if (dmb == NULL) {
 		ISM_LOG(ERR, "%s: NULL dmb", dev->name);
 		return -EINVAL;
@@ -126,6 +100,7 @@ rte_ism_dmb_unregister(uint16_t dev_id, uint64_t token)
 	int ret;
 
 	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
 	ret = dev->dev_ops->dmb_unregister(dev, token);
 	if (ret < 0)
 		ISM_LOG(ERR, "%s: cannot unregister DMB 0x%" PRIx64 ": %s",
@@ -152,6 +127,7 @@ rte_ism_dmb_attach(uint16_t dev_id, uint64_t token, struct rte_ism_dmb *dmb)
 	int ret;
 
 	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
 	/* Arguments first: a NULL dmb is -EINVAL whatever the device. */
 	if (dmb == NULL) {
 		ISM_LOG(ERR, "%s: NULL dmb", dev->name);
@@ -178,6 +154,7 @@ rte_ism_dmb_detach(uint16_t dev_id, uint64_t token)
 	int ret;
 
 	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
 	ret = check_capa(dev, RTE_ISM_CAPA_NOCOPY, "nocopy detach", __func__);
 	if (ret < 0)
 		return ret;
@@ -198,6 +175,7 @@ rte_ism_signal_event(uint16_t dev_id, const struct rte_ism_gid *rgid,
 	int ret;
 
 	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
 	ret = check_capa(dev, RTE_ISM_CAPA_SIGNAL_EVENT, "signal_event",
 			__func__);
 	if (ret < 0)
@@ -208,7 +186,7 @@ rte_ism_signal_event(uint16_t dev_id, const struct rte_ism_gid *rgid,
 		return -EINVAL;
 	}
 	ret = dev->dev_ops->signal_event(dev, rgid, trigger_irq, code, info);
-	if (ret < 0 && signal_event_log_ok(dev_id, &quiet)) {
+	if (ret < 0 && ism_log_rl_ok(&signal_event_log[dev_id], &quiet)) {
 		if (quiet > 0)
 			snprintf(more, sizeof(more), " (and %" PRIu64
 				 " failures not logged)", quiet);
@@ -225,6 +203,7 @@ rte_ism_event_poll(uint16_t dev_id, struct rte_ism_event *ev, uint16_t nb)
 	struct rte_ism_dev *dev;
 
 	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
 	if (ev == NULL) {
 		ISM_LOG(ERR, "%s: NULL event array", dev->name);
 		return -EINVAL;
@@ -239,6 +218,7 @@ rte_ism_query_remote_gid(uint16_t dev_id, const struct rte_ism_gid *rgid,
 	struct rte_ism_dev *dev;
 
 	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
 	if (rgid == NULL || ism_gid_is_zero(rgid)) {
 		ISM_LOG(ERR, "%s: %s GID", dev->name,
 			rgid == NULL ? "NULL" : "zero");
@@ -281,11 +261,12 @@ rte_ism_vlan_add(uint16_t dev_id, uint16_t vlan_id)
 	int ret;
 
 	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
 	ret = vlan_check(dev, vlan_id, __func__);
 	if (ret != 0)
 		return ret;
 	if (vlan_id == RTE_ISM_VLAN_ID_RESERVED) {
-		rte_atomic_store_explicit(&ism_slots[dev_id].vlan_reserved, true,
+		rte_atomic_store_explicit(&dev->data->vlan_reserved, true,
 				rte_memory_order_relaxed);
 		return 0;
 	}
@@ -303,11 +284,12 @@ rte_ism_vlan_del(uint16_t dev_id, uint16_t vlan_id)
 	int ret;
 
 	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
 	ret = vlan_check(dev, vlan_id, __func__);
 	if (ret != 0)
 		return ret;
 	if (vlan_id == RTE_ISM_VLAN_ID_RESERVED)
-		ret = rte_atomic_exchange_explicit(&ism_slots[dev_id].vlan_reserved,
+		ret = rte_atomic_exchange_explicit(&dev->data->vlan_reserved,
 				false, rte_memory_order_relaxed) ? 0 : -ENOENT;
 	else
 		ret = dev->dev_ops->vlan_del(dev, vlan_id);
@@ -335,12 +317,15 @@ rte_ism_dump(uint16_t dev_id, FILE *f)
 		dev->name, dev->driver_name ? dev->driver_name : "?",
 		dev->backend ? dev->backend : "?");
 	fprintf(f, "  gid %s chid 0x%04x %s\n", gid, dev->chid,
-		dev->started ? "started" : "stopped");
+		dev->data->started ? "started" : "stopped");
 	fprintf(f, "  max_dmbs %u max_dmb_len %u capa 0x%" PRIx64 "\n",
 		dev->max_dmbs, dev->max_dmb_len, dev->capa);
 	fprintf(f, "  events queued %" PRIu64 " dropped %" PRIu64 "\n",
 		posted, dropped);
-	if (dev->dev_ops->dump != NULL)
+	/* The driver's state lives in the primary process. */
+	if (!ism_is_primary())
+		fprintf(f, "  (driver state: dump it in the primary process)\n");
+	else if (dev->dev_ops->dump != NULL)
 		return dev->dev_ops->dump(dev, f);
 	return 0;
 }
@@ -351,6 +336,7 @@ rte_ism_dev_selftest(uint16_t dev_id)
 	struct rte_ism_dev *dev;
 
 	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
 	if (dev->dev_ops->dev_selftest == NULL) {
 		ISM_LOG(ERR, "%s: driver %s has no selftest", dev->name,
 			dev->driver_name ? dev->driver_name : "?");

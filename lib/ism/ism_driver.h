@@ -12,21 +12,32 @@
  * visible through the rte_ism_* client API. Applications must not include
  * this header.
  *
- * A driver allocates a device with rte_ism_pmd_allocate_id() (in the slot
- * of its rawdev's id) or rte_ism_pmd_allocate() (first free slot), fills in
- * the identity fields, the control ops and the fast-path functions, then
- * calls rte_ism_pmd_probing_finish(), which makes the device visible and
- * starts it. The library owns the device registry, the life cycle (start,
- * stop, close, release: see the programmer's guide), the fast-path table
- * (filled at start, reset at stop, close and release), the counters' reset
- * bases and the per-device event queue that the driver posts to with
- * rte_ism_pmd_event_post(). The library never calls a driver symbol: all
- * calls go through the ops given here.
+ * A driver allocates a device with rte_ism_pmd_allocate(), which gives it
+ * an id and a private area of the size asked (the driver's state, in DPDK's
+ * shared memory), fills in the identity fields, the control ops and the
+ * fast-path functions, then calls rte_ism_pmd_probing_finish(), which makes
+ * the device visible and starts it. The library owns the device registry
+ * (ids, names, private areas: the one registry of ISM devices), the life
+ * cycle (start, stop, close, release: see the programmer's guide), the
+ * fast-path table (filled at start, reset at stop, close and release), the
+ * counters' reset bases, the per-device event queue that the driver posts
+ * to with rte_ism_pmd_event_post(), and the removal callbacks of the
+ * device's holders. The library never calls a driver symbol: all calls go
+ * through the ops given here.
+ *
+ * Secondary processes: the identity and state of every device are kept in
+ * a memzone that secondary processes read. In a secondary, the driver's
+ * probe (called with the name only, no devargs) attaches to the device the
+ * primary created with rte_ism_pmd_attach_secondary(), sets the ops that
+ * are safe from that process (e.g. stats_get over counters in the private
+ * area) and calls rte_ism_pmd_probing_finish(); its remove calls
+ * rte_ism_pmd_release(), which only detaches that process.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/queue.h>
 
 #include <rte_common.h>
 #include <rte_compat.h>
@@ -116,10 +127,13 @@ struct rte_ism_dev_ops {
 };
 
 struct ism_event_queue;
+struct ism_dev_data;
+struct ism_dev_cb;
 
 /**
- * An ISM device as the library keeps it. Fields marked "driver" are set by
- * the driver between rte_ism_pmd_allocate() and
+ * An ISM device as the library keeps it in each process. Fields marked
+ * "driver" are set by the driver between rte_ism_pmd_allocate() (or, in a
+ * secondary process, rte_ism_pmd_attach_secondary()) and
  * rte_ism_pmd_probing_finish(); the others belong to the library.
  */
 struct rte_ism_dev {
@@ -129,42 +143,63 @@ struct rte_ism_dev {
 	bool attached;			/**< library: visible to clients */
 	bool started;			/**< library: fp entry filled */
 	bool closed;			/**< library: rte_ism_dev_close() done */
+	bool closing;			/**< library: removal callbacks run */
 	const char *driver_name;	/**< driver */
 	const char *backend;		/**< driver: "loopback", "shm", "pci" */
 	struct rte_device *device;	/**< driver: the bus device, if any */
 	const struct rte_ism_dev_ops *dev_ops;	/**< driver */
 	/** driver: fast-path functions and context, copied into
-	 * rte_ism_fp_ops[dev_id] at start. */
+	 * rte_ism_fp_ops[dev_id] at start (primary process only). */
 	struct rte_ism_fp_ops fp;
-	struct rte_ism_gid gid;		/**< driver */
-	uint16_t chid;			/**< driver */
-	uint32_t max_dmbs;		/**< driver */
-	uint32_t max_dmb_len;		/**< driver */
-	uint64_t capa;			/**< driver: RTE_ISM_CAPA_* */
-	void *dev_private;		/**< driver: anything */
+	struct rte_ism_gid gid;		/**< driver (secondary: library) */
+	uint16_t chid;			/**< driver (secondary: library) */
+	uint32_t max_dmbs;		/**< driver (secondary: library) */
+	uint32_t max_dmb_len;		/**< driver (secondary: library) */
+	uint64_t capa;			/**< driver (secondary: library) */
+	/** library: the private area of rte_ism_pmd_allocate(), zeroed, in
+	 * DPDK's shared memory (the same address in every process); freed
+	 * at release. */
+	void *dev_private;
 	struct ism_event_queue *evq;	/**< library */
+	struct ism_dev_data *data;	/**< library: what all processes see */
+	uint64_t serial;		/**< library: identity, see data */
+	unsigned int nb_drv_xstats;	/**< library: fixed at probing_finish */
+	TAILQ_HEAD(, ism_dev_cb) cbs;	/**< library: removal callbacks */
 };
 
 /**
- * Allocate a device in the first free slot (for drivers without a rawdev;
- * a driver with one uses rte_ism_pmd_allocate_id()). The name must be
- * unique among ISM devices.
+ * Allocate a device in the first free id, with a private area of
+ * priv_size bytes (zeroed; dev->dev_private), in the primary process. The
+ * name must be unique among ISM devices.
  * @return the device, or NULL with rte_errno set (EINVAL bad name,
- *   EEXIST name in use, ENOSPC no free slot, ENOMEM).
+ *   EEXIST name in use, ENOSPC no free id, ENOMEM, E_RTE_SECONDARY not
+ *   the primary process).
  */
 __rte_internal
-struct rte_ism_dev *rte_ism_pmd_allocate(const char *name, int socket_id);
+struct rte_ism_dev *rte_ism_pmd_allocate(const char *name, int socket_id,
+		size_t priv_size);
 
 /**
- * Allocate the device in slot dev_id: a rawdev-based driver passes its
- * rawdev's id, so that both are one id.
- * @return the device, or NULL with rte_errno set (EINVAL bad name or
- *   dev_id not below RTE_ISM_MAX_DEVS, EEXIST name in use, EBUSY slot
- *   taken, ENOMEM).
+ * In a secondary process: attach to the device called name that the
+ * primary process probed. Identity fields, dev_private and the event
+ * queue are those of the primary; the driver sets dev_ops (only ops safe
+ * to call from this process), device and driver_name, then calls
+ * rte_ism_pmd_probing_finish(). The fast path of the device is not
+ * available in a secondary process (its entry keeps the dummies).
+ * @return the device, or NULL with rte_errno set (ENODEV no such device
+ *   in the primary, EEXIST attached already, ENOMEM, E_RTE_SECONDARY in
+ *   the primary process).
  */
 __rte_internal
-struct rte_ism_dev *rte_ism_pmd_allocate_id(const char *name, int socket_id,
-		uint16_t dev_id);
+struct rte_ism_dev *rte_ism_pmd_attach_secondary(const char *name);
+
+/**
+ * The device called name, allocated (probing, visible or closed) in this
+ * process: for a driver's remove, which has the bus device's name.
+ * @return the device, or NULL.
+ */
+__rte_internal
+struct rte_ism_dev *rte_ism_pmd_get_named_dev(const char *name);
 
 /**
  * Check the driver's fields, make the device visible to clients and start
@@ -176,9 +211,12 @@ __rte_internal
 int rte_ism_pmd_probing_finish(struct rte_ism_dev *dev);
 
 /**
- * Close the device if it was visible and is not closed yet (stop, then
- * its dev_close op), then free the slot. A device that never finished
- * probing is not closed: its driver frees what it set up.
+ * Close the device if it was visible and is not closed yet (its removal
+ * callbacks, stop, then its dev_close op), then free the id, the private
+ * area and the event queue. A device that never finished probing is not
+ * closed: its driver frees what it set up. In a secondary process: the
+ * removal callbacks of that process, then the process forgets the device
+ * (the primary's device is not touched).
  * @return 0, -EINVAL (not an allocated device, e.g. released twice).
  */
 __rte_internal

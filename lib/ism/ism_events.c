@@ -114,12 +114,3 @@ ism_evq_space(struct ism_event_queue *q)
 	rte_spinlock_unlock(&q->lock);
 	return n;
 }
-
-void
-ism_evq_reset_counters(struct ism_event_queue *q)
-{
-	rte_spinlock_lock(&q->lock);
-	q->posted = 0;
-	q->dropped = 0;
-	rte_spinlock_unlock(&q->lock);
-}

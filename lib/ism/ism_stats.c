@@ -58,12 +58,6 @@ field(struct rte_ism_stats *st, unsigned int i)
 	return (uint64_t *)((char *)st + xs_common[i].off);
 }
 
-void
-ism_stats_slot_init(uint16_t dev_id)
-{
-	memset(&ism_slots[dev_id], 0, sizeof(ism_slots[dev_id]));
-}
-
 int
 ism_stats_probe(struct rte_ism_dev *dev)
 {
@@ -86,7 +80,7 @@ ism_stats_probe(struct rte_ism_dev *dev)
 					"one", dev->name, names[i].name);
 				return -EINVAL;
 			}
-	ism_slots[dev->dev_id].nb_drv_xstats = n;
+	dev->nb_drv_xstats = n;
 	return 0;
 }
 
@@ -105,7 +99,7 @@ stats_raw(struct rte_ism_dev *dev, struct rte_ism_stats *st)
 		return ret;
 	}
 	st->errors_no_device = rte_atomic_load_explicit(
-			&ism_slots[dev->dev_id].no_device, rte_memory_order_relaxed);
+			&dev->data->no_device, rte_memory_order_relaxed);
 	st->errors = st->errors_unknown_token + st->errors_not_writer +
 		st->errors_out_of_range + st->errors_bad_argument +
 		st->errors_device + st->errors_no_device;
@@ -129,7 +123,7 @@ rte_ism_stats_get(uint16_t dev_id, struct rte_ism_stats *stats)
 	pthread_mutex_lock(&ism_stats_lock);
 	ret = stats_raw(dev, &st);
 	for (i = 0; ret == 0 && i < ISM_XS_NB_COMMON; i++)
-		*field(&st, i) -= ism_slots[dev_id].base[i];
+		*field(&st, i) -= dev->data->base[i];
 	pthread_mutex_unlock(&ism_stats_lock);
 	if (ret == 0)
 		*stats = st;
@@ -148,7 +142,7 @@ common_reset(struct rte_ism_dev *dev, uint64_t mask)
 	ret = stats_raw(dev, &st);
 	for (i = 0; ret == 0 && i < ISM_XS_NB_COMMON; i++)
 		if (mask & RTE_BIT64(i))
-			ism_slots[dev->dev_id].base[i] = *field(&st, i);
+			dev->data->base[i] = *field(&st, i);
 	pthread_mutex_unlock(&ism_stats_lock);
 	if (ret == 0 && mask == RTE_BIT64(ISM_XS_NB_COMMON) - 1 &&
 	    dev->dev_ops->stats_reset != NULL)
@@ -162,13 +156,15 @@ rte_ism_stats_reset(uint16_t dev_id)
 	struct rte_ism_dev *dev;
 
 	ISM_DEV_OR_RET(dev, dev_id);
+	/* The bases are the primary's: a second writer would race it. */
+	ISM_PRIMARY_OR_RET(dev);
 	return common_reset(dev, RTE_BIT64(ISM_XS_NB_COMMON) - 1);
 }
 
 static unsigned int
-nb_xstats(uint16_t dev_id)
+nb_xstats(const struct rte_ism_dev *dev)
 {
-	return ISM_XS_NB_COMMON + ism_slots[dev_id].nb_drv_xstats;
+	return ISM_XS_NB_COMMON + dev->nb_drv_xstats;
 }
 
 int
@@ -180,7 +176,7 @@ rte_ism_xstats_names_get(uint16_t dev_id, struct rte_ism_xstats_name *names,
 	int ret;
 
 	ISM_DEV_OR_RET(dev, dev_id);
-	n = nb_xstats(dev_id);
+	n = nb_xstats(dev);
 	if (names == NULL || size < n)
 		return n;
 	for (i = 0; i < ISM_XS_NB_COMMON; i++)
@@ -203,7 +199,7 @@ static int
 check_ids(struct rte_ism_dev *dev, const unsigned int ids[], unsigned int n,
 		const char *caller)
 {
-	unsigned int i, total = nb_xstats(dev->dev_id);
+	unsigned int i, total = nb_xstats(dev);
 
 	for (i = 0; i < n; i++)
 		if (ids[i] >= total) {
@@ -295,9 +291,10 @@ rte_ism_xstats_reset(uint16_t dev_id, const unsigned int ids[],
 	int ret;
 
 	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
 	if (ids == NULL) {
 		common = RTE_BIT64(ISM_XS_NB_COMMON) - 1;
-		if (ism_slots[dev_id].nb_drv_xstats > 0 &&
+		if (dev->nb_drv_xstats > 0 &&
 		    dev->dev_ops->xstats_reset != NULL) {
 			ret = dev->dev_ops->xstats_reset(dev, NULL, 0);
 			if (ret < 0)

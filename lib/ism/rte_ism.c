@@ -3,10 +3,20 @@
  */
 
 /*
- * librte_ism: device registry, fast-path table and the life cycle of a
- * device (allocate, probing_finish = visible and started, stop, start,
- * close, release). The control calls on DMBs, events and VLANs are in
- * ism_ctrl.c, the counters in ism_stats.c.
+ * librte_ism: the one registry of ISM devices (ids, names, private areas),
+ * the fast-path table, and the life cycle of a device (allocate,
+ * probing_finish = visible and started, stop, start, close, release).
+ *
+ * What every process must see of a device is in a memzone (struct
+ * ism_dev_data, as ethdev's rte_eth_dev_data), written by the primary;
+ * each process keeps its own struct rte_ism_dev beside it (ops, fast-path
+ * functions, removal callbacks: addresses that mean something in that
+ * process only). A secondary process attaches to the devices its drivers
+ * probe there, and checks on every call that the primary has not closed
+ * or removed them meanwhile (the device's serial).
+ *
+ * The control calls on DMBs, events and VLANs are in ism_ctrl.c, the
+ * counters in ism_stats.c, the removal callbacks in ism_dev_cb.c.
  */
 
 #include <inttypes.h>
@@ -14,6 +24,8 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_memzone.h>
 #include <rte_string_fns.h>
 
 #include <ism_compat.h>
@@ -26,12 +38,26 @@ RTE_LOG_REGISTER_DEFAULT(ism_logtype, INFO);
 struct rte_ism_fp_ops rte_ism_fp_ops[RTE_ISM_MAX_DEVS];
 
 static struct rte_ism_dev ism_devs[RTE_ISM_MAX_DEVS];
-struct ism_slot ism_slots[RTE_ISM_MAX_DEVS];
-/* Serialises allocate/release and every change of state (start, stop,
- * close); never held while a driver op runs that may wait on a peer. */
-static pthread_mutex_t ism_registry_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The memzone of struct ism_shared, once reserved (primary) or found
+ * (secondary); NULL before. */
+static struct ism_shared *ism_shared;
+static pthread_mutex_t ism_reg_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Set once a dummy has complained about a slot, so the log is not flooded. */
 static bool fp_dummy_warned[RTE_ISM_MAX_DEVS];
+/* "No ISM device with id N" per id, and one for ids out of range. */
+static struct ism_log_rl nodev_log[RTE_ISM_MAX_DEVS + 1];
+
+void
+ism_registry_lock(void)
+{
+	pthread_mutex_lock(&ism_reg_lock);
+}
+
+void
+ism_registry_unlock(void)
+{
+	pthread_mutex_unlock(&ism_reg_lock);
+}
 
 /*
  * Fast-path dummies. dev_private holds the slot number, or, after a stop,
@@ -57,16 +83,19 @@ static int
 dummy_refuse(void *ctx, bool is_move)
 {
 	uint16_t id = dummy_slot(ctx);
+	struct ism_dev_data *data;
 
 	if (id >= RTE_ISM_MAX_DEVS)
 		return -ENODEV;
-	if (is_move)
-		rte_atomic_fetch_add_explicit(&ism_slots[id].no_device, 1,
+	data = ism_devs[id].data;
+	if (is_move && data != NULL)
+		rte_atomic_fetch_add_explicit(&data->no_device, 1,
 				rte_memory_order_relaxed);
 	if (!rte_atomic_load_explicit(&fp_dummy_warned[id], rte_memory_order_relaxed)) {
 		rte_atomic_store_explicit(&fp_dummy_warned[id], true, rte_memory_order_relaxed);
-		ISM_LOG(ERR, "ISM device %u is not started or does not exist",
-			(unsigned int)id);
+		ISM_LOG(ERR, "ISM device %u is not started%s or does not exist",
+			(unsigned int)id, ism_is_primary() ? "" :
+			" (nor usable in a secondary process)");
 	}
 	return -ENODEV;
 }
@@ -126,57 +155,160 @@ RTE_INIT(ism_init)
 	ism_telemetry_init();
 }
 
+/* The shared data: reserved by the primary at its first device, found by
+ * a secondary. Called with the registry lock held. */
+static struct ism_shared *
+shared_get(bool create)
+{
+	const struct rte_memzone *mz;
+
+	if (ism_shared != NULL)
+		return ism_shared;
+	mz = rte_memzone_lookup(ISM_DEV_DATA_MZ);
+	if (mz == NULL && create && ism_is_primary()) {
+		mz = rte_memzone_reserve(ISM_DEV_DATA_MZ,
+				sizeof(struct ism_shared), SOCKET_ID_ANY, 0);
+		if (mz != NULL) {
+			memset(mz->addr, 0, sizeof(struct ism_shared));
+			((struct ism_shared *)mz->addr)->next_serial = 1;
+		}
+	}
+	if (mz != NULL)
+		ism_shared = mz->addr;
+	return ism_shared;
+}
+
+/* In a secondary process, a device stays usable while the primary's slot
+ * still holds it: attached, with the serial we attached to. */
+static bool
+primary_holds(const struct rte_ism_dev *dev)
+{
+	const struct ism_dev_data *d = dev->data;
+
+	return rte_atomic_load_explicit(&d->state, rte_memory_order_acquire) ==
+		ISM_DEV_ATTACHED &&
+		rte_atomic_load_explicit(&d->serial, rte_memory_order_relaxed) ==
+		dev->serial;
+}
+
 struct rte_ism_dev *
 ism_dev_lookup(uint16_t dev_id)
 {
-	if (dev_id >= RTE_ISM_MAX_DEVS || !ism_devs[dev_id].attached)
+	struct rte_ism_dev *dev;
+
+	if (dev_id >= RTE_ISM_MAX_DEVS)
 		return NULL;
-	return &ism_devs[dev_id];
+	dev = &ism_devs[dev_id];
+	if (!rte_atomic_load_explicit(&dev->attached, rte_memory_order_acquire))
+		return NULL;
+	if (!ism_is_primary() && !primary_holds(dev))
+		return NULL;
+	return dev;
 }
 
 struct rte_ism_dev *
 ism_dev_get(uint16_t dev_id, const char *caller)
 {
 	struct rte_ism_dev *dev = ism_dev_lookup(dev_id);
+	struct ism_log_rl *rl;
+	char more[64] = "";
+	uint64_t quiet;
 
-	if (dev == NULL)
-		RTE_LOG_LINE(ERR, ISM, "%s(): no ISM device with id %u", caller,
-			dev_id);
-	return dev;
+	if (dev != NULL)
+		return dev;
+	rl = &nodev_log[RTE_MIN(dev_id, RTE_ISM_MAX_DEVS)];
+	if (ism_log_rl_ok(rl, &quiet)) {
+		if (quiet > 0)
+			snprintf(more, sizeof(more), " (and %" PRIu64
+				 " such calls not logged)", quiet);
+		RTE_LOG_LINE(ERR, ISM, "%s(): no ISM device with id %u%s",
+			caller, dev_id, more);
+	}
+	return NULL;
 }
 
-/* Driver side. */
-
-/* Allocate in slot want, or in the first free one if want is
- * RTE_ISM_MAX_DEVS. */
-static struct rte_ism_dev *
-dev_allocate(const char *name, int socket_id, uint16_t want)
+int
+ism_primary_only(const struct rte_ism_dev *dev, const char *caller)
 {
-	struct rte_ism_dev *dev = NULL;
-	struct ism_event_queue *evq;
-	uint16_t i, free_id = RTE_ISM_MAX_DEVS;
+	if (ism_is_primary())
+		return 0;
+	RTE_LOG_LINE(ERR, ISM, "%s(): %s: not allowed in a secondary process "
+		"(only the primary changes a device or polls its events)",
+		caller, dev != NULL ? dev->name : "?");
+	return -E_RTE_SECONDARY;
+}
 
+static bool
+name_ok(const char *name)
+{
 	if (name == NULL || name[0] == '\0' ||
 	    strnlen(name, RTE_ISM_NAME_LEN) == RTE_ISM_NAME_LEN) {
 		ISM_LOG(ERR, "device name missing or longer than %d chars",
 			RTE_ISM_NAME_LEN - 1);
+		return false;
+	}
+	return true;
+}
+
+/* A slot of this process taken from allocation (or attach) to release,
+ * not only while the device is visible: a driver may probe in between,
+ * and a closed device keeps its id and name until it is removed. */
+static bool
+slot_taken(const struct rte_ism_dev *dev)
+{
+	return dev->data != NULL;
+}
+
+/* Driver side. */
+
+struct rte_ism_dev *
+rte_ism_pmd_allocate(const char *name, int socket_id, size_t priv_size)
+{
+	struct rte_ism_dev *dev = NULL;
+	struct ism_event_queue *evq = NULL;
+	struct ism_dev_data *data;
+	struct ism_shared *sh;
+	void *priv = NULL;
+	uint16_t i, free_id = RTE_ISM_MAX_DEVS;
+
+	if (!ism_is_primary()) {
+		ISM_LOG(ERR, "%s: devices are created by the primary process",
+			name != NULL ? name : "?");
+		rte_errno = E_RTE_SECONDARY;
+		return NULL;
+	}
+	if (!name_ok(name)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	/* On the device's node, where its driver and client use them;
+	 * anywhere rather than no device if that node has no memory left. */
 	evq = ism_evq_create(socket_id);
-	if (evq == NULL) {
-		ISM_LOG(ERR, "%s: no memory for the event queue", name);
+	if (priv_size > 0) {
+		priv = rte_zmalloc_socket("ism_dev_private", priv_size,
+				RTE_CACHE_LINE_SIZE, socket_id);
+		if (priv == NULL && socket_id != SOCKET_ID_ANY)
+			priv = rte_zmalloc("ism_dev_private", priv_size,
+					RTE_CACHE_LINE_SIZE);
+	}
+	if (evq == NULL || (priv_size > 0 && priv == NULL)) {
+		ISM_LOG(ERR, "%s: no memory for the device (%zu bytes of "
+			"private data and its event queue)", name, priv_size);
 		rte_errno = ENOMEM;
-		return NULL;
+		goto out_free;
 	}
 
-	pthread_mutex_lock(&ism_registry_lock);
+	ism_registry_lock();
 	ism_sync_init();
-	/* A slot is taken from allocation on (evq set) until release, not
-	 * only while the device is visible: a driver may probe in between,
-	 * and a closed device keeps its id and name until it is removed. */
+	sh = shared_get(true);
+	if (sh == NULL) {
+		ISM_LOG(ERR, "%s: cannot reserve memzone %s: %s", name,
+			ISM_DEV_DATA_MZ, rte_strerror(rte_errno));
+		rte_errno = ENOMEM;
+		goto out;
+	}
 	for (i = 0; i < RTE_ISM_MAX_DEVS; i++) {
-		if (ism_devs[i].evq == NULL) {
+		if (!slot_taken(&ism_devs[i])) {
 			if (free_id == RTE_ISM_MAX_DEVS)
 				free_id = i;
 		} else if (strcmp(ism_devs[i].name, name) == 0) {
@@ -185,59 +317,128 @@ dev_allocate(const char *name, int socket_id, uint16_t want)
 			goto out;
 		}
 	}
-	if (want < RTE_ISM_MAX_DEVS) {
-		if (ism_devs[want].evq != NULL) {
-			ISM_LOG(ERR, "%s: ISM device id %u is taken by %s", name,
-				want, ism_devs[want].name);
-			rte_errno = EBUSY;
-			goto out;
-		}
-		free_id = want;
-	}
 	if (free_id == RTE_ISM_MAX_DEVS) {
-		ISM_LOG(ERR, "%s: all %d ISM device slots in use", name,
+		ISM_LOG(ERR, "%s: all %d ISM device ids in use", name,
 			RTE_ISM_MAX_DEVS);
 		rte_errno = ENOSPC;
 		goto out;
 	}
+	data = &sh->devs[free_id];
+	memset(data, 0, sizeof(*data));
+	rte_strlcpy(data->name, name, sizeof(data->name));
+	data->socket_id = socket_id;
+	data->dev_private = priv;
+	data->evq = evq;
+	data->state = ISM_DEV_PROBING;
+	rte_atomic_store_explicit(&data->serial, sh->next_serial++,
+			rte_memory_order_release);
+
 	dev = &ism_devs[free_id];
 	memset(dev, 0, sizeof(*dev));
+	TAILQ_INIT(&dev->cbs);
 	rte_strlcpy(dev->name, name, sizeof(dev->name));
 	dev->dev_id = free_id;
 	dev->socket_id = socket_id;
+	dev->dev_private = priv;
 	dev->evq = evq;
-	evq = NULL;
-	ism_stats_slot_init(free_id);
+	dev->serial = data->serial;
+	dev->data = data;
 	/* Not attached (visible) until probing_finish. */
+	priv = NULL;
+	evq = NULL;
 out:
-	pthread_mutex_unlock(&ism_registry_lock);
+	ism_registry_unlock();
+out_free:
+	rte_free(priv);
 	ism_evq_free(evq);
 	return dev;
 }
 
 struct rte_ism_dev *
-rte_ism_pmd_allocate(const char *name, int socket_id)
+rte_ism_pmd_attach_secondary(const char *name)
 {
-	return dev_allocate(name, socket_id, RTE_ISM_MAX_DEVS);
-}
+	struct rte_ism_dev *dev = NULL;
+	struct ism_dev_data *data;
+	struct ism_shared *sh;
+	uint16_t i;
 
-struct rte_ism_dev *
-rte_ism_pmd_allocate_id(const char *name, int socket_id, uint16_t dev_id)
-{
-	if (dev_id >= RTE_ISM_MAX_DEVS) {
-		ISM_LOG(ERR, "%s: device id %u not below %d",
-			name != NULL ? name : "?", dev_id, RTE_ISM_MAX_DEVS);
+	if (ism_is_primary()) {
+		ISM_LOG(ERR, "%s: the primary process allocates its devices",
+			name != NULL ? name : "?");
+		rte_errno = E_RTE_SECONDARY;
+		return NULL;
+	}
+	if (!name_ok(name)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	return dev_allocate(name, socket_id, dev_id);
+	ism_registry_lock();
+	sh = shared_get(false);
+	for (i = 0; sh != NULL && i < RTE_ISM_MAX_DEVS; i++) {
+		data = &sh->devs[i];
+		if (rte_atomic_load_explicit(&data->state,
+				rte_memory_order_acquire) == ISM_DEV_ATTACHED &&
+		    strncmp(data->name, name, sizeof(data->name)) == 0)
+			break;
+	}
+	if (sh == NULL || i == RTE_ISM_MAX_DEVS) {
+		ISM_LOG(ERR, "%s: the primary process has no such ISM device",
+			name);
+		rte_errno = ENODEV;
+		goto out;
+	}
+	if (slot_taken(&ism_devs[i])) {
+		ISM_LOG(ERR, "%s: attached already", name);
+		rte_errno = EEXIST;
+		goto out;
+	}
+	dev = &ism_devs[i];
+	memset(dev, 0, sizeof(*dev));
+	TAILQ_INIT(&dev->cbs);
+	/* The identity as the primary published it. */
+	rte_strlcpy(dev->name, data->name, sizeof(dev->name));
+	dev->dev_id = i;
+	dev->socket_id = data->socket_id;
+	dev->driver_name = data->driver_name;
+	dev->backend = data->backend;
+	dev->gid = data->gid;
+	dev->chid = data->chid;
+	dev->max_dmbs = data->max_dmbs;
+	dev->max_dmb_len = data->max_dmb_len;
+	dev->capa = data->capa;
+	dev->dev_private = data->dev_private;
+	dev->evq = data->evq;
+	dev->serial = data->serial;
+	dev->data = data;
+out:
+	ism_registry_unlock();
+	return dev;
+}
+
+struct rte_ism_dev *
+rte_ism_pmd_get_named_dev(const char *name)
+{
+	struct rte_ism_dev *dev = NULL;
+	uint16_t i;
+
+	if (name == NULL)
+		return NULL;
+	ism_registry_lock();
+	for (i = 0; i < RTE_ISM_MAX_DEVS; i++)
+		if (slot_taken(&ism_devs[i]) &&
+		    strcmp(ism_devs[i].name, name) == 0) {
+			dev = &ism_devs[i];
+			break;
+		}
+	ism_registry_unlock();
+	return dev;
 }
 
 static bool
 dev_is_allocated(const struct rte_ism_dev *dev)
 {
 	return dev >= ism_devs && dev < ism_devs + RTE_ISM_MAX_DEVS &&
-		dev == &ism_devs[dev->dev_id] && dev->evq != NULL;
+		dev == &ism_devs[dev->dev_id] && slot_taken(dev);
 }
 
 /* The field the driver forgot, or NULL. */
@@ -248,6 +449,8 @@ missing_field(const struct rte_ism_dev *dev)
 
 	if (ops == NULL)
 		return "dev_ops";
+	if (!ism_is_primary())
+		return NULL;	/* the rest is the primary's */
 	if (ops->dmb_register == NULL)
 		return "dmb_register";
 	if (ops->dmb_unregister == NULL)
@@ -300,28 +503,56 @@ dev_start_locked(struct rte_ism_dev *dev)
 	rte_ism_fp_ops[dev->dev_id] = dev->fp;
 	fp_dummy_warned[dev->dev_id] = false;
 	dev->started = true;
+	dev->data->started = true;
 	return 0;
 }
 
-/* Called with the registry lock held. */
-static void
+/* Called with the registry lock held. The fast path is off whatever the
+ * driver says; its error is returned (and logged). */
+static int
 dev_stop_locked(struct rte_ism_dev *dev)
 {
+	int ret = 0;
+
 	if (!dev->started)
-		return;
+		return 0;
 	fp_stop(dev->dev_id);
 	dev->started = false;
+	dev->data->started = false;
 	/* No move may still be inside the driver when stop returns. */
 	rte_ism_pmd_synchronize();
 	if (dev->dev_ops->dev_stop != NULL)
-		dev->dev_ops->dev_stop(dev);
+		ret = dev->dev_ops->dev_stop(dev);
+	if (ret < 0)
+		ISM_LOG(ERR, "%s: driver stop failed: %s (the fast path is off "
+			"all the same)", dev->name, strerror(-ret));
+	return ret;
+}
+
+/* What a secondary process reads of the device, once the driver set it. */
+static void
+publish(struct rte_ism_dev *dev)
+{
+	struct ism_dev_data *d = dev->data;
+
+	rte_strlcpy(d->driver_name, dev->driver_name != NULL ?
+		    dev->driver_name : "", sizeof(d->driver_name));
+	rte_strlcpy(d->backend, dev->backend != NULL ? dev->backend : "",
+		    sizeof(d->backend));
+	d->gid = dev->gid;
+	d->chid = dev->chid;
+	d->max_dmbs = dev->max_dmbs;
+	d->max_dmb_len = dev->max_dmb_len;
+	d->capa = dev->capa;
+	rte_atomic_store_explicit(&d->state, ISM_DEV_ATTACHED,
+			rte_memory_order_release);
 }
 
 int
 rte_ism_pmd_probing_finish(struct rte_ism_dev *dev)
 {
 	const char *missing;
-	int ret;
+	int ret = 0;
 
 	if (dev == NULL || !dev_is_allocated(dev) || dev->attached ||
 	    dev->closed) {
@@ -337,71 +568,123 @@ rte_ism_pmd_probing_finish(struct rte_ism_dev *dev)
 	ret = ism_stats_probe(dev);
 	if (ret < 0)
 		return ret;
-	/* Probed means ready: applications that use only rte_ism_* find
-	 * the fast path enabled. */
-	pthread_mutex_lock(&ism_registry_lock);
-	ret = dev_start_locked(dev);
+	ism_registry_lock();
+	if (ism_is_primary()) {
+		/* Probed means ready: applications that use only rte_ism_*
+		 * find the fast path enabled. */
+		ret = dev_start_locked(dev);
+		if (ret == 0)
+			publish(dev);
+	}
 	if (ret == 0)
-		dev->attached = true;
-	pthread_mutex_unlock(&ism_registry_lock);
+		rte_atomic_store_explicit(&dev->attached, true,
+				rte_memory_order_release);
+	ism_registry_unlock();
 	return ret;
 }
 
-/* Stop, hide, then let the driver free the backend (outside the lock: a
- * driver may wait for its peers there). */
+/* The holders first (the device still works for them), then stop, hide,
+ * and let the driver free the backend (outside the lock: a driver may
+ * wait for its peers there). */
 static int
 dev_close(struct rte_ism_dev *dev, const char *caller)
 {
-	int ret = 0;
+	int ret = 0, ret2;
 
-	pthread_mutex_lock(&ism_registry_lock);
-	if (!dev->attached) {
-		pthread_mutex_unlock(&ism_registry_lock);
-		RTE_LOG_LINE(ERR, ISM, "%s(): no ISM device with id %u", caller,
-			dev->dev_id);
-		return -ENODEV;
+	ism_registry_lock();
+	if (!dev->attached || dev->closing) {
+		ism_registry_unlock();
+		if (dev->closing)
+			RTE_LOG_LINE(ERR, ISM, "%s(): %s is being closed",
+				caller, dev->name);
+		else
+			ism_dev_get(dev->dev_id, caller);
+		return dev->closing ? -EBUSY : -ENODEV;
 	}
-	dev_stop_locked(dev);
-	dev->attached = false;
+	dev->closing = true;
+	ism_registry_unlock();
+
+	ism_dev_cb_run(dev);
+
+	ism_registry_lock();
+	ret = dev_stop_locked(dev);
+	rte_atomic_store_explicit(&dev->attached, false,
+			rte_memory_order_release);
 	dev->closed = true;
+	rte_atomic_store_explicit(&dev->data->state, ISM_DEV_CLOSED,
+			rte_memory_order_release);
 	/* The driver's context is about to go: the entry keeps only the
 	 * slot number, as for a slot without a device. */
 	fp_reset(dev->dev_id);
-	pthread_mutex_unlock(&ism_registry_lock);
-	if (dev->dev_ops->dev_close != NULL)
-		ret = dev->dev_ops->dev_close(dev);
-	if (ret < 0)
-		ISM_LOG(ERR, "%s: driver close failed: %s (closed all the "
-			"same)", dev->name, strerror(-ret));
+	ism_registry_unlock();
+	if (dev->dev_ops->dev_close != NULL) {
+		ret2 = dev->dev_ops->dev_close(dev);
+		if (ret2 < 0)
+			ISM_LOG(ERR, "%s: driver close failed: %s (closed all "
+				"the same)", dev->name, strerror(-ret2));
+		if (ret == 0)
+			ret = ret2;
+	}
 	return ret;
+}
+
+/* A secondary process forgets a device: its holders first. */
+static void
+dev_detach_secondary(struct rte_ism_dev *dev)
+{
+	ism_registry_lock();
+	dev->closing = true;
+	ism_registry_unlock();
+	if (dev->attached)
+		ism_dev_cb_run(dev);
+	else
+		ism_dev_cb_drop(dev);
+	ism_registry_lock();
+	memset(dev, 0, sizeof(*dev));
+	ism_registry_unlock();
 }
 
 int
 rte_ism_pmd_release(struct rte_ism_dev *dev)
 {
 	struct ism_event_queue *evq;
+	struct ism_dev_data *data;
 	bool attached;
+	void *priv;
 	uint16_t id;
 
-	pthread_mutex_lock(&ism_registry_lock);
+	ism_registry_lock();
 	if (dev == NULL || !dev_is_allocated(dev)) {
-		pthread_mutex_unlock(&ism_registry_lock);
+		ism_registry_unlock();
 		ISM_LOG(ERR, "not an allocated ISM device (released twice?)");
 		return -EINVAL;
 	}
 	attached = dev->attached;
-	pthread_mutex_unlock(&ism_registry_lock);
+	ism_registry_unlock();
+	if (!ism_is_primary()) {
+		dev_detach_secondary(dev);
+		return 0;
+	}
 	if (attached)
 		dev_close(dev, __func__);
+	else
+		ism_dev_cb_drop(dev);
 
-	pthread_mutex_lock(&ism_registry_lock);
+	ism_registry_lock();
 	evq = dev->evq;
+	priv = dev->dev_private;
+	data = dev->data;
 	id = dev->dev_id;
+	/* A secondary that still looks at the slot sees it free. */
+	rte_atomic_store_explicit(&data->state, ISM_DEV_FREE,
+			rte_memory_order_release);
+	rte_atomic_store_explicit(&data->serial, 0, rte_memory_order_release);
 	memset(dev, 0, sizeof(*dev));
 	fp_reset(id);
 	fp_dummy_warned[id] = false;
-	pthread_mutex_unlock(&ism_registry_lock);
+	ism_registry_unlock();
 	ism_evq_free(evq);
+	rte_free(priv);
 	return 0;
 }
 
@@ -445,7 +728,7 @@ rte_ism_dev_count(void)
 	uint16_t i, n = 0;
 
 	for (i = 0; i < RTE_ISM_MAX_DEVS; i++)
-		if (ism_devs[i].attached)
+		if (ism_dev_lookup(i) != NULL)
 			n++;
 	return n;
 }
@@ -459,7 +742,7 @@ rte_ism_is_valid_dev(uint16_t dev_id)
 uint16_t
 rte_ism_dev_next(uint16_t start)
 {
-	while (start < RTE_ISM_MAX_DEVS && !ism_devs[start].attached)
+	while (start < RTE_ISM_MAX_DEVS && ism_dev_lookup(start) == NULL)
 		start++;
 	return start;
 }
@@ -467,15 +750,18 @@ rte_ism_dev_next(uint16_t start)
 int
 rte_ism_get_dev_id(const char *name)
 {
+	struct rte_ism_dev *dev;
 	uint16_t i;
 
 	if (name == NULL) {
 		ISM_LOG(ERR, "NULL name");
 		return -EINVAL;
 	}
-	for (i = 0; i < RTE_ISM_MAX_DEVS; i++)
-		if (ism_devs[i].attached && strcmp(ism_devs[i].name, name) == 0)
+	for (i = 0; i < RTE_ISM_MAX_DEVS; i++) {
+		dev = ism_dev_lookup(i);
+		if (dev != NULL && strcmp(dev->name, name) == 0)
 			return i;
+	}
 	ISM_LOG(ERR, "no ISM device named \"%s\"", name);
 	return -ENODEV;
 }
@@ -500,7 +786,10 @@ rte_ism_info_get(uint16_t dev_id, struct rte_ism_dev_info *info)
 	info->max_dmbs = dev->max_dmbs;
 	info->max_dmb_len = dev->max_dmb_len;
 	info->capa = dev->capa;
-	info->started = dev->started;
+	/* The device's state, which is the primary's. */
+	info->started = rte_atomic_load_explicit(&dev->data->started,
+			rte_memory_order_relaxed);
+	info->serial = dev->serial;
 	return 0;
 }
 
@@ -510,13 +799,15 @@ rte_ism_dev_start(uint16_t dev_id)
 	struct rte_ism_dev *dev;
 	int ret = -ENODEV;
 
-	pthread_mutex_lock(&ism_registry_lock);
+	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
+	ism_registry_lock();
 	dev = ism_dev_lookup(dev_id);
 	if (dev != NULL)
 		ret = dev_start_locked(dev);
-	pthread_mutex_unlock(&ism_registry_lock);
+	ism_registry_unlock();
 	if (dev == NULL)
-		ISM_LOG(ERR, "no ISM device with id %u", dev_id);
+		ism_dev_get(dev_id, __func__);
 	return ret;
 }
 
@@ -524,25 +815,26 @@ int
 rte_ism_dev_stop(uint16_t dev_id)
 {
 	struct rte_ism_dev *dev;
+	int ret = -ENODEV;
 
-	pthread_mutex_lock(&ism_registry_lock);
+	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
+	ism_registry_lock();
 	dev = ism_dev_lookup(dev_id);
 	if (dev != NULL)
-		dev_stop_locked(dev);
-	pthread_mutex_unlock(&ism_registry_lock);
-	if (dev == NULL) {
-		ISM_LOG(ERR, "no ISM device with id %u", dev_id);
-		return -ENODEV;
-	}
-	return 0;
+		ret = dev_stop_locked(dev);
+	ism_registry_unlock();
+	if (dev == NULL)
+		ism_dev_get(dev_id, __func__);
+	return ret;
 }
 
 int
 rte_ism_dev_close(uint16_t dev_id)
 {
-	if (dev_id >= RTE_ISM_MAX_DEVS) {
-		ISM_LOG(ERR, "no ISM device with id %u", dev_id);
-		return -ENODEV;
-	}
-	return dev_close(&ism_devs[dev_id], __func__);
+	struct rte_ism_dev *dev;
+
+	ISM_DEV_OR_RET(dev, dev_id);
+	ISM_PRIMARY_OR_RET(dev);
+	return dev_close(dev, __func__);
 }

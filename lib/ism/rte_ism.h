@@ -24,14 +24,43 @@
  *
  * Devices are created by their driver (e.g. --vdev=ism_lo0 for the loopback
  * backend, --vdev=ism_shm0,dir=... between processes, or an ISM PCI function
- * on the ism bus) and are started when probed. Each is also a rawdev with
- * the same id and name (the management plane of rte_rawdev.h). Life cycle:
- * probe (started), rte_ism_dev_stop() / rte_ism_dev_start(),
- * rte_ism_dev_close() (everything freed; every call on the id then
- * returns -ENODEV), removal of the bus device (the id is free again).
- * Device ids are below RTE_ISM_MAX_DEVS, which with the fast-path table
- * of rte_ism_core.h is part of the ABI.
+ * on the ism bus) and are started when probed. Life cycle: probe (started),
+ * rte_ism_dev_stop() / rte_ism_dev_start(), rte_ism_dev_close()
+ * (everything freed; every call on the id then returns -ENODEV), removal
+ * of the bus device (the id is free again). Device ids are below
+ * RTE_ISM_MAX_DEVS, which with the fast-path table of rte_ism_core.h is
+ * part of the ABI. The PMD also offers each device as a rawdev of the
+ * same name (DPDK's rawdev management plane, an adapter over this API;
+ * its rawdev id is the rawdev library's own).
  *
+ * Holders of a device id: an id names one device from its probe to its
+ * removal; afterwards it may name another device. Whoever keeps using a
+ * device (a net_ism port, a ring of rte_ism_ring.h, an application)
+ * registers a removal callback with rte_ism_dev_remove_callback_register().
+ * When the device is closed or removed (rte_ism_dev_close(),
+ * the close of its rawdev, rte_dev_remove() or rte_vdev_uninit() of its bus
+ * device, rte_eal_cleanup()), the library first calls every such callback,
+ * on the thread doing it, while the device still works: the holder stops
+ * using it there (unregisters its DMBs, tells its peers, makes its other
+ * threads leave their calls on the id) and never uses the id again. Once
+ * the close returns, every call on the id returns -ENODEV; once the
+ * removal returns the id may be given to a new device, which an old holder
+ * must never take for its own. rte_ism_dev_info.serial tells two devices
+ * of one id apart.
+ *
+ * Secondary processes (DPDK multi-process): the devices the primary
+ * process created are visible in a secondary process once its drivers
+ * probed them there (at its start, or when the primary hot-plugs one):
+ * rte_ism_dev_count(), rte_ism_info_get(), rte_ism_stats_get(), the
+ * xstats (the library's; a driver's own only where its guide says so),
+ * rte_ism_dump() (the library's part) and the removal callbacks work
+ * there. Everything that changes a device, or takes what belongs to its
+ * user in the primary, returns -E_RTE_SECONDARY in a secondary process:
+ * start, stop, close, DMBs, nocopy, software events, event polling,
+ * reachability, VLANs, counter resets, the selftest; the fast path of a
+ * device is not available there (-ENODEV). When the primary closes or
+ * removes a device, the calls of a secondary on its id return -ENODEV.
+
  * Conventions: functions return 0 (or a count) on success and a negative
  * errno on failure, with a log line (log type lib.ism) saying what was wrong.
  * The fast-path functions (rte_ism_move_data(), rte_ism_move_burst(),
@@ -69,8 +98,8 @@
  *   stay until the close.
  * - rte_ism_dev_close() and the removal of a device free its driver state:
  *   no other call on that id (fast path or control) may run concurrently
- *   with them. Stop the device, make sure the lcores that used it have
- *   left their fast-path calls, then close it.
+ *   with them, but for those of its removal callbacks (see "Holders of a
+ *   device id"), which run first and make the holders stop.
  * - Threads that call the fast path should have an lcore id (EAL lcores,
  *   rte_thread_register()); see the programmer's guide.
  */
@@ -83,6 +112,7 @@
 #include <rte_bitops.h>
 #include <rte_common.h>
 #include <rte_compat.h>
+#include <rte_errno.h>
 
 #include "rte_ism_core.h"
 
@@ -156,7 +186,11 @@ struct rte_ism_dev_info {
 	uint32_t max_dmbs;		/**< DMBs that can be registered */
 	uint32_t max_dmb_len;		/**< largest DMB, in bytes */
 	uint64_t capa;			/**< RTE_ISM_CAPA_* */
-	bool started;			/**< fast path enabled */
+	bool started;			/**< fast path enabled (in the primary) */
+	/** The device's identity: never the same for two devices of the
+	 * application, so a holder can tell its device from another one
+	 * that took its id after a removal. Not 0. */
+	uint64_t serial;
 };
 
 /** A DMB: input and output of rte_ism_dmb_register()/_attach(). */
@@ -328,7 +362,8 @@ int rte_ism_dev_start(uint16_t dev_id);
  * -ENODEV (failed moves counted as errors_no_device). On return no move is
  * running inside the driver (see "Threads" in the file doc). Registered
  * DMBs, attachments and peers stay; control calls keep working.
- * @return 0 (also if already stopped), -ENODEV.
+ * @return 0 (also if already stopped), -ENODEV, -E_RTE_SECONDARY, or the
+ *   driver's error (the fast path is off all the same).
  */
 __rte_experimental
 int rte_ism_dev_stop(uint16_t dev_id);
@@ -342,9 +377,11 @@ int rte_ism_dev_stop(uint16_t dev_id);
  * leaves its fabric, and its peers get RTE_ISM_DEV_DISABLED). Afterwards
  * every rte_ism_* call on this id returns -ENODEV and the device is no
  * longer listed; the id stays taken until the bus device is removed (e.g.
- * rte_vdev_uninit(), rte_dev_remove()). No other call on this id may run
- * concurrently. rte_rawdev_close() on the device's rawdev does the same.
- * @return 0, -ENODEV (no such device, or closed already), or the
+ * rte_vdev_uninit(), rte_dev_remove()). The removal callbacks run first
+ * (see rte_ism_dev_remove_callback_register()). No other call on this id
+ * may run concurrently. Closing the device's rawdev does the same.
+ * @return 0, -ENODEV (no such device, or closed already), -EBUSY (being
+ *   closed: called from a removal callback), -E_RTE_SECONDARY, or the
  *   driver's error (the device is closed all the same).
  */
 __rte_experimental
@@ -651,7 +688,7 @@ int rte_ism_xstats_get(uint16_t dev_id, const unsigned int ids[],
  * @param[out] id its id, or UINT_MAX if there is none (may be NULL)
  * @param[out] value its value
  * @return 0, -ENODEV, -EINVAL (NULL name or value, or no xstat of that
- *   name: the convention of rte_rawdev_xstats_by_name_get()).
+ *   name: the convention of DPDK's rawdev xstats by name).
  */
 __rte_experimental
 int rte_ism_xstats_get_by_name(uint16_t dev_id, const char *name,
@@ -688,14 +725,51 @@ int rte_ism_dump(uint16_t dev_id, FILE *f);
  * Self-test of a started device: it registers a DMB that it writes itself
  * (sized to the device's limits), checks data, signal, bounds and a stale
  * token, and unregisters it. It polls the device's signals, all of them:
- * run it on a device no client is using. rte_rawdev_selftest() of the
- * device's rawdev (and so DPDK's rawdev_autotest) runs it.
+ * run it on a device no client is using. The selftest of the device's
+ * rawdev (and so DPDK's rawdev_autotest) runs it.
  * @return 0, -ENODEV, -ENOTSUP (the driver has none), -ENETDOWN (the
  *   device is stopped), -ENOSPC (no DMB index free), or -EIO (a check
  *   failed, named in the log).
  */
 __rte_experimental
 int rte_ism_dev_selftest(uint16_t dev_id);
+
+/**
+ * A removal callback: the device dev_id is about to be closed or removed;
+ * see "Holders of a device id" in the file doc. It runs on the thread that
+ * closes or removes the device, with the device still working, and must
+ * not close the device itself (-EBUSY).
+ */
+typedef void (*rte_ism_dev_remove_cb_t)(uint16_t dev_id, void *arg);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Be told, once, before the device is closed or removed. Callbacks run in
+ * the order they were registered; each registration lasts until it is
+ * unregistered or has run. Process-local: in a secondary process, the
+ * callbacks of that process run when it forgets the device.
+ * @return 0, -EINVAL (NULL fn), -ENODEV (no such device, or being
+ *   closed), -EEXIST (fn and arg registered already), -ENOMEM.
+ */
+__rte_experimental
+int rte_ism_dev_remove_callback_register(uint16_t dev_id,
+		rte_ism_dev_remove_cb_t fn, void *arg);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Drop a registration of rte_ism_dev_remove_callback_register(). Allowed
+ * from a removal callback, for any callback of the device.
+ * @return 0, -ENOENT (not registered: also once the callback ran, or the
+ *   device is gone), -EAGAIN (the callback is running now on another
+ *   thread: it may still use arg; try again).
+ */
+__rte_experimental
+int rte_ism_dev_remove_callback_unregister(uint16_t dev_id,
+		rte_ism_dev_remove_cb_t fn, void *arg);
 
 /** Buffer size for rte_ism_gid_format(). */
 #define RTE_ISM_GID_STRLEN 37
@@ -725,8 +799,12 @@ __rte_experimental
 int rte_ism_gid_format(const struct rte_ism_gid *gid, char *buf, size_t size);
 
 /**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
  * @return true if both GIDs are equal.
  */
+__rte_experimental
 static inline bool
 rte_ism_gid_equal(const struct rte_ism_gid *a, const struct rte_ism_gid *b)
 {

@@ -24,10 +24,10 @@ extern "C" {
 #endif
 
 /**
- * Maximum number of ISM devices in one process: the size of the fast-path
- * table rte_ism_fp_ops[], and one more than the highest device id. It
- * equals RTE_RAWDEV_MAX_DEVS, because an ISM device id is the id of its
- * rawdev.
+ * Maximum number of ISM devices of a DPDK application (every process of
+ * it): the size of the fast-path table rte_ism_fp_ops[], and one more than
+ * the highest device id. librte_ism gives the ids; no other library's
+ * limit bounds them.
  *
  * Part of the ABI: the inline fast path of an application indexes the
  * table with ids below this value, so a library built with another value

@@ -6,6 +6,10 @@
  * Token exchange and peer tracking of a link over ISM events (protocol in
  * rte_ism_ring.h). Called between bursts or from a control thread, about
  * once a millisecond; nothing here waits for the peer.
+ *
+ * Once the ISM device of the link is removed (its rings know it from their
+ * removal callbacks), the link reports the peer lost, once, and never
+ * calls rte_ism_* with the device's id again: it may name another device.
  */
 
 #include <errno.h>
@@ -20,7 +24,7 @@
 #include "ism_ring_private.h"
 
 #define MSG_MAGIC	0xf5u
-#define MSG_VERSION	2u
+#define MSG_VERSION	3u	/* 3: descriptors in packet order */
 #define MSG_HELLO	1u
 #define MSG_READY	2u
 #define MSG_BYE		3u
@@ -67,12 +71,27 @@ warn_ok(struct rte_ism_ring_link *l)
 	return true;
 }
 
+/* The device of the link was removed (any of its rings heard of it). */
+static bool
+link_dev_gone(const struct rte_ism_ring_link *l)
+{
+	uint16_t i;
+
+	for (i = 0; i < l->nb_rings; i++)
+		if (rte_atomic_load_explicit(&l->rings[i]->ctl.dev_gone,
+				rte_memory_order_acquire))
+			return true;
+	return false;
+}
+
 static void
 link_send(struct rte_ism_ring_link *l, uint32_t type, uint32_t payload,
 		uint64_t info)
 {
 	int ret;
 
+	if (link_dev_gone(l))
+		return;
 	/* A peer not there yet is normal while we wait for it: ask first,
 	 * which (unlike a failed send) logs nothing. */
 	ret = rte_ism_query_remote_gid(l->dev_id, &l->gid, 0, 0);
@@ -134,6 +153,16 @@ peer_lost(struct rte_ism_ring_link *l, const char *why,
 	forget_peer(l);
 	l->nb_lost++;
 	return report(l, what, why, ev);
+}
+
+/* The device was removed: a peer we knew is lost, once; then nothing. */
+static unsigned int
+gone_check(struct rte_ism_ring_link *l)
+{
+	if (peer_known(l) || l->up)
+		return peer_lost(l, "its ISM device was removed", NULL,
+				RTE_ISM_RING_LINK_LOST);
+	return 0;
 }
 
 /* Up once every ring both sides have is connected both ways. */
@@ -267,6 +296,8 @@ rte_ism_ring_link_event(struct rte_ism_ring_link *l,
 
 	if (l == NULL || ev == NULL)
 		return 0;
+	if (link_dev_gone(l))
+		return gone_check(l);
 	from_peer = rte_ism_gid_equal(&ev->gid, &l->gid);
 	switch (ev->type) {
 	case RTE_ISM_EVENT_SW:
@@ -314,6 +345,7 @@ rte_ism_ring_link_event(struct rte_ism_ring_link *l,
 unsigned int
 rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 {
+	unsigned int what;
 	char why[64];
 	bool all = true;
 	uint16_t i;
@@ -321,17 +353,25 @@ rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 
 	if (l == NULL)
 		return 0;
-	/* A move failed: the peer's DMB is gone even if no event said so. */
+	if (link_dev_gone(l))
+		return gone_check(l);
+	/* A move failed (the peer's DMB is gone even if no event said so), or
+	 * the peer broke the ring protocol: the link goes down, then BYE, so
+	 * that a peer still there starts over too. */
 	for (i = 0; i < l->nb_rings && peer_known(l); i++) {
-		err = rte_atomic_load_explicit(&l->rings[i]->tx_error, rte_memory_order_relaxed);
+		err = rte_ism_ring_error(l->rings[i]);
 		if (err == 0)
-			err = rte_atomic_load_explicit(&l->rings[i]->rx_error,
-					rte_memory_order_relaxed);
-		if (err != 0) {
+			continue;
+		if (err == -EPROTO)
+			snprintf(why, sizeof(why), "it broke the ring protocol");
+		else if (err == -ESTALE)
+			snprintf(why, sizeof(why), "a receive raced the restart");
+		else
 			snprintf(why, sizeof(why), "a move failed (%s)",
 				 strerror(-err));
-			return peer_lost(l, why, NULL, RTE_ISM_RING_LINK_LOST);
-		}
+		what = peer_lost(l, why, NULL, RTE_ISM_RING_LINK_LOST);
+		link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
+		return what;
 	}
 	for (i = 0; i < l->nb_rings; i++)
 		all &= l->confirmed[i];
@@ -354,6 +394,9 @@ rte_ism_ring_link_poll(struct rte_ism_ring_link *l, uint64_t now)
 
 	if (l == NULL)
 		return 0;
+	/* Never poll an id that may be another device's now. */
+	if (link_dev_gone(l))
+		return gone_check(l);
 	do {
 		n = rte_ism_event_poll(l->dev_id, ev, RTE_DIM(ev));
 		for (i = 0; i < n; i++)
@@ -367,8 +410,10 @@ rte_ism_ring_link_bye(struct rte_ism_ring_link *l)
 {
 	if (l == NULL)
 		return;
-	link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
+	/* BYE once our rings no longer write for this connection (the
+	 * peer may then start a new one on the same slots). */
 	forget_peer(l);
+	link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
 }
 
 int

@@ -5,7 +5,11 @@
 /*
  * The receive side of the ring protocol (layout in rte_ism_ring.h). Only
  * our own DMB is read; every cursor and descriptor the peer wrote is read
- * once and checked before use.
+ * once and checked against the ring's geometry before use. A value that
+ * does not fit stops the receive side (rx_fail()): counted once, and the
+ * link starts over (rte_ism_ring_link_tick()). Nothing here takes a lock:
+ * the connection comes from the control functions through rx_pub, taken
+ * at the start of a call (rx_adopt()).
  *
  * One pass over the burst: the mbufs are taken from the pool in bulk up
  * front, one per published slot at most, and what is left goes back. A
@@ -32,15 +36,71 @@
 void
 ism_ring_zc_reclaim(struct rte_ism_ring *r)
 {
+	uint32_t cons = rte_atomic_load_explicit(&r->rx_cons,
+			rte_memory_order_relaxed);
+	const uint32_t next = rte_atomic_load_explicit(&r->rx_next,
+			rte_memory_order_relaxed);
 	uint32_t i;
 
-	while (r->rx_cons != r->rx_next) {
-		i = r->rx_cons & r->rx_idx_mask;
-		if (!rte_atomic_load_explicit(&r->freed[i], rte_memory_order_acquire))
+	while (cons != next) {
+		i = cons & r->rx_idx_mask;
+		if (!rte_atomic_load_explicit(&r->freed[i],
+				rte_memory_order_acquire))
 			break;
-		r->freed[i] = 0;
-		r->rx_cons += r->run[i];
+		rte_atomic_store_explicit(&r->freed[i], 0,
+				rte_memory_order_relaxed);
+		cons += r->run[i];
 	}
+	rte_atomic_store_explicit(&r->rx_cons, cons, rte_memory_order_release);
+}
+
+/* Stop receiving until the next connection; the link sees err (the
+ * connection it belongs to is rx_sn). A broken protocol is counted here,
+ * once, with the published slots it drops. */
+static __rte_noinline void
+rx_fail(struct rte_ism_ring *r, int err, uint32_t dropped)
+{
+	r->rx_token = 0;
+	if (err == -EPROTO) {
+		r->rx_stats.bad++;
+		r->rx_stats.bad_slots += dropped;
+	}
+	rte_atomic_store_explicit(&r->rx_err, ism_ring_err_word(
+			rte_atomic_load_explicit(&r->rx_sn,
+				rte_memory_order_relaxed), err),
+			rte_memory_order_release);
+}
+
+/* Take the connection the control functions published last (sequence
+ * number sn, changed since the last call): rx_pub read under its
+ * sequence count; if it is being written, the next call tries again. */
+static __rte_noinline void
+rx_adopt(struct rte_ism_ring *r, uint32_t sn)
+{
+	struct ism_ring_rx_sess s;
+
+	r->rx_token = 0;	/* the old connection is over */
+	if (sn & 1)
+		return;
+	s = r->rx_pub;
+	if (rte_seqcount_read_retry(&r->rx_seq, sn))
+		return;
+	rte_atomic_store_explicit(&r->rx_sn, sn, rte_memory_order_release);
+	if (s.token == 0)
+		return;
+	/* rte_ism_ring_announce() read rx_next after the end of the old
+	 * connection (rte_ism_ring_peer_clear() waits for the calls on it):
+	 * had a call taken slots since, the peer would write over them.
+	 * Checked all the same: start over then. */
+	if (s.start != rte_atomic_load_explicit(&r->rx_next,
+			rte_memory_order_relaxed)) {
+		rx_fail(r, -ESTALE, 0);
+		return;
+	}
+	r->rx_token = s.token;
+	r->rx_prod = s.start;
+	r->credit_sent = s.cons;
+	r->rx_pkt = 0;
 }
 
 /* Copy len bytes at off in our slot area, wrapping at its end. */
@@ -179,21 +239,6 @@ rx_slow(struct rte_ism_ring *r, struct rte_mbuf *m, uint32_t slot,
 	return attach ? 1 : 0;
 }
 
-/* Drop n slots after a protocol error. */
-static void
-rx_skip(struct rte_ism_ring *r, uint32_t n)
-{
-	uint32_t i = r->rx_next & r->rx_idx_mask;
-
-	r->rx_stats.bad++;
-	r->rx_stats.bad_slots += n;
-	if (r->zero_copy) {
-		r->run[i] = n;
-		r->freed[i] = 1;
-	}
-	r->rx_next += n;
-}
-
 /* Has the peer signalled our DMB? Polls the device's signals, which is
  * only right when this ring is the only one polling them. */
 static bool
@@ -209,28 +254,31 @@ rx_signalled(const struct rte_ism_ring *r)
 	return hit;
 }
 
-/* Slots the peer has published beyond rx_next; looks at the DMB only when
+/* Slots the peer has published beyond next; looks at the DMB only when
  * we have caught up, so a busy receiver costs no poll. */
-static uint32_t
-rx_avail(struct rte_ism_ring *r)
+static __rte_always_inline uint32_t
+rx_avail(struct rte_ism_ring *r, uint32_t next)
 {
 	uint32_t prod;
 
-	if (r->rx_prod != r->rx_next)
-		return r->rx_prod - r->rx_next;
+	if (r->rx_prod != next)
+		return r->rx_prod - next;
 	if (!r->poll_cursor && !rx_signalled(r))
 		return 0;
-	prod = rte_atomic_load_explicit(ism_ring_own_prod(r), rte_memory_order_acquire);
-	if (prod == r->rx_next)
+	prod = rte_atomic_load_explicit(ism_ring_own_prod(r),
+			rte_memory_order_acquire);
+	if (prod == next)
 		return 0;
-	/* Valid: not behind us, not beyond the credits we gave. */
-	if (unlikely((int32_t)(prod - r->rx_next) < 0 ||
-		     prod - r->rx_cons > r->rx_geom.nb_slots)) {
-		r->rx_stats.bad++;
+	/* Checked once, used as read: not behind us, not beyond the
+	 * credits we gave (credit_sent <= next <= credit_sent + nb_slots),
+	 * so at most nb_slots ahead. */
+	if (unlikely(prod - next > r->credit_sent + r->rx_geom.nb_slots -
+		     next)) {
+		rx_fail(r, -EPROTO, 0);
 		return 0;
 	}
 	r->rx_prod = prod;
-	return prod - r->rx_next;
+	return prod - next;
 }
 
 /*
@@ -242,33 +290,35 @@ rx_avail(struct rte_ism_ring *r)
 static void
 rx_credit(struct rte_ism_ring *r, bool idle)
 {
-	uint32_t pending = r->rx_cons - r->credit_sent;
+	const uint32_t cons = rte_atomic_load_explicit(&r->rx_cons,
+			rte_memory_order_relaxed);
+	uint32_t pending = cons - r->credit_sent;
 	int ret;
 
 	if (pending == 0 || (!idle && pending < r->credit_batch))
 		return;
 	/* Our reads of the slots before the peer may overwrite them. */
 	rte_atomic_thread_fence(rte_memory_order_release);
-	ret = rte_ism_move_data(r->dev_id, r->peer_token, 0, 0,
-			RTE_ISM_RING_CREDIT_OFF, &r->rx_cons, sizeof(r->rx_cons));
+	ret = rte_ism_move_data(r->dev_id, r->rx_token, 0, 0,
+			RTE_ISM_RING_CREDIT_OFF, &cons, sizeof(cons));
 	if (ret < 0) {
 		r->rx_stats.move_errors++;
-		rte_atomic_store_explicit(&r->rx_error, ret, rte_memory_order_relaxed);
+		rx_fail(r, ret, 0);
 		return;
 	}
-	r->credit_sent = r->rx_cons;
+	r->credit_sent = cons;
 	r->rx_stats.credit_moves++;
 }
 
-uint16_t
-rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
-		uint16_t nb_pkts)
+static __rte_always_inline uint16_t
+rx_burst(struct rte_ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct rte_mbuf *mbufs[RTE_ISM_RING_MAX_BURST], *m;
 	/* In locals: the stores into mbufs could alias the ring's fields. */
 	const struct rte_ism_ring_desc *const desc = r->rx_desc;
 	const uint8_t *const slots = r->rx_slots;
 	const uint32_t idx_mask = r->rx_idx_mask, shift = r->rx_shift;
+	const uint32_t slot_mask = (1u << shift) - 1;
 	const uint32_t ring_bytes = r->rx_ring_mask + 1;
 	const uint64_t rearm = r->mbuf_rearm;
 	const uint16_t port = r->port;
@@ -276,17 +326,22 @@ rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 	/* Longest packet copied into one mbuf on the fast path. */
 	const uint32_t copy_max = zc ? RTE_MIN((uint32_t)ISM_RING_ZC_COPY_MAX,
 			r->room) : r->room;
-	uint32_t avail, next, len, need, idx, off, cons, skip = 0;
+	uint32_t avail, next, len, need, idx, off, cons, pkt, sn;
 	uint64_t bytes = 0;
-	bool in_order;
+	bool in_order, bad = false;
 	uint16_t k = 0, nb;
 	int ret;
 
-	if (unlikely(r->peer_token == 0))
-		return 0;
+	sn = rte_seqcount_read_begin(&r->rx_seq);
+	if (unlikely(sn != rte_atomic_load_explicit(&r->rx_sn,
+			rte_memory_order_relaxed)))
+		rx_adopt(r, sn);
 	if (zc)
 		ism_ring_zc_reclaim(r);
-	avail = rx_avail(r);
+	if (unlikely(r->rx_token == 0))
+		return 0;
+	next = rte_atomic_load_explicit(&r->rx_next, rte_memory_order_relaxed);
+	avail = rx_avail(r, next);
 	/* At most one packet per published slot. */
 	nb = RTE_MIN(nb_pkts, (uint16_t)RTE_ISM_RING_MAX_BURST);
 	if (avail < nb)
@@ -295,21 +350,25 @@ rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 		r->rx_stats.no_mbuf++;
 		nb = 0;	/* try again next time, same state */
 	}
-	next = r->rx_next;
 	/* Zero copy: copied packets give their slots back at once while
 	 * no attached one is before them. */
-	cons = r->rx_cons;
+	cons = rte_atomic_load_explicit(&r->rx_cons, rte_memory_order_relaxed);
 	in_order = cons == next;
-	for (idx = 0; idx < PREFETCH_AHEAD && nb > 0; idx++)
+	pkt = r->rx_pkt;
+	for (idx = 0; idx < PREFETCH_AHEAD && idx < nb; idx++)
 		rte_prefetch0(slots + (((next + idx) & idx_mask) << shift));
 	while (k < nb && avail > 0) {
-		idx = next & idx_mask;
-		len = rte_atomic_load_explicit(&desc[idx].len, rte_memory_order_relaxed);
-		need = ism_ring_pkt_slots(len, shift);
-		if (unlikely(len == 0 || need > avail)) {
-			skip = avail;	/* lost track: drop all we have */
+		len = rte_atomic_load_explicit(&desc[pkt & idx_mask].len,
+				rte_memory_order_relaxed);
+		/* Checked once, used as read: from 1 byte to what was
+		 * published (which the geometry keeps below 2^31), so the
+		 * slot count below cannot wrap. */
+		if (unlikely(len - 1 >= avail << shift)) {
+			bad = true;
 			break;
 		}
+		need = (len + slot_mask) >> shift;
+		idx = next & idx_mask;
 		rte_prefetch0(slots + (((next + PREFETCH_AHEAD) & idx_mask) <<
 				       shift));
 		m = mbufs[k];
@@ -327,11 +386,7 @@ rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 			ret = 1;
 		} else {
 			ret = rx_slow(r, m, next, len);
-			if (unlikely(ret == -E2BIG)) {
-				skip = need;	/* absurdly many mbufs: drop */
-				break;
-			}
-			if (unlikely(ret < 0)) {
+			if (unlikely(ret == -ENOMEM)) {
 				r->rx_stats.no_mbuf++;
 				break;
 			}
@@ -343,33 +398,54 @@ rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 				cons = next + need;
 			} else {
 				r->run[idx] = need;
-				r->freed[idx] = 1;
+				rte_atomic_store_explicit(&r->freed[idx], 1,
+						rte_memory_order_relaxed);
 			}
 		}
-		pkts[k++] = m;
+		if (likely(ret >= 0)) {
+			pkts[k++] = m;
+			bytes += len;
+		} else {
+			/* More mbufs than a chain may have: dropped; m
+			 * serves the next packet. */
+			r->rx_stats.bad++;
+			r->rx_stats.bad_slots += need;
+		}
 		next += need;
 		avail -= need;
-		bytes += len;
+		pkt++;
 	}
-	/* Published descriptors of the next burst: on their way meanwhile. */
+	/* The next descriptors: on their way meanwhile. */
 	if (avail > 0)
-		rte_prefetch0(&desc[next & idx_mask]);
+		rte_prefetch0(&desc[pkt & idx_mask]);
 	if (k < nb)
 		rte_mempool_put_bulk(r->pool, (void **)&mbufs[k], nb - k);
-	r->rx_next = next;
-	r->rx_cons = zc ? cons : next;
-	if (unlikely(skip != 0)) {
-		rx_skip(r, skip);
-		if (zc)
-			ism_ring_zc_reclaim(r);
-		else
-			r->rx_cons = r->rx_next;
-	}
+	r->rx_pkt = pkt;
+	rte_atomic_store_explicit(&r->rx_next, next, rte_memory_order_release);
+	rte_atomic_store_explicit(&r->rx_cons, zc ? cons : next,
+			rte_memory_order_release);
 	if (k > 0) {
 		r->rx_stats.pkts += k;
 		r->rx_stats.bytes += bytes;
 		r->rx_stats.bursts++;
 	}
+	if (unlikely(bad)) {
+		/* What came before the bad descriptor was delivered. */
+		rx_fail(r, -EPROTO, avail);
+		return k;
+	}
 	rx_credit(r, k == 0);
 	return k;
+}
+
+uint16_t
+rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
+		uint16_t nb_pkts)
+{
+	uint16_t n;
+
+	ism_ring_enter(&r->rx_busy);
+	n = rx_burst(r, pkts, nb_pkts);
+	ism_ring_leave(&r->rx_busy);
+	return n;
 }

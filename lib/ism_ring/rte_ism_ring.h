@@ -24,42 +24,70 @@
  *   offset 64    line 1: cons   slots of the ring in the PEER's DMB that the
  *                               peer has consumed (credits for our sends)
  *                        start  where our sending starts (handshake only)
- *   offset 128   desc[nb_slots] one descriptor per packet, at its first slot
+ *   offset 128   desc[nb_slots] one descriptor per packet, in packet order:
+ *                               the n-th packet since the handshake at
+ *                               n mod nb_slots
  *   slots_off    slot[nb_slots] slot_size bytes each
  *
  * Cursors are free-running 32-bit slot counts. A packet of len bytes takes
  * ceil(len / slot_size) consecutive slots, so its bytes are contiguous in
- * the DMB except where the ring wraps. The sender moves packet data and
- * descriptors, then the producer cursor as the last segment of the same
- * rte_ism_move_burst() (with a signal if the receiver polls signals). The
- * receiver reads its own DMB and moves its consumer cursor into the
- * sender's DMB every sixteenth of the ring or whenever it finds nothing
- * new. The layout is the same in copy and zero-copy mode, so the two sides
- * choose their modes independently.
+ * the DMB except where the ring wraps; its descriptor follows the one of
+ * the packet before, so the descriptors of a burst are contiguous too. The
+ * sender moves packet data and descriptors, then the producer cursor as
+ * the last segment of the same rte_ism_move_burst() (with a signal if the
+ * receiver polls signals). The receiver reads its own DMB and moves its
+ * consumer cursor into the sender's DMB every sixteenth of the ring or
+ * whenever it finds nothing new. The layout is the same in copy and
+ * zero-copy mode, so the two sides choose their modes independently.
+ *
+ * Everything the peer writes into our DMB (the producer cursor, the
+ * descriptors, the credits and start) is read once and checked against the
+ * ring's own geometry before it is used. A value that breaks the protocol
+ * stops that side of the ring at once (counted once in the bad counters)
+ * and rte_ism_ring_link_tick() then takes the link down, says BYE, and
+ * starts the handshake again: a peer can make us drop what it sent, never
+ * read or write outside our DMB, and never count an error more than once
+ * per connection.
  *
  * Threading: rte_ism_ring_send() and rte_ism_ring_recv() may run at the
- * same time on two threads (one each). The control functions (peer_set,
- * announce, tx_start, peer_clear, set_max_len) take rx_lock and tx_lock;
- * a caller that runs send or recv on another thread than the control
- * functions holds the matching lock around each call (a trylock: if the
- * control path has it, there is nothing to do this time).
+ * same time on two threads (one each), and neither takes a lock or waits.
+ * The control functions (peer_set, announce, tx_start, peer_clear,
+ * set_max_len) may run on any other thread at the same time: they never
+ * write what the send or receive side owns, they publish the new state of
+ * the connection, which each side takes at the start of its next call
+ * (single-writer fields, acquire/release). When a connection ends
+ * (rte_ism_ring_peer_clear(), also inside peer_set), the control function
+ * waits until neither side is still in a call on it, which lasts one call
+ * at most and nothing for an idle side; then nothing of the old connection
+ * is written any more, the peer's DMB attached in zero-copy mode is
+ * detached, and our own DMB is not read until the next connection.
+ * rte_ism_ring_free() must not run at the same time as any other call on
+ * the ring (as rte_eth_dev_close() with the burst functions).
  *
  * The peers find each other with the handshake of struct rte_ism_ring_link
  * (below), over ISM events only: no side channel.
+ *
+ * A ring holds its ISM device with a removal callback of librte_ism (see
+ * "Holders of a device id" in rte_ism.h): when the device is closed or
+ * removed, the ring ends the connection as rte_ism_ring_peer_clear() does
+ * (waiting for the send and receive side to leave their calls on it) and
+ * gives its DMB back while the device still works, and never uses the
+ * device's id again. Afterwards rte_ism_ring_send() and rte_ism_ring_recv()
+ * return 0, the handshake steps -ENODEV, the link functions report the
+ * peer lost once (why: the device was removed) and send nothing, and
+ * rte_ism_ring_free() frees the rest. Zero-copy mbufs still held then point
+ * into memory the device took with it: free them before removing the
+ * device.
  */
 
-#include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_common.h>
 #include <rte_compat.h>
 #include <rte_mbuf.h>
-#include <rte_spinlock.h>
 
 #include <rte_ism.h>
-
-#include <ism_compat.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -83,7 +111,7 @@ struct rte_ism_ring_credit {
 	uint32_t start;		/**< our first prod after the handshake */
 };
 
-/** One per packet, at the index of its first slot. */
+/** One per packet, in packet order. */
 struct rte_ism_ring_desc {
 	uint32_t len;		/**< packet length in bytes */
 	uint32_t flags;		/**< 0, reserved */
@@ -102,8 +130,12 @@ struct rte_ism_ring_rx_stats {
 	uint64_t bytes;		/**< their bytes */
 	uint64_t bursts;	/**< non-empty receive calls */
 	uint64_t no_mbuf;	/**< receive waited for mbufs */
-	uint64_t bad;		/**< protocol errors (bad cursor/desc) */
-	uint64_t bad_slots;	/**< slots skipped after an error */
+	/** Errors: the peer broke the protocol (a cursor or descriptor that
+	 * does not fit the ring, counted once: the receive side stops until
+	 * the next handshake), or a packet needed more mbufs than a chain
+	 * may have (dropped). */
+	uint64_t bad;
+	uint64_t bad_slots;	/**< published slots dropped with them */
 	uint64_t credit_moves;	/**< consumer cursor updates sent */
 	uint64_t move_errors;	/**< failed credit moves */
 };
@@ -117,15 +149,19 @@ struct rte_ism_ring_tx_stats {
 	uint64_t too_big;	/**< dropped: above the length limit */
 	uint64_t empty;		/**< dropped: zero length */
 	uint64_t move_errors;	/**< failed moves */
+	/** The peer broke the protocol (credits beyond what we published,
+	 * counted once: the send side stops until the next handshake). */
+	uint64_t bad;
 };
 
-/** Parameters of rte_ism_ring_init(). */
+/** Parameters of rte_ism_ring_create(). */
 struct rte_ism_ring_conf {
 	uint16_t dev_id;		/**< ISM device */
 	uint16_t port;			/**< mbuf->port of received packets */
 	struct rte_ism_gid peer;	/**< the one GID allowed to write us */
 	struct rte_ism_ring_geom geom;	/**< of our receive ring */
-	struct rte_mempool *pool;	/**< receive mbufs */
+	/** Receive mbufs; the ring's memory is on the pool's NUMA node. */
+	struct rte_mempool *pool;
 	bool zero_copy;			/**< attach instead of copy */
 	/** Receive by reading the producer cursor instead of polling the
 	 * device's signals, which one ring cannot share with others of the
@@ -133,66 +169,25 @@ struct rte_ism_ring_conf {
 	bool poll_cursor;
 };
 
-/**
- * One ring pair: our receive ring (in our DMB) and the peer's (which we
- * send into). The fields are private; the layout keeps what the receive
- * and the send side write in separate cache lines.
- */
-struct __rte_cache_aligned rte_ism_ring {
-	/* Set at init; read by all. */
-	uint16_t dev_id;
-	uint16_t port;
-	bool zero_copy;
-	bool poll_cursor;
-	uint16_t room;			/* data bytes per pool mbuf */
-	struct rte_mempool *pool;
-	/* data_off, refcnt, nb_segs, port of a fresh mbuf; 0: allocate
-	 * with rte_pktmbuf_alloc_bulk() (pinned external buffers). */
-	uint64_t mbuf_rearm;
-	struct rte_ism_dmb dmb;		/* ours: the ring the peer sends into */
-	struct rte_ism_ring_geom rx_geom;
-	uint32_t rx_shift;		/* log2(slot_size) */
-	uint32_t rx_idx_mask;		/* nb_slots - 1 */
-	uint32_t rx_ring_mask;		/* bytes of the slot area - 1 */
-	uint32_t credit_batch;		/* slots worth a credit update */
-	uint8_t *rx_slots;
-	const struct rte_ism_ring_desc *rx_desc;
-	/* Zero copy: an mbuf per packet run, freed out of order. */
-	struct rte_mbuf_ext_shared_info *shinfo;	/* [nb_slots] */
-	uint32_t *run;			/* slots held by the run at a slot */
-	uint8_t *freed;			/* run at this slot is free */
-	rte_iova_t *iova;		/* of each slot, or RTE_BAD_IOVA */
-	/* Written by the control functions only, under both locks. */
-	uint64_t peer_token;		/* the peer's DMB; 0: no peer */
+/** A ring pair: our receive ring (in our DMB) and the peer's (which we
+ * send into). Opaque: rte_ism_ring_create() makes one. */
+struct rte_ism_ring;
 
-	/* Receive side. */
-	alignas(RTE_CACHE_LINE_SIZE) rte_spinlock_t rx_lock;
-	int rx_error;			/* a credit move failed: peer gone? */
-	uint32_t rx_prod;		/* last producer cursor read */
-	uint32_t rx_next;		/* next slot to hand out */
-	uint32_t rx_cons;		/* slots given back (credited) */
-	uint32_t rx_start;		/* rx_next when the peer connected */
-	uint32_t credit_sent;		/* rx_cons last moved to the peer */
-	struct rte_ism_ring_rx_stats rx_stats;
-
-	/* Send side. */
-	alignas(RTE_CACHE_LINE_SIZE) rte_spinlock_t tx_lock;
-	int tx_error;			/* a move failed: peer gone? */
-	bool tx_ready;			/* handshake done */
-	uint32_t tx_sf;			/* 1: signal each publication */
-	struct rte_ism_ring_geom tx_geom;
-	uint32_t tx_shift;		/* log2(slot_size) */
-	uint32_t tx_idx_mask;		/* nb_slots - 1 */
-	uint32_t tx_ring_mask;		/* bytes of its slot area - 1 */
-	uint32_t tx_slots_off;
-	uint32_t tx_max_len;		/* longest packet sent */
-	uint32_t max_len;		/* limit set by the user, 0: none */
-	uint32_t tx_prod;		/* published cursor */
-	uint32_t tx_cons;		/* last credits read */
-	struct rte_ism_ring_desc *tx_desc; /* copy: mirror of its descs */
-	uint8_t *tx_map;		/* zero copy: its DMB, attached */
-	struct rte_ism_ring_tx_stats tx_stats;
-	struct rte_ism_move_seg segs[RTE_ISM_RING_MAX_SEGS];
+/** What rte_ism_ring_info_get() reports. */
+struct rte_ism_ring_info {
+	uint16_t dev_id;		/**< ISM device */
+	bool zero_copy;			/**< receive by attaching */
+	bool poll_cursor;		/**< receive by reading the cursor */
+	struct rte_ism_ring_geom geom;	/**< of our receive ring */
+	uint64_t token;			/**< of our DMB */
+	uint32_t dmb_len;		/**< bytes of our DMB */
+	uint64_t peer_token;		/**< the peer's DMB, 0: no peer */
+	/** Geometry of the ring we send into, 0 without a peer. */
+	struct rte_ism_ring_geom peer_geom;
+	bool tx_ready;			/**< the handshake let us send */
+	/** Zero copy: slots held by received mbufs the application has
+	 * not freed (as of the last receive call). */
+	uint32_t rx_held;
 };
 
 /**
@@ -200,6 +195,9 @@ struct __rte_cache_aligned rte_ism_ring {
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Where the slots start in a DMB holding a ring of this geometry.
+ *
+ * @param g the ring's geometry (checked by rte_ism_ring_geom_check())
+ * @return the offset of slot 0
  */
 __rte_experimental
 uint32_t rte_ism_ring_slots_off(const struct rte_ism_ring_geom *g);
@@ -209,6 +207,9 @@ uint32_t rte_ism_ring_slots_off(const struct rte_ism_ring_geom *g);
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Bytes of a DMB holding a ring of this geometry.
+ *
+ * @param g the ring's geometry (checked by rte_ism_ring_geom_check())
+ * @return the DMB's length
  */
 __rte_experimental
 uint64_t rte_ism_ring_dmb_len(const struct rte_ism_ring_geom *g);
@@ -217,6 +218,7 @@ uint64_t rte_ism_ring_dmb_len(const struct rte_ism_ring_geom *g);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
+ * @param g a geometry
  * @return 0 if both fields are powers of two within limits and the DMB
  *   length fits in 31 bits, else -EINVAL.
  */
@@ -227,33 +229,48 @@ int rte_ism_ring_geom_check(const struct rte_ism_ring_geom *g);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Register our DMB (rgid conf->peer) and set up the receive side.
- * @return 0, -EINVAL (NULL argument, bad geometry, a pool without data
- *   room), -ENOMEM, or the error of rte_ism_dmb_register().
+ * Allocate a ring, register our DMB (rgid conf->peer) and set up the
+ * receive side; the ring holds the device from now on (a removal
+ * callback, dropped by rte_ism_ring_free()).
+ *
+ * @param conf the ring's parameters
+ * @return the ring, or NULL with rte_errno set: EINVAL (NULL argument,
+ *   bad geometry, a pool without data room, zero copy on a pool of pinned
+ *   external buffers), ENODEV (no such device), ENOMEM, or the error of
+ *   rte_ism_dmb_register().
  */
 __rte_experimental
-int rte_ism_ring_init(struct rte_ism_ring *r,
-		const struct rte_ism_ring_conf *conf);
+struct rte_ism_ring *rte_ism_ring_create(const struct rte_ism_ring_conf *conf);
 
 /**
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Forget the peer, unregister our DMB, free everything.
+ * Forget the peer, unregister our DMB, let the device go, free the ring
+ * (after a removal of the device: what is left). No other call on the
+ * ring may run at the same time.
+ *
+ * @param r the ring (NULL: nothing to do)
  * @return 0, or -EBUSY: zero-copy mbufs still point into the DMB; it stays
- *   registered and r must stay allocated (their free callbacks use it);
- *   call again once they are freed.
+ *   registered and r allocated (their free callbacks use it); call again
+ *   once they are freed.
  */
 __rte_experimental
-int rte_ism_ring_fini(struct rte_ism_ring *r);
+int rte_ism_ring_free(struct rte_ism_ring *r);
 
 /**
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Handshake step: a peer announced its ring (token, geometry). Our receive
- * ring restarts at the next slot to hand out; we may receive.
- * @return 0, -EINVAL (zero token, bad geometry), -ENOMEM.
+ * Handshake step: a peer announced its ring (token, geometry). Any
+ * previous peer is forgotten (rte_ism_ring_peer_clear()); nothing is
+ * received from the new one before rte_ism_ring_announce().
+ *
+ * @param r the ring
+ * @param token the peer's DMB
+ * @param geom the geometry of the ring in it
+ * @return 0, -EINVAL (NULL ring, zero token, bad geometry), -ENODEV (the
+ *   device was removed).
  */
 __rte_experimental
 int rte_ism_ring_peer_set(struct rte_ism_ring *r, uint64_t token,
@@ -263,9 +280,14 @@ int rte_ism_ring_peer_set(struct rte_ism_ring *r, uint64_t token,
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Handshake step: move {cons, start} of our receive ring into the peer's
- * DMB, before confirming.
- * @return 0, -ENOTCONN (no peer), or the error of the move.
+ * Handshake step: our receive ring restarts where the receive side is,
+ * {cons, start} of it go into the peer's DMB, and receiving from the peer
+ * starts. Once per peer: later calls for the same peer move nothing (the
+ * receive side keeps the credits up to date) and return 0.
+ *
+ * @param r the ring
+ * @return 0, -EINVAL (NULL ring), -ENOTCONN (no peer), -ENODEV (the
+ *   device was removed), or the error of the move.
  */
 __rte_experimental
 int rte_ism_ring_announce(struct rte_ism_ring *r);
@@ -275,10 +297,14 @@ int rte_ism_ring_announce(struct rte_ism_ring *r);
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Handshake step: the peer confirmed; read {cons, start} from our DMB and
- * start sending (attaching the peer's DMB in zero-copy mode).
+ * start sending (attaching the peer's DMB in zero-copy mode). Once per
+ * peer: later calls return 0.
+ *
+ * @param r the ring
  * @param signal raise a signal with each publication (the peer polls them)
- * @return 0, -ENOTCONN (no peer), -EPROTO (bad credits or peer DMB), or the
- *   error of rte_ism_dmb_attach().
+ * @return 0, -EINVAL (NULL ring), -ENOTCONN (no peer), -ENODEV (the
+ *   device was removed), -EPROTO (bad credits or a peer DMB shorter
+ *   than its ring), or the error of rte_ism_dmb_attach().
  */
 __rte_experimental
 int rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal);
@@ -288,7 +314,10 @@ int rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal);
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * The peer is gone: stop sending, drop what it sent but we did not
- * receive, detach its DMB.
+ * receive. Returns once neither the send nor the receive side is in a call
+ * on the old connection (see "Threading" above), its DMB detached.
+ *
+ * @param r the ring (NULL: nothing to do)
  */
 __rte_experimental
 void rte_ism_ring_peer_clear(struct rte_ism_ring *r);
@@ -299,6 +328,9 @@ void rte_ism_ring_peer_clear(struct rte_ism_ring *r);
  *
  * Longest packet rte_ism_ring_send() sends (0: as long as the peer's ring
  * can hold); longer ones are dropped and counted (tx too_big).
+ *
+ * @param r the ring (NULL: nothing to do)
+ * @param max_len the limit in bytes, 0 for none
  */
 __rte_experimental
 void rte_ism_ring_set_max_len(struct rte_ism_ring *r, uint32_t max_len);
@@ -310,7 +342,11 @@ void rte_ism_ring_set_max_len(struct rte_ism_ring *r, uint32_t max_len);
  * Like rte_eth_tx_burst(): returns how many of pkts were taken (sent, or
  * dropped and counted if empty or too long); those mbufs are freed. The
  * rest stay with the caller (the ring is full, or the peer is not ready).
- * At most RTE_ISM_RING_MAX_BURST per call.
+ *
+ * @param r the ring
+ * @param pkts the packets
+ * @param nb_pkts their number; at most RTE_ISM_RING_MAX_BURST are taken
+ * @return packets taken
  */
 __rte_experimental
 uint16_t rte_ism_ring_send(struct rte_ism_ring *r, struct rte_mbuf **pkts,
@@ -320,38 +356,118 @@ uint16_t rte_ism_ring_send(struct rte_ism_ring *r, struct rte_mbuf **pkts,
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Like rte_eth_rx_burst(), at most RTE_ISM_RING_MAX_BURST per call; also
- * gives credits back to the peer. Copy mode: a packet longer than the
- * pool's data room comes as a chain of mbufs. Zero copy: a packet longer
- * than 256 bytes comes as an mbuf attached to the ring's slots (external
- * buffer; two or more where the ring wraps), whose slots come back when it
- * is freed; shorter ones are copied, which costs less.
+ * Like rte_eth_rx_burst(); also gives credits back to the peer. Copy mode:
+ * a packet longer than the pool's data room comes as a chain of mbufs.
+ * Zero copy: a packet longer than 256 bytes comes as an mbuf attached to
+ * the ring's slots (external buffer; two or more where the ring wraps),
+ * whose slots come back when it is freed; shorter ones are copied, which
+ * costs less.
+ *
+ * @param r the ring
+ * @param pkts where the packets go
+ * @param nb_pkts room in pkts; at most RTE_ISM_RING_MAX_BURST are received
+ * @return packets received
  */
 __rte_experimental
 uint16_t rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 		uint16_t nb_pkts);
 
-/** Zero copy: slots still held by mbufs the application has not freed
- * (as of the last receive call). */
-static inline uint32_t
-rte_ism_ring_rx_held(const struct rte_ism_ring *r)
-{
-	return r->rx_next - r->rx_cons;
-}
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Why the current connection stopped, if it did: a side of the ring that
+ * meets an error stops until the next connection (rte_ism_ring_peer_set()
+ * and the steps after it). rte_ism_ring_link_tick() asks this of every
+ * ring of a link; an application with a handshake of its own asks it
+ * between bursts.
+ *
+ * @param r the ring
+ * @return 0 (no error, or no connection), -EINVAL (NULL ring), -EPROTO
+ *   (the peer broke the protocol: a cursor, descriptor or credit it wrote
+ *   does not fit the ring), -ESTALE (a receive call ran on the old
+ *   connection while the new one was set up), or the error of a failed
+ *   move (the peer's DMB is gone, say).
+ */
+__rte_experimental
+int rte_ism_ring_error(struct rte_ism_ring *r);
 
-/** Has the handshake completed for sending? */
-static inline bool
-rte_ism_ring_tx_ready(const struct rte_ism_ring *r)
-{
-	return rte_atomic_load_explicit(&r->tx_ready, rte_memory_order_relaxed);
-}
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Has the peer published slots that rte_ism_ring_recv() has not taken
+ * yet? Reads only the producer cursor in our DMB and what the receive
+ * side published, so any thread may ask (to decide whether to wake up a
+ * receiver, say); the answer may be stale by the time it is used.
+ *
+ * @param r the ring
+ * @return true if there is something to receive
+ */
+__rte_experimental
+bool rte_ism_ring_rx_pending(const struct rte_ism_ring *r);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Zero copy: slots still held by mbufs the application has not freed (as
+ * of the last receive call).
+ *
+ * @param r the ring
+ * @return slots held
+ */
+__rte_experimental
+uint32_t rte_ism_ring_rx_held(const struct rte_ism_ring *r);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Has the handshake completed for sending?
+ *
+ * @param r the ring
+ * @return true once rte_ism_ring_tx_start() succeeded for the current peer
+ */
+__rte_experimental
+bool rte_ism_ring_tx_ready(const struct rte_ism_ring *r);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * The ring's set-up and connection.
+ *
+ * @param r the ring
+ * @param info filled in
+ * @return 0, -EINVAL (NULL argument)
+ */
+__rte_experimental
+int rte_ism_ring_info_get(struct rte_ism_ring *r,
+		struct rte_ism_ring_info *info);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * The counters of both sides, read without stopping them (each a 64-bit
+ * load).
+ *
+ * @param r the ring
+ * @param rx the receive side's (may be NULL)
+ * @param tx the send side's (may be NULL)
+ * @return 0, -EINVAL (NULL ring)
+ */
+__rte_experimental
+int rte_ism_ring_stats_get(const struct rte_ism_ring *r,
+		struct rte_ism_ring_rx_stats *rx, struct rte_ism_ring_tx_stats *tx);
 
 /**
  * Handshake and peer tracking of a set of rings to one peer (a link), over
  * ISM events (rte_ism_signal_event()) only. Ring i of one side pairs with
  * ring i of the other.
  *
- * Event code of the messages: 0xf5 in bits 31-24, version 2 in bits 23-20,
+ * Event code of the messages: 0xf5 in bits 31-24, version 3 in bits 23-20,
  * the type in bits 19-16, then:
  *
  *   HELLO  info = my token of ring i    "write here"; repeated every
@@ -386,33 +502,42 @@ struct rte_ism_ring_link_report {
 typedef void (*rte_ism_ring_link_cb_t)(void *arg,
 		const struct rte_ism_ring_link_report *report);
 
-/** The handshake state of one link. The fields are private. */
+/** The handshake state of one link, filled in by rte_ism_ring_link_init()
+ * and kept by the link functions; the application reads none of it but
+ * through rte_ism_ring_link_up(). */
 struct rte_ism_ring_link {
-	uint16_t dev_id;
-	uint16_t nb_rings;
-	struct rte_ism_gid gid;			/* the peer's GID */
-	struct rte_ism_ring *rings[RTE_ISM_RING_MAX_RINGS];
-	uint64_t peer_token[RTE_ISM_RING_MAX_RINGS];	/* 0: none */
-	bool confirmed[RTE_ISM_RING_MAX_RINGS];	/* it echoed our token */
-	uint16_t peer_nb_rings;			/* 0: not known yet */
-	bool up;
-	uint64_t next_hello;			/* TSC */
-	uint64_t hello_period;			/* TSC ticks */
-	uint64_t next_warn;			/* TSC, rate limit */
-	uint64_t nb_up;				/* times the link came up */
-	uint64_t nb_lost;			/* losses and clean exits */
-	int last_send_error;			/* to log each error once */
-	rte_ism_ring_link_cb_t cb;
-	void *cb_arg;
+	uint16_t dev_id;			/**< the ISM device */
+	uint16_t nb_rings;			/**< rings of the link */
+	struct rte_ism_gid gid;			/**< the peer's GID */
+	struct rte_ism_ring *rings[RTE_ISM_RING_MAX_RINGS]; /**< the rings */
+	uint64_t peer_token[RTE_ISM_RING_MAX_RINGS];	/**< 0: none */
+	bool confirmed[RTE_ISM_RING_MAX_RINGS];	/**< it echoed our token */
+	uint16_t peer_nb_rings;			/**< 0: not known yet */
+	bool up;				/**< every ring connected */
+	uint64_t next_hello;			/**< TSC */
+	uint64_t hello_period;			/**< TSC ticks */
+	uint64_t next_warn;			/**< TSC, rate limit */
+	uint64_t nb_up;				/**< times the link came up */
+	uint64_t nb_lost;			/**< losses and clean exits */
+	int last_send_error;			/**< to log each error once */
+	rte_ism_ring_link_cb_t cb;		/**< told of each change */
+	void *cb_arg;				/**< its argument */
 };
 
 /**
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Set up the handshake of nb_rings initialised rings with the device of
- * GID peer. Nothing is sent before the first rte_ism_ring_link_tick().
+ * Set up the handshake of nb_rings rings with the device of GID peer.
+ * Nothing is sent before the first rte_ism_ring_link_tick().
+ * @param l the link, filled in
+ * @param dev_id the ISM device of every ring
+ * @param peer the peer's GID
+ * @param rings the rings, from rte_ism_ring_create(); ring i pairs with
+ *   the peer's ring i
+ * @param nb_rings their number
  * @param cb called for each change (may be NULL)
+ * @param cb_arg its first argument
  * @return 0, or -EINVAL (NULL argument, nb_rings 0 or above
  *   RTE_ISM_RING_MAX_RINGS, a ring of another device).
  */
@@ -427,6 +552,8 @@ int rte_ism_ring_link_init(struct rte_ism_ring_link *l, uint16_t dev_id,
  *
  * Handle one event of the link's device; events of other peers and DMBs
  * are ignored, so a device's events may be given to all its links.
+ * @param l the link
+ * @param ev the event
  * @return RTE_ISM_RING_LINK_* bits.
  */
 __rte_experimental
@@ -438,7 +565,10 @@ unsigned int rte_ism_ring_link_event(struct rte_ism_ring_link *l,
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Periodic work: repeat HELLO, notice failed moves (the peer's DMB is
- * gone even if no event said so). Call about once a millisecond.
+ * gone even if no event said so) and a peer that broke the ring protocol
+ * (both: BYE to the peer, which starts over, and the link goes down).
+ * Call about once a millisecond.
+ * @param l the link
  * @param now rte_rdtsc()
  * @return RTE_ISM_RING_LINK_* bits.
  */
@@ -452,6 +582,8 @@ unsigned int rte_ism_ring_link_tick(struct rte_ism_ring_link *l,
  *
  * For a link that owns its device's events: poll them all, hand them to
  * rte_ism_ring_link_event(), then rte_ism_ring_link_tick().
+ * @param l the link
+ * @param now rte_rdtsc()
  * @return RTE_ISM_RING_LINK_* bits.
  */
 __rte_experimental
@@ -464,11 +596,20 @@ unsigned int rte_ism_ring_link_poll(struct rte_ism_ring_link *l,
  *
  * Clean exit (or stop): tell the peer, forget it. Announcing starts again
  * with the next rte_ism_ring_link_tick().
+ * @param l the link
  */
 __rte_experimental
 void rte_ism_ring_link_bye(struct rte_ism_ring_link *l);
 
-/** Is every ring of the link connected both ways? */
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Is every ring of the link connected both ways?
+ * @param l the link
+ * @return true if the link is up
+ */
+__rte_experimental
 static inline bool
 rte_ism_ring_link_up(const struct rte_ism_ring_link *l)
 {

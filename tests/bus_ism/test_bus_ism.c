@@ -13,7 +13,7 @@
  *                 buses | dmamap BDF | region BDF | vfio BDF | intr BDF |
  *                 api | shell CMD]...
  *
- * --vfio registers the test drivers with ISM_BUS_DRV_NEED_VFIO, as a real
+ * --vfio registers the test drivers with RTE_ISM_BUS_DRV_NEED_VFIO, as a real
  * driver does; without it the bus hands the driver every ISM function (and
  * the second test driver every ivshmem function it takes).
  * --fail makes the first probe of BDF fail, --decline every probe of it.
@@ -91,7 +91,7 @@ RTE_PMD_REGISTER_ISM(ism_bus_test, test_drv);
 
 /* A driver of ivshmem functions, which the bus takes only when named. */
 static const struct rte_ism_bus_id test_ivshmem_ids[] = {
-	{ ISM_BUS_PCI_VENDOR_REDHAT, ISM_BUS_PCI_DEVICE_IVSHMEM },
+	{ RTE_ISM_BUS_PCI_VENDOR_REDHAT, RTE_ISM_BUS_PCI_DEVICE_IVSHMEM },
 	{ 0, 0 },
 };
 
@@ -276,7 +276,7 @@ cmd_vfio(const char *bdf)
 		return;
 	}
 	printf("REGIONS %s", bdf);
-	for (i = 0; i < ISM_BUS_NB_BARS; i++) {
+	for (i = 0; i < RTE_ISM_BUS_NB_BARS; i++) {
 		r = &dev->regions[i];
 		if (r->size == 0)
 			continue;
@@ -407,7 +407,7 @@ cmd_api(void)
 	printf("API read_null_buf=%d\n",
 		rte_ism_bus_region_read(&dev, 2, NULL, sizeof(v), 0));
 	printf("API read_bad_bar=%d\n",
-		rte_ism_bus_region_read(&dev, ISM_BUS_NB_BARS, &v, 4, 0));
+		rte_ism_bus_region_read(&dev, RTE_ISM_BUS_NB_BARS, &v, 4, 0));
 	printf("API read_absent_bar=%d\n",
 		rte_ism_bus_region_read(&dev, 0, &v, sizeof(v), 0));
 	printf("API read_beyond=%d\n",
@@ -481,8 +481,8 @@ main(int argc, char **argv)
 	/* Options that shape the driver come before the EAL probes it. */
 	for (i = sep + 1; i < argc; i++) {
 		if (strcmp(argv[i], "--vfio") == 0) {
-			test_drv.drv_flags |= ISM_BUS_DRV_NEED_VFIO;
-			test_ivshmem_drv.drv_flags |= ISM_BUS_DRV_NEED_VFIO;
+			test_drv.drv_flags |= RTE_ISM_BUS_DRV_NEED_VFIO;
+			test_ivshmem_drv.drv_flags |= RTE_ISM_BUS_DRV_NEED_VFIO;
 		} else if (strcmp(argv[i], "--fail") == 0 && i + 1 < argc)
 			fail_bdf = argv[++i];
 		else if (strcmp(argv[i], "--decline") == 0 && i + 1 < argc)

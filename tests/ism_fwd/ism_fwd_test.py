@@ -3,10 +3,11 @@
 # Copyright(c) 2026 The dpdk-ism authors
 """End-to-end tests of dpdk-ism_fwd (python3 standard library only).
 
-    ism_fwd_test.py APP TAG SCENARIO
+    ism_fwd_test.py APP TAG SCENARIO [ROGUE]
 
 APP is the dpdk-ism_fwd binary, TAG makes the EAL file prefixes unique per
-build. Scenarios:
+build, ROGUE the lying ring peer of tests/ism_ring (scenario rogue).
+Scenarios:
 
   pcap-loopback  one process, loopback ISM device writing to itself: a pcap
                  of mixed sizes through net_pcap -> ISM -> net_pcap comes
@@ -25,6 +26,11 @@ build. Scenarios:
                  wait it resumes when the peer restarts, and while it waits
                  its HELLOs do not log a line each; with --on-peer-loss
                  exit it exits (status 3)
+  rogue          a peer that lies (dpdk-ism-ring-rogue) against iofwd to
+                 a pcap: descriptors of lengths near 2^32, producer
+                 cursors behind, beyond the credits, 2^31 ahead; each one
+                 protocol error, the link down and up again; the totals
+                 and the pcap hold exactly the good packets
 
 Every process runs under a deadline (timeout), with its own --file-prefix
 and rendezvous directory, without hugepages. Exit status 0 pass, 1 fail.
@@ -298,21 +304,75 @@ def kill_peer(app, tag, tmp):
     print("PASS kill -9 of the sender: reported, survivor exited cleanly")
 
 
+def rogue(app, tag, tmp, rogue_bin):
+    cases = ["len", "len-slot", "behind", "beyond", "ahead31"]
+    shm = Shm(tmp)
+    dst = os.path.join(tmp, "rogue-out.pcap")
+    b = App("B", app, 1, [shm.vdev(Shm.GID_B), "net_pcap0,tx_pcap=%s" % dst],
+            ["--peer-gid", Shm.GID_A, "--stats-period", "0"], tag)
+    prefix = ism_eal.file_prefix(tag, "fwd", "R")
+    argv = [rogue_bin] + ism_eal.eal_args(0, prefix, vdevs=[
+        shm.vdev(Shm.GID_A)]) + ["--", "--peer", Shm.GID_B]
+    print("+ " + " ".join(argv), flush=True)
+    r = ism_eal.Process(argv, "R", DEADLINE, prefix=prefix, stdin=True)
+    good = 0
+
+    def send_good(n):
+        r.wait_for(r"rogue: sent %d$" % n, start=r.send("good %d" % n))
+        return n
+
+    def body():
+        nonlocal good
+        r.wait_for(r"rogue: link up 1$")
+        b.wait_for(r"ism_fwd: link up")
+        for k, case in enumerate(cases):
+            good += send_good(100)
+            mark = b.count()
+            r.wait_for(r"rogue: wrote %s$" % case,
+                       start=r.send("bad " + case))
+            b.wait_for(r"peer lost: it broke the ring protocol", start=mark)
+            r.wait_for(r"rogue: link up %d$" % (k + 2))
+        good += send_good(100)
+        b.interrupt()
+        check(b.wait() == 0, "B: exit status %s" % b.proc.returncode)
+        pkts, nbytes = totals(b, "ism rx")
+        i = b.wait_for(r"protocol errors \d+")
+        errors = int(re.search(r"protocol errors (\d+)",
+                               b.line(i)).group(1))
+        check(pkts == good and nbytes == 64 * good,
+              "B received %d packets %d bytes, the rogue sent %d good ones"
+              % (pkts, nbytes, good))
+        check(errors == len(cases), "B counted %d protocol errors for %d "
+              "bad writes" % (errors, len(cases)))
+        r.send("quit")
+        check(r.wait(DEADLINE) == 0, "rogue: exit status %s"
+              % r.proc.returncode)
+        compare([bytes((k + i) & 0xff for i in range(64))
+                 for k in range(good)], pcap_read(dst), "to the pcap")
+    run_all([b, r], body)
+    print("PASS a lying peer (%s): one protocol error each, link down and "
+          "up, exactly the %d good packets" % (", ".join(cases), good))
+
+
 SCENARIOS = {
     "pcap-loopback": (pcap_loopback, False),
     "pcap": (pcap_shm, True),
     "pcap-ns": (lambda app, tag, tmp: pcap_shm(app, tag, tmp, ns=True), True),
     "check": (loopback_check, True),
     "kill": (kill_peer, True),
+    "rogue": (rogue, True),
 }
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[3] not in SCENARIOS:
+    if len(sys.argv) not in (4, 5) or sys.argv[3] not in SCENARIOS:
         print(__doc__)
         return 2
-    app, tag, name = sys.argv[1:]
+    app, tag, name = sys.argv[1:4]
     fn, needs_shm = SCENARIOS[name]
+    if name == "rogue":
+        rogue_bin = sys.argv[4]
+        fn = lambda app, tag, tmp: rogue(app, tag, tmp, rogue_bin)  # noqa
     with tempfile.TemporaryDirectory(prefix="ism-fwd-test.") as tmp:
         try:
             if needs_shm:

@@ -8,13 +8,14 @@
  * devices, each link polling its own device's events.
  */
 
+#include <inttypes.h>
 #include <string.h>
 
 #include <rte_cycles.h>
 
 #include "ring_test.h"
 
-static struct rte_ism_ring ra2, rb2;
+static struct rte_ism_ring *ra2, *rb2;
 static struct rte_ism_ring_link la, lb;
 
 /* What the callbacks were told. */
@@ -93,7 +94,7 @@ one_packet(struct rte_ism_ring *from, struct rte_ism_ring *to, uint32_t len,
 int
 test_handshake(void)
 {
-	struct rte_ism_ring *a[] = { &ra }, *b[] = { &rb };
+	struct rte_ism_ring *a[1], *b[1];
 	unsigned int ev_a = 0, ev_b = 0;
 
 	events_drain();
@@ -101,7 +102,9 @@ test_handshake(void)
 				      false, false), "a");
 	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
 				      true, false), "b");
+	a[0] = ra;
 	TEST_ASSERT_SUCCESS(link_a(a, 1), "link a");
+	b[0] = rb;
 	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
 	poll_both(&ev_a, &ev_b, both_up);
 	TEST_ASSERT(both_up(), "handshake did not complete");
@@ -109,22 +112,23 @@ test_handshake(void)
 		    "up events");
 	TEST_ASSERT(rep_a.nb_up == 1 && rep_b.nb_up == 1, "up reports %u %u",
 		    rep_a.nb_up, rep_b.nb_up);
-	if (one_packet(&ra, &rb, 100, 1) < 0 || one_packet(&rb, &ra, 90, 2) < 0)
+	if (one_packet(ra, rb, 100, 1) < 0 || one_packet(rb, ra, 90, 2) < 0)
 		return TEST_FAILED;
 
 	/* b restarts: a sees the loss, then both come up again. */
-	rte_ism_ring_fini(&rb);
+	ring_fini(&rb);
 	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
 				      true, false), "b again");
+	b[0] = rb;
 	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b again");
 	ev_a = ev_b = 0;
 	poll_both(&ev_a, &ev_b, both_up);
 	TEST_ASSERT(both_up(), "no handshake after the restart");
 	TEST_ASSERT(ev_a & RTE_ISM_RING_LINK_LOST, "a did not notice");
 	TEST_ASSERT_EQUAL(rep_a.nb_lost, 1, "a: %u losses", rep_a.nb_lost);
-	TEST_ASSERT_EQUAL(la.peer_token[0], rb.dmb.token,
+	TEST_ASSERT_EQUAL(la.peer_token[0], rb->dmb.token,
 			  "a has b's new token");
-	if (one_packet(&ra, &rb, 300, 5) < 0)
+	if (one_packet(ra, rb, 300, 5) < 0)
 		return TEST_FAILED;
 
 	/* b leaves cleanly: a must take it as a goodbye, not a loss. */
@@ -140,13 +144,13 @@ test_handshake(void)
 	TEST_ASSERT(rep_a.nb_bye == 1 && strcmp(rep_a.why, "it said goodbye")
 		    == 0, "a's report: %u byes, '%s'", rep_a.nb_bye,
 		    rep_a.why);
-	TEST_ASSERT(!rte_ism_ring_tx_ready(&ra), "a still sends");
-	rte_ism_ring_fini(&ra);
-	rte_ism_ring_fini(&rb);
+	TEST_ASSERT(!rte_ism_ring_tx_ready(ra), "a still sends");
+	ring_fini(&ra);
+	ring_fini(&rb);
 	return TEST_SUCCESS;
 }
 
-/* A HELLO as rte_ism_ring.h lays it out (version 2). */
+/* A HELLO as rte_ism_ring.h lays it out (version 3). */
 #define HELLO_CODE(ver, i, nb_m1, slots_m4, size_m6) \
 	(0xf5u << 24 | (ver) << 20 | 1u << 16 | (i) << 12 | (nb_m1) << 8 | \
 	 (slots_m4) << 4 | (size_m6))
@@ -156,15 +160,15 @@ test_handshake(void)
 int
 test_bad_hello(void)
 {
-	struct rte_ism_ring *a[] = { &ra }, *b[] = { &rb };
+	struct rte_ism_ring *a[1], *b[1];
 	struct {
 		uint32_t code;
 		bool zero_token;
 	} bad[] = {
-		{ HELLO_CODE(2, 0, 0, 4, 15), false },	/* slot of 2 MiB */
-		{ HELLO_CODE(2, 3, 3, 4, 1), false },	/* ring 3 of 4 */
-		{ HELLO_CODE(2, 0, 0, 4, 1), true },	/* no token */
-		{ HELLO_CODE(1, 0, 0, 4, 1), false },	/* version 1 */
+		{ HELLO_CODE(3, 0, 0, 4, 15), false },	/* slot of 2 MiB */
+		{ HELLO_CODE(3, 3, 3, 4, 1), false },	/* ring 3 of 4 */
+		{ HELLO_CODE(3, 0, 0, 4, 1), true },	/* no token */
+		{ HELLO_CODE(2, 0, 0, 4, 1), false },	/* version 2 */
 	};
 	unsigned int ev_a = 0, ev_b = 0, i;
 	struct rte_ism_event ev;
@@ -174,26 +178,28 @@ test_bad_hello(void)
 				      false, false), "a");
 	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
 				      false, false), "b");
+	a[0] = ra;
 	TEST_ASSERT_SUCCESS(link_a(a, 1), "link a");
 	for (i = 0; i < RTE_DIM(bad); i++) {
 		TEST_ASSERT_SUCCESS(rte_ism_signal_event(dev_b, &gid_a, 1,
 				bad[i].code, bad[i].zero_token ? 0 :
-				rb.dmb.token), "send HELLO %u", i);
+				rb->dmb.token), "send HELLO %u", i);
 		ev_a = rte_ism_ring_link_poll(&la, rte_rdtsc());
 		/* ism_lo queues at once: the HELLO was read by the poll. */
 		TEST_ASSERT_EQUAL(rte_ism_event_poll(dev_a, &ev, 1), 0,
 				  "HELLO %u not consumed", i);
 		TEST_ASSERT_EQUAL(ev_a, 0, "HELLO %u: events 0x%x", i, ev_a);
 		TEST_ASSERT_EQUAL(la.peer_token[0], 0, "HELLO %u taken", i);
-		TEST_ASSERT_EQUAL(ra.peer_token, 0, "HELLO %u: ring set up", i);
+		TEST_ASSERT_EQUAL(ra->ctl.token, 0, "HELLO %u: ring set up", i);
 	}
+	b[0] = rb;
 	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
 	ev_a = ev_b = 0;
 	poll_both(&ev_a, &ev_b, both_up);
 	TEST_ASSERT(both_up(), "no handshake after the malformed HELLOs");
-	TEST_ASSERT_EQUAL(la.peer_token[0], rb.dmb.token, "a has b's token");
-	rte_ism_ring_fini(&ra);
-	rte_ism_ring_fini(&rb);
+	TEST_ASSERT_EQUAL(la.peer_token[0], rb->dmb.token, "a has b's token");
+	ring_fini(&ra);
+	ring_fini(&rb);
 	return TEST_SUCCESS;
 }
 
@@ -202,7 +208,7 @@ test_bad_hello(void)
 int
 test_link_multi_ring(void)
 {
-	struct rte_ism_ring *a[] = { &ra, &ra2 }, *b[] = { &rb, &rb2 };
+	struct rte_ism_ring *a[2], *b[2];
 	unsigned int ev_a = 0, ev_b = 0;
 	int ret = 0;
 
@@ -216,7 +222,11 @@ test_link_multi_ring(void)
 				      false, true), "b0");
 	TEST_ASSERT_SUCCESS(ring_init(&rb2, dev_b, &gid_a, &geom_default,
 				      false, true), "b1");
+	a[0] = ra;
+	a[1] = ra2;
 	TEST_ASSERT_SUCCESS(link_a(a, 2), "link a");
+	b[0] = rb;
+	b[1] = rb2;
 	TEST_ASSERT_SUCCESS(link_b(b, 2), "link b");
 	poll_both(&ev_a, &ev_b, both_up);
 	TEST_ASSERT(both_up(), "handshake did not complete");
@@ -225,21 +235,21 @@ test_link_multi_ring(void)
 	TEST_ASSERT(la.peer_nb_rings == 2 && lb.peer_nb_rings == 2,
 		    "peer ring counts %u %u", la.peer_nb_rings,
 		    lb.peer_nb_rings);
-	TEST_ASSERT(rte_ism_ring_tx_ready(&ra) && rte_ism_ring_tx_ready(&ra2) &&
-		    rte_ism_ring_tx_ready(&rb) && rte_ism_ring_tx_ready(&rb2),
+	TEST_ASSERT(rte_ism_ring_tx_ready(ra) && rte_ism_ring_tx_ready(ra2) &&
+		    rte_ism_ring_tx_ready(rb) && rte_ism_ring_tx_ready(rb2),
 		    "a ring is not sending");
-	TEST_ASSERT(ra.tx_sf == 0 && rb2.tx_sf == 0, "signals requested");
-	if (one_packet(&ra, &rb, 100, 1) < 0 ||
-	    one_packet(&ra2, &rb2, 1500, 2) < 0 ||
-	    one_packet(&rb2, &ra2, 64, 3) < 0 ||
-	    one_packet(&rb, &ra, 9000, 4) < 0)
+	TEST_ASSERT(ra->tx_pub.sf == 0 && rb2->tx_pub.sf == 0, "signals requested");
+	if (one_packet(ra, rb, 100, 1) < 0 ||
+	    one_packet(ra2, rb2, 1500, 2) < 0 ||
+	    one_packet(rb2, ra2, 64, 3) < 0 ||
+	    one_packet(rb, ra, 9000, 4) < 0)
 		ret = -1;
 	rte_ism_ring_link_bye(&la);
 	rte_ism_ring_link_bye(&lb);
-	rte_ism_ring_fini(&ra);
-	rte_ism_ring_fini(&ra2);
-	rte_ism_ring_fini(&rb);
-	rte_ism_ring_fini(&rb2);
+	ring_fini(&ra);
+	ring_fini(&ra2);
+	ring_fini(&rb);
+	ring_fini(&rb2);
 	return ret;
 }
 
@@ -248,7 +258,7 @@ test_link_multi_ring(void)
 int
 test_link_ring_mismatch(void)
 {
-	struct rte_ism_ring *a[] = { &ra, &ra2 }, *b[] = { &rb };
+	struct rte_ism_ring *a[2], *b[1];
 	unsigned int ev_a = 0, ev_b = 0;
 	int ret = 0;
 
@@ -259,21 +269,24 @@ test_link_ring_mismatch(void)
 				      false, true), "a1");
 	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
 				      false, true), "b0");
+	a[0] = ra;
+	a[1] = ra2;
 	TEST_ASSERT_SUCCESS(link_a(a, 2), "link a");
+	b[0] = rb;
 	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
 	poll_both(&ev_a, &ev_b, both_up);
 	TEST_ASSERT(both_up(), "handshake did not complete");
 	TEST_ASSERT(la.peer_nb_rings == 1 && lb.peer_nb_rings == 2,
 		    "peer ring counts %u %u", la.peer_nb_rings,
 		    lb.peer_nb_rings);
-	TEST_ASSERT(!rte_ism_ring_tx_ready(&ra2), "a's ring 1 sends");
-	if (one_packet(&ra, &rb, 700, 1) < 0 || one_packet(&rb, &ra, 70, 2) < 0)
+	TEST_ASSERT(!rte_ism_ring_tx_ready(ra2), "a's ring 1 sends");
+	if (one_packet(ra, rb, 700, 1) < 0 || one_packet(rb, ra, 70, 2) < 0)
 		ret = -1;
 	rte_ism_ring_link_bye(&la);
 	rte_ism_ring_link_bye(&lb);
-	rte_ism_ring_fini(&ra);
-	rte_ism_ring_fini(&ra2);
-	rte_ism_ring_fini(&rb);
+	ring_fini(&ra);
+	ring_fini(&ra2);
+	ring_fini(&rb);
 	return ret;
 }
 
@@ -282,7 +295,7 @@ test_link_ring_mismatch(void)
 int
 test_link_poll_cursor(void)
 {
-	struct rte_ism_ring *a[] = { &ra }, *b[] = { &rb };
+	struct rte_ism_ring *a[1], *b[1];
 	unsigned int ev_a = 0, ev_b = 0;
 	int ret = 0;
 
@@ -291,17 +304,80 @@ test_link_poll_cursor(void)
 				      false, false), "a");
 	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
 				      false, true), "b");
+	a[0] = ra;
+	TEST_ASSERT_SUCCESS(link_a(a, 1), "link a");
+	b[0] = rb;
+	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
+	poll_both(&ev_a, &ev_b, both_up);
+	TEST_ASSERT(both_up(), "handshake did not complete");
+	TEST_ASSERT_EQUAL(ra->tx_pub.sf, 0, "a signals b, which reads its cursor");
+	TEST_ASSERT_EQUAL(rb->tx_pub.sf, 1, "b does not signal a");
+	if (one_packet(ra, rb, 128, 1) < 0 || one_packet(rb, ra, 129, 2) < 0)
+		ret = -1;
+	rte_ism_ring_link_bye(&la);
+	rte_ism_ring_link_bye(&lb);
+	ring_fini(&ra);
+	ring_fini(&rb);
+	return ret;
+}
+
+static bool
+relinked(void)
+{
+	return rep_b.nb_lost == 1 && both_up();
+}
+
+/* The peer writes a descriptor that does not fit b's ring (a length near
+ * 2^32): b's link says BYE and goes down ("it broke the ring protocol"),
+ * a starts over on the BYE, both come up again and traffic passes; the
+ * error counted once. */
+int
+test_link_protocol_error(void)
+{
+	struct rte_ism_ring *a[1], *b[1];
+	struct rte_ism_ring_desc d = { .len = UINT32_MAX };
+	unsigned int ev_a = 0, ev_b = 0, i;
+	struct rte_mbuf *rx[4];
+	uint32_t prod;
+	int ret = 0;
+
+	events_drain();
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
+				      false, true), "a");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
+				      false, true), "b");
+	a[0] = ra;
+	b[0] = rb;
 	TEST_ASSERT_SUCCESS(link_a(a, 1), "link a");
 	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
 	poll_both(&ev_a, &ev_b, both_up);
 	TEST_ASSERT(both_up(), "handshake did not complete");
-	TEST_ASSERT_EQUAL(ra.tx_sf, 0, "a signals b, which reads its cursor");
-	TEST_ASSERT_EQUAL(rb.tx_sf, 1, "b does not signal a");
-	if (one_packet(&ra, &rb, 128, 1) < 0 || one_packet(&rb, &ra, 129, 2) < 0)
+	if (one_packet(ra, rb, 100, 1) < 0)
+		return TEST_FAILED;
+	/* Packet 1 of the connection, one slot published for it. */
+	prod = rte_atomic_load_explicit(&rb->rx_next, rte_memory_order_relaxed) + 1;
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb->dmb.token, 0, 0,
+				RTE_ISM_RING_DESC_OFF + sizeof(d), &d, sizeof(d)),
+			    "move");
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb->dmb.token, 0, 0,
+				RTE_ISM_RING_PROD_OFF, &prod, sizeof(prod)),
+			    "move");
+	for (i = 0; i < 100; i++)
+		TEST_ASSERT_EQUAL(rte_ism_ring_recv(rb, rx, 4), 0, "received");
+	ev_a = ev_b = 0;
+	poll_both(&ev_a, &ev_b, relinked);
+	TEST_ASSERT(relinked(), "b lost the link %u times, up %d",
+		    rep_b.nb_lost, both_up());
+	TEST_ASSERT(strcmp(rep_b.why, "it broke the ring protocol") == 0,
+		    "b's report: '%s'", rep_b.why);
+	TEST_ASSERT_EQUAL(rep_a.nb_bye, 1, "a saw %u BYEs", rep_a.nb_bye);
+	TEST_ASSERT_EQUAL(rb->rx_stats.bad, 1, "errors counted: %" PRIu64,
+			  rb->rx_stats.bad);
+	if (one_packet(ra, rb, 1000, 2) < 0 || one_packet(rb, ra, 64, 3) < 0)
 		ret = -1;
 	rte_ism_ring_link_bye(&la);
 	rte_ism_ring_link_bye(&lb);
-	rte_ism_ring_fini(&ra);
-	rte_ism_ring_fini(&rb);
+	ring_fini(&ra);
+	ring_fini(&rb);
 	return ret;
 }

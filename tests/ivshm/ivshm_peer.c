@@ -44,7 +44,6 @@
 #include <rte_eal.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
-#include <rte_rawdev.h>
 
 #include <ism_compat.h>
 
@@ -135,13 +134,10 @@ control_line(const char *line)
 uint64_t
 xstat(uint16_t dev, const char *name)
 {
-	struct rte_ism_dev_info info;
-	uint16_t raw;
+	uint64_t v;
 
-	if (rte_ism_info_get(dev, &info) < 0)
-		return 0;
-	raw = rte_rawdev_get_dev_id(info.name);
-	return rte_rawdev_xstats_by_name_get(raw, name, NULL);
+	return rte_ism_xstats_get_by_name(dev, name, NULL, &v) == 0 ? v :
+		UINT64_MAX;
 }
 
 static int

@@ -68,3 +68,46 @@ def compare(sent, got, what="packets"):
                           if a[j] != b[j]), min(len(a), len(b)))
             raise Error("%s: packet %d differs (%d vs %d bytes, first at "
                         "byte %d)" % (what, i, len(a), len(b), where))
+
+
+PCAPNG_SHB = 0x0A0D0D0A
+PCAPNG_EPB = 6
+PCAPNG_BOM = 0x1A2B3C4D
+
+
+def pcapng_read(path):
+    """The packets of the Enhanced Packet Blocks of a pcapng file (as
+    dpdk-dumpcap writes it), in file order; Error if it is not one, or a
+    block or a packet is cut."""
+    with open(path, "rb") as f:
+        blob = f.read()
+    check(len(blob) >= 28, "%s: no pcapng section header" % path)
+    endian = None
+    packets, off = [], 0
+    while off < len(blob):
+        check(off + 12 <= len(blob), "%s: truncated block at %d"
+              % (path, off))
+        if endian is None or struct.unpack(endian + "I",
+                                           blob[off:off + 4])[0] == \
+                PCAPNG_SHB:
+            # A section header: its byte order (magic at byte 8).
+            for endian in "<>":
+                if struct.unpack(endian + "I",
+                                 blob[off + 8:off + 12])[0] == PCAPNG_BOM:
+                    break
+            else:
+                raise Error("%s: not a pcapng file" % path)
+        btype, blen = struct.unpack(endian + "II", blob[off:off + 8])
+        check(blen >= 12 and blen % 4 == 0 and off + blen <= len(blob),
+              "%s: block of type %d at %d has length %d" % (path, btype, off,
+                                                           blen))
+        if btype == PCAPNG_EPB:
+            check(blen >= 32, "%s: short packet block at %d" % (path, off))
+            _, _, _, caplen, origlen = struct.unpack(
+                endian + "IIIII", blob[off + 8:off + 28])
+            check(caplen == origlen and 28 + caplen <= blen,
+                  "%s: packet %d cut (%d of %d bytes)"
+                  % (path, len(packets), caplen, origlen))
+            packets.append(blob[off + 28:off + 28 + caplen])
+        off += blen
+    return packets

@@ -20,6 +20,23 @@ Scenarios:
   l2fwd              A testpmd (pcap -> net_ism) -> dpdk-l2fwd with two
                      net_ism ports on one ISM device -> B testpmd
                      (net_ism -> pcap): byte-identical, in order
+  detach started|stopped
+                     A (txonly) -> B (rxonly) over ism_shm; A detaches its
+                     ISM device (device detach ism_shm0) while its port
+                     forwards, or after "port stop": A's link goes down at
+                     once (LSC event), B's too, a bounded number of log
+                     lines, A's port stops (no crash), refuses to start
+                     (No such device), closes, and A quits cleanly
+  reuse              one testpmd, net_ism0 on ism_lo0 talking to itself:
+                     port stop, device detach ism_lo0, port attach ism_lo7
+                     (it takes the freed ISM device id): the old port
+                     refuses to start, its link stays down
+  rogue rxonly|pcap  a peer that lies (dpdk-ism-ring-rogue) against B's
+                     net_ism port, in rxonly or io forwarding to a pcap:
+                     descriptors of lengths near 2^32, producer cursors
+                     behind, beyond the credits, 2^31 ahead; each one
+                     error, the link down and up again, no crash; B got
+                     exactly the good packets (the pcap holds them)
 
 Every phase is ordered by what the processes print (link up lines,
 counters), never by how fast a peer runs; waits have deadlines that only
@@ -28,6 +45,7 @@ stop a hang. Exit status 0 pass, 1 fail, 77 skipped (l2fwd not built).
 
 import argparse
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -52,6 +70,7 @@ class Env:
         self.testpmd = args.testpmd
         self.asan = args.asan
         self.l2fwd = args.l2fwd
+        self.rogue = args.rogue
         self.tmp = tmp
         self.nb_fabrics = 0
 
@@ -320,7 +339,167 @@ def l2fwd(env):
           "and in order" % len(packets[0]))
 
 
-SCENARIOS = {"txrx": txrx, "pcap": pcap, "kill": kill, "l2fwd": l2fwd}
+# ------------------------------------------------------------------ detach
+
+# Log lines of librte_ism, the raw PMD, net_ism and librte_ism_ring.
+ISM_LOG = r"^(ISM|ISM_PMD|ISM_RAWDEV|NET_ISM|ISM_RING|ISM_SHM[A-Z_]*): "
+# At most this many of them from a detach to the end of the checks: a few
+# of the port, the device and EAL, not one per control round (there were
+# about one a millisecond, for ever).
+DETACH_LOG_MAX = 20
+
+
+def ism_lines(p, start):
+    return [ln for ln in p.lines[start:] if re.search(ISM_LOG, ln)]
+
+
+def detach(env, order):
+    fab = env.fabric()
+    a = Testpmd(env, "A", "0,1", 0, [shm(fab, GID_A), ism(GID_B)],
+                ["--forward-mode=txonly", "--txpkts=200"])
+    b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A)],
+                ["--forward-mode=rxonly"])
+
+    def body():
+        a.wait_link(0, "up")
+        b.wait_link(0, "up")
+        b.fwd_start()
+        a.fwd_start()
+        b.wait_counter(0, "RX-packets", lambda v: v >= 1000, ">= 1000")
+        if order == "stopped":
+            a.fwd_stop()
+            a.ask("port stop 0", r"^Done")
+            b.wait_link(0, "down")
+        mark = a.count()
+        a.ask("device detach ism_shm0", r"Device (\S+ )?is detached")
+        if order == "started":
+            # The LSC event comes from the detach itself.
+            a.wait_for(r"Port 0: link state change event", start=mark)
+        check(a.link(0) == "down", "A: link up after the detach")
+        b.wait_link(0, "down")
+        # A window in which a flood (a line per control round) would
+        # show; the bound does not depend on its length.
+        time.sleep(1)
+        if order == "started":
+            a.fwd_stop()
+            a.ask("port stop 0", r"^Done")
+        a.ask("port start 0", r"Fail to start port 0: No such device")
+        check(a.link(0) == "down", "A: link up")
+        lines = ism_lines(a, mark)
+        print("A: %d log lines of ISM from the detach on:\n  %s"
+              % (len(lines), "\n  ".join(lines)))
+        check(len(lines) <= DETACH_LOG_MAX, "A: %d log lines (at most %d)"
+              % (len(lines), DETACH_LOG_MAX))
+        a.ask("port close 0", r"^Done")
+        a.quit()
+        b.fwd_stop()
+        b.quit()
+    run_all([a, b], body)
+    print("PASS device detach under a %s net_ism port: link down, peer "
+          "down, port stopped, start refused, closed, quit" % order)
+
+
+def reuse(env):
+    a = Testpmd(env, "A", "0,1", 0, ["ism_lo0,gid=0xa",
+                                     "net_ism0,ism=ism_lo0,peer=0xa"], [])
+
+    def body():
+        a.wait_link(0, "up")
+        a.ask("port stop 0", r"^Done")
+        a.ask("device detach ism_lo0", r"Device (\S+ )?is detached")
+        # ISM device id 0 is free: ism_lo7 takes it.
+        a.send("port attach ism_lo7,gid=0xa")
+        a.wait_for(r"ism_lo7: loopback ISM device 0,")
+        i = a.ask("port start 0", r"Fail to start port 0: No such device|"
+                  r"Port 0: ")
+        check("No such device" in a.line(i), "A: the old port started on "
+              "the new device: %s" % a.line(i))
+        check(a.link(0) == "down", "A: link up")
+        a.quit()
+    run_all([a], body)
+    print("PASS a new ISM device at the freed id: the old port refuses to "
+          "start")
+
+
+# ------------------------------------------------------------------ rogue
+
+ROGUE_CASES = ["len", "len-slot", "behind", "beyond", "ahead31"]
+
+
+def rogue_packets(n):
+    """What dpdk-ism-ring-rogue sends: 64 bytes, byte i of packet k is
+    k + i."""
+    return [bytes((k + i) & 0xff for i in range(64)) for k in range(n)]
+
+
+def rogue(env, fwd):
+    cases = ROGUE_CASES if fwd == "rxonly" else ["len", "len-slot"]
+    fab = env.fabric()
+    out = os.path.join(env.tmp, "rogue-out.pcap")
+    if fwd == "rxonly":
+        b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A)],
+                    ["--forward-mode=rxonly"])
+        counted = (0, "RX-packets")
+    else:
+        empty = os.path.join(env.tmp, "rogue-empty.pcap")
+        pcap_write(empty, [])
+        b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A),
+                                         pcap_vdev([empty], [out])], [])
+        counted = (1, "TX-packets")
+    prefix = ism_eal.file_prefix(env.tag, "net-ism", "R")
+    argv = [env.rogue] + ism_eal.eal_args(
+        1, prefix, vdevs=[shm(fab, GID_A)]) + ["--", "--peer", GID_B]
+    procs = [b]
+    good = [0]
+
+    def send_good(r, n):
+        r.wait_for(r"rogue: sent %d$" % n, start=r.send("good %d" % n))
+        good[0] += n
+        b.wait_counter(counted[0], counted[1], lambda v: v >= good[0],
+                       "%d" % good[0])
+
+    def body():
+        print("+ [R] %s" % " ".join(argv), flush=True)
+        # Not under stdbuf: an ASan build's runtime must come first (the
+        # rogue flushes each line itself).
+        r = ism_eal.Process(argv, "R", testpmd.DEADLINE, prefix=prefix,
+                            stdin=True)
+        procs.append(r)
+        r.wait_for(r"rogue: link up 1$")
+        b.wait_link(0, "up")
+        b.fwd_start()
+        for k, case in enumerate(cases):
+            send_good(r, 100)
+            mark = b.count()
+            r.wait_for(r"rogue: wrote %s$" % case,
+                       start=r.send("bad " + case))
+            b.wait_for(r"NET_ISM: .*link down: .*it broke the ring "
+                       r"protocol", start=mark)
+            r.wait_for(r"rogue: link up %d$" % (k + 2))
+            b.wait_link(0, "up")
+        send_good(r, 100)
+        st = b.port_stats(0)
+        print("B: %s" % st)
+        check(st["RX-packets"] == good[0] and
+              st["RX-bytes"] == 64 * good[0],
+              "B received %d packets %d bytes, the rogue sent %d good ones"
+              % (st["RX-packets"], st["RX-bytes"], good[0]))
+        check(st["RX-errors"] == len(cases), "B counted %d errors for %d "
+              "bad writes" % (st["RX-errors"], len(cases)))
+        b.fwd_stop()
+        b.quit()
+        r.send("quit")
+        check(r.wait(testpmd.WAIT) == 0, "rogue: exit status %s"
+              % r.proc.returncode)
+        if fwd == "pcap":
+            compare(rogue_packets(good[0]), pcap_read(out), "to the pcap")
+    run_all(procs, body)
+    print("PASS a lying peer (%s; %s): one error each, link down and up, "
+          "exactly the %d good packets" % (fwd, ", ".join(cases), good[0]))
+
+
+SCENARIOS = {"txrx": txrx, "pcap": pcap, "kill": kill, "l2fwd": l2fwd,
+             "detach": detach, "reuse": reuse, "rogue": rogue}
 
 
 def main():
@@ -330,6 +509,7 @@ def main():
     ap.add_argument("--testpmd", default="/usr/bin/dpdk-testpmd")
     ap.add_argument("--asan", action="store_true")
     ap.add_argument("--l2fwd", default="")
+    ap.add_argument("--rogue", default="")
     ap.add_argument("scenario", choices=SCENARIOS)
     ap.add_argument("args", nargs="*")
     args = ap.parse_args()

@@ -26,6 +26,8 @@
 #include <rte_mbuf.h>
 #include <rte_random.h>
 
+#include <rte_ism.h>
+
 #include <ism_compat.h>
 
 #include "test_assert.h"
@@ -443,6 +445,211 @@ test_close_held(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * ISM device removed under a port (doc/guides/nics/ism.rst, "When the ISM
+ * device goes"): the link goes down at once, with an LSC event, the peer
+ * sees it go down, nothing floods the log, and every later call that
+ * needs the device fails with -ENODEV, while stop and close succeed.
+ * ism_lo0 (port a's device) is removed and made again, on every path.
+ */
+
+/* At most this many log lines from a removal to the end of the checks:
+ * a few lines of the port, its peer and EAL, and no line per control
+ * round (there were about one a millisecond). */
+#define REMOVAL_LOG_MAX 20
+
+static unsigned int
+log_lines(void)
+{
+	unsigned int n = 0;
+	const char *c;
+
+	fflush(log_mem);
+	for (c = log_buf; c != NULL && *c != '\0'; c++)
+		n += *c == '\n';
+	return n;
+}
+
+/* Make ism_lo0 again (gid 0xa), as the other tests want it. */
+static void
+lo0_restore(void)
+{
+	if (rte_ism_get_dev_id("ism_lo0") < 0)
+		rte_vdev_init("ism_lo0", "gid=0xa");
+}
+
+/* Every call on a port whose device was removed that needs the device:
+ * -ENODEV; the bursts of a port still started move nothing. */
+static int
+calls_refused(uint16_t a, bool started)
+{
+	struct rte_eth_conf conf = { .intr_conf.lsc = 1 };
+	struct rte_mbuf *m, *rx[4];
+
+	TEST_ASSERT_EQUAL(link_status(a), RTE_ETH_LINK_DOWN, "link up");
+	if (started) {
+		m = test_pkt_make(pool, 100, UINT32_MAX, 1);
+		TEST_ASSERT(m != NULL, "mbuf");
+		TEST_ASSERT_EQUAL(rte_eth_tx_burst(a, 0, &m, 1), 0,
+				  "tx burst");
+		rte_pktmbuf_free(m);
+		TEST_ASSERT_EQUAL(rte_eth_rx_burst(a, 0, rx, 4), 0,
+				  "rx burst");
+		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(a), "stop");
+	}
+	TEST_ASSERT_EQUAL(rte_eth_dev_start(a), -ENODEV, "start");
+	TEST_ASSERT_EQUAL(rte_eth_rx_queue_setup(a, 0, 512, SOCKET_ID_ANY,
+						 NULL, pool), -ENODEV,
+			  "rx queue setup");
+	TEST_ASSERT_EQUAL(rte_eth_tx_queue_setup(a, 0, 512, SOCKET_ID_ANY,
+						 NULL), -ENODEV,
+			  "tx queue setup");
+	TEST_ASSERT_EQUAL(rte_eth_dev_set_mtu(a, 1400), -ENODEV, "mtu");
+	TEST_ASSERT_EQUAL(rte_eth_dev_configure(a, 1, 1, &conf), -ENODEV,
+			  "configure");
+	TEST_ASSERT_EQUAL(link_status(a), RTE_ETH_LINK_DOWN, "link up");
+	return TEST_SUCCESS;
+}
+
+/* test_ism_removed_*() once the pair is up; stop_first: port a is stopped
+ * before its device is removed. */
+static int
+removal(uint16_t a, uint16_t b, bool stop_first)
+{
+	unsigned int ev, lines;
+
+	if (stop_first) {
+		TEST_ASSERT_SUCCESS(rte_eth_dev_stop(a), "stop a");
+		TEST_ASSERT(link_wait(b, RTE_ETH_LINK_DOWN), "b still up");
+	}
+	ev = rte_atomic_load_explicit(&lsc_events[a], rte_memory_order_relaxed);
+	log_capture_start();
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit("ism_lo0"), "remove ism_lo0");
+	/* At once, on the removing thread: no waiting here. */
+	TEST_ASSERT_EQUAL(link_status(a), RTE_ETH_LINK_DOWN, "a still up");
+	if (!stop_first) {
+		TEST_ASSERT(rte_atomic_load_explicit(&lsc_events[a],
+				rte_memory_order_relaxed) == ev + 1,
+			    "LSC events %u -> %u", ev, lsc_events[a]);
+		TEST_ASSERT(link_wait(b, RTE_ETH_LINK_DOWN), "b still up");
+	}
+	/* A window in which a flood (a line per control round) would
+	 * show; the bound does not depend on its length. */
+	rte_delay_us_sleep(200 * 1000);
+	if (calls_refused(a, !stop_first) < 0)
+		return TEST_FAILED;
+	lines = log_lines();
+	log_capture_stop();
+	TEST_ASSERT(lines <= REMOVAL_LOG_MAX, "%u log lines after the "
+		    "removal:\n%s", lines, log_buf);
+	TEST_ASSERT(strstr(log_buf, "ISM device ism_lo0 removed") != NULL,
+		    "the port did not say why: %s", log_buf);
+	/* The peer is fine: it comes up again with a new peer port. */
+	return TEST_SUCCESS;
+}
+
+static int
+removed(bool stop_first)
+{
+	int a, b, ret;
+
+	if (pair_create("", &a, &b) < 0)
+		return TEST_FAILED;
+	if (port_setup(a, 1, 1500) < 0 || port_setup(b, 1, 1500) < 0)
+		return TEST_FAILED;
+	TEST_ASSERT(link_wait(a, RTE_ETH_LINK_UP) &&
+		    link_wait(b, RTE_ETH_LINK_UP), "no link");
+	if (stream(a, b, 1, 100, 1500) < 0)
+		return TEST_FAILED;
+	ret = removal(a, b, stop_first);
+	if (log_mem != NULL) {
+		/* The failure's message is in there. */
+		log_capture_stop();
+		printf("%s", log_buf != NULL ? log_buf : "");
+	}
+	/* Closing the port without its device works too. */
+	if (rte_vdev_uninit("net_ism0") != 0)
+		ret = TEST_FAILED;
+	rte_vdev_uninit("net_ism1");
+	lo0_restore();
+	return ret;
+}
+
+/* Removed under a started port, then the port stopped. */
+static int
+test_ism_removed_started(void)
+{
+	return removed(false);
+}
+
+/* The port stopped, then its device removed. */
+static int
+test_ism_removed_stopped(void)
+{
+	return removed(true);
+}
+
+/* test_ism_removed_reuse() once port a is stopped on ism_lo0 (id old). */
+static int
+reuse(uint16_t a, int old)
+{
+	char *dump = NULL;
+	size_t dump_len = 0;
+	struct rte_ism_event ev;
+	struct rte_ism_gid g = { .gid = 0xa };
+	FILE *f;
+	int id, lo1, n, ret;
+
+	TEST_ASSERT_SUCCESS(rte_vdev_uninit("ism_lo0"), "remove ism_lo0");
+	/* Another device, of the same GID, takes the freed id. */
+	TEST_ASSERT_SUCCESS(rte_vdev_init("ism_lo7", "gid=0xa"), "ism_lo7");
+	id = rte_ism_get_dev_id("ism_lo7");
+	TEST_ASSERT_EQUAL(id, old, "ism_lo7 did not take id %d", old);
+	TEST_ASSERT_EQUAL(rte_eth_dev_start(a), -ENODEV, "start a");
+	TEST_ASSERT_EQUAL(link_status(a), RTE_ETH_LINK_DOWN, "a up");
+	/* Nothing of the old port on the new device: no DMB, and its
+	 * events stay its user's (a few control rounds later). */
+	lo1 = rte_ism_get_dev_id("ism_lo1");
+	TEST_ASSERT(lo1 >= 0, "ism_lo1");
+	TEST_ASSERT_SUCCESS(rte_ism_signal_event(lo1, &g, 1, 0x1234, 5),
+			    "event to ism_lo7");
+	rte_delay_us_sleep(50 * 1000);
+	n = rte_ism_event_poll(id, &ev, 1);
+	TEST_ASSERT(n == 1 && ev.type == RTE_ISM_EVENT_SW &&
+		    ev.code == 0x1234, "the event to ism_lo7 was taken (%d)",
+		    n);
+	f = open_memstream(&dump, &dump_len);
+	TEST_ASSERT(f != NULL, "memstream");
+	ret = rte_ism_dump(id, f);
+	fclose(f);
+	n = dump != NULL && strstr(dump, "  0 DMBs") != NULL;
+	free(dump);
+	TEST_ASSERT(ret == 0 && n, "DMBs on ism_lo7 (dump %d)", ret);
+	return TEST_SUCCESS;
+}
+
+/* Stop, remove the device, attach another one that takes the freed id:
+ * the old port refuses to start and never touches the new device. */
+static int
+test_ism_removed_reuse(void)
+{
+	int a, b, old, ret;
+
+	if (pair_create("", &a, &b) < 0)
+		return TEST_FAILED;
+	if (port_setup(a, 1, 1500) < 0 || port_setup(b, 1, 1500) < 0)
+		return TEST_FAILED;
+	TEST_ASSERT(link_wait(a, RTE_ETH_LINK_UP), "no link");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(a), "stop a");
+	old = rte_ism_get_dev_id("ism_lo0");
+	ret = reuse(a, old);
+	rte_vdev_uninit("net_ism0");
+	rte_vdev_uninit("net_ism1");
+	rte_vdev_uninit("ism_lo7");
+	lo0_restore();
+	return ret;
+}
+
 /* Close gives the DMBs back: a port using every DMB of ism_lo2 (2) is
  * created, started and closed again and again. Its peer is itself. */
 static int
@@ -479,6 +686,9 @@ static const struct {
 	{ "link_down_up", test_link_down_up },
 	{ "close_held", test_close_held },
 	{ "close_releases_dmbs", test_close_releases_dmbs },
+	{ "ism_removed_started", test_ism_removed_started },
+	{ "ism_removed_stopped", test_ism_removed_stopped },
+	{ "ism_removed_reuse", test_ism_removed_reuse },
 };
 
 int

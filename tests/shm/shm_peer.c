@@ -30,7 +30,6 @@
 
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
-#include <rte_rawdev.h>
 
 #include "shm_peer.h"
 
@@ -39,9 +38,11 @@
 uint64_t
 xstat(const char *devname, const char *name)
 {
-	uint16_t raw = rte_rawdev_get_dev_id(devname);
+	int dev = rte_ism_get_dev_id(devname);
+	uint64_t v;
 
-	return rte_rawdev_xstats_by_name_get(raw, name, NULL);
+	return dev >= 0 && rte_ism_xstats_get_by_name(dev, name, NULL,
+			&v) == 0 ? v : UINT64_MAX;
 }
 
 static int

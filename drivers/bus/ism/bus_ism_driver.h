@@ -36,25 +36,25 @@ extern "C" {
 #endif
 
 /** PCI ids of the IBM ISM function (defined here only). */
-#define ISM_BUS_PCI_VENDOR_IBM	0x1014
-#define ISM_BUS_PCI_DEVICE_ISM	0x04ed
+#define RTE_ISM_BUS_PCI_VENDOR_IBM	0x1014
+#define RTE_ISM_BUS_PCI_DEVICE_ISM	0x04ed
 
 /**
  * PCI ids of QEMU's ivshmem function (ivshmem-plain and -doorbell). The
  * bus takes one only when the user names it: -a ism:<address>,fabric=ivshmem
  * (its shared memory then holds an ISM fabric, see the ivshmem backend).
  */
-#define ISM_BUS_PCI_VENDOR_REDHAT	0x1af4
-#define ISM_BUS_PCI_DEVICE_IVSHMEM	0x1110
+#define RTE_ISM_BUS_PCI_VENDOR_REDHAT	0x1af4
+#define RTE_ISM_BUS_PCI_DEVICE_IVSHMEM	0x1110
 /** The devargs key and value that name an ivshmem function. */
-#define ISM_BUS_FABRIC_KEY		"fabric"
-#define ISM_BUS_FABRIC_IVSHMEM		"ivshmem"
+#define RTE_ISM_BUS_FABRIC_KEY		"fabric"
+#define RTE_ISM_BUS_FABRIC_IVSHMEM		"ivshmem"
 
 /** zPCI function type of an ISM function (Linux PCI_FUNC_TYPE_ISM). */
-#define ISM_BUS_ZPCI_PFT_ISM	0x05
+#define RTE_ISM_BUS_ZPCI_PFT_ISM	0x05
 
 /** Number of BARs (PCI standard). */
-#define ISM_BUS_NB_BARS 6
+#define RTE_ISM_BUS_NB_BARS 6
 
 /** One BAR of a probed function. */
 struct rte_ism_bus_region {
@@ -100,7 +100,7 @@ struct rte_ism_bus_device {
 	int iommu_group;		/**< -1 if none */
 	/** The bus's vfio device fd, -1 until set up. Not for drivers. */
 	int vfio_dev_fd;
-	struct rte_ism_bus_region regions[ISM_BUS_NB_BARS]; /**< BARs */
+	struct rte_ism_bus_region regions[RTE_ISM_BUS_NB_BARS]; /**< BARs */
 	/**
 	 * The function's interrupt once set up through vfio, NULL if it has
 	 * none: vector 0 of MSI-X, else of MSI, on an eventfd. A driver
@@ -131,17 +131,17 @@ struct rte_ism_bus_driver {
 	struct rte_driver driver;	/**< generic driver */
 	rte_ism_bus_probe_t *probe;	/**< device probe */
 	rte_ism_bus_remove_t *remove;	/**< device remove */
-	uint32_t drv_flags;		/**< ISM_BUS_DRV_* */
+	uint32_t drv_flags;		/**< RTE_ISM_BUS_DRV_* */
 	/**
 	 * The functions it takes, ended by an entry of zeros; NULL: the ISM
-	 * function (ISM_BUS_PCI_VENDOR_IBM, ISM_BUS_PCI_DEVICE_ISM) only.
+	 * function (RTE_ISM_BUS_PCI_VENDOR_IBM, RTE_ISM_BUS_PCI_DEVICE_ISM) only.
 	 * Checked before any vfio set-up.
 	 */
 	const struct rte_ism_bus_id *id_table;
 };
 
 /** The driver needs the vfio set-up (all real drivers). */
-#define ISM_BUS_DRV_NEED_VFIO	0x0001
+#define RTE_ISM_BUS_DRV_NEED_VFIO	0x0001
 
 /** Register a driver (called by RTE_PMD_REGISTER_ISM). */
 __rte_internal

@@ -85,10 +85,10 @@ ism_bus_devargs_parse(struct rte_devargs *da)
 	for (i = 0; i < kv->count; i++) {
 		if (strcmp(kv->pairs[i].key, "bus") == 0 ||
 		    strcmp(kv->pairs[i].key, "addr") == 0 ||
-		    strcmp(kv->pairs[i].key, ISM_BUS_FABRIC_KEY) == 0)
+		    strcmp(kv->pairs[i].key, RTE_ISM_BUS_FABRIC_KEY) == 0)
 			continue;
 		ISM_BUS_LOG(ERR, "\"%s\": the bus layer takes addr= and "
-			    ISM_BUS_FABRIC_KEY "= only, not "
+			    RTE_ISM_BUS_FABRIC_KEY "= only, not "
 			    "\"%s\"; give device arguments as "
 			    "ism:<PCI address>,%s=...", da->bus_str,
 			    kv->pairs[i].key, kv->pairs[i].key);
@@ -153,7 +153,7 @@ ism_bus_devargs_fabric(const struct rte_devargs *da, char *val, size_t size)
 		if (strs[i] == NULL)
 			continue;
 		kv = rte_kvargs_parse(strs[i], NULL);
-		v = kv != NULL ? rte_kvargs_get(kv, ISM_BUS_FABRIC_KEY) : NULL;
+		v = kv != NULL ? rte_kvargs_get(kv, RTE_ISM_BUS_FABRIC_KEY) : NULL;
 		if (v != NULL) {
 			snprintf(val, size, "%s", v);
 			found = true;
@@ -171,8 +171,8 @@ ism_bus_drv_match(const struct rte_ism_bus_driver *drv,
 	const struct rte_ism_bus_id *id = drv->id_table;
 
 	if (id == NULL)
-		return dev->vendor_id == ISM_BUS_PCI_VENDOR_IBM &&
-			dev->device_id == ISM_BUS_PCI_DEVICE_ISM;
+		return dev->vendor_id == RTE_ISM_BUS_PCI_VENDOR_IBM &&
+			dev->device_id == RTE_ISM_BUS_PCI_DEVICE_ISM;
 	for (; id->vendor_id != 0; id++)
 		if (id->vendor_id == dev->vendor_id &&
 		    id->device_id == dev->device_id)
@@ -187,7 +187,7 @@ ism_bus_vfio_wanted(void)
 	struct rte_ism_bus_driver *drv;
 
 	FOREACH_DRIVER_ON_ISM_BUS(drv)
-		if (drv->drv_flags & ISM_BUS_DRV_NEED_VFIO)
+		if (drv->drv_flags & RTE_ISM_BUS_DRV_NEED_VFIO)
 			return true;
 	return false;
 }
@@ -256,7 +256,7 @@ static int
 ism_bus_probe_one(struct rte_ism_bus_driver *drv,
 		struct rte_ism_bus_device *dev)
 {
-	bool vfio = (drv->drv_flags & ISM_BUS_DRV_NEED_VFIO) != 0;
+	bool vfio = (drv->drv_flags & RTE_ISM_BUS_DRV_NEED_VFIO) != 0;
 	int ret;
 
 	if (!ism_bus_drv_match(drv, dev))

@@ -103,7 +103,7 @@ ism_region_check(const struct rte_ism_bus_device *dev, unsigned int bar,
 			dev == NULL ? "device" : "buffer");
 		return NULL;
 	}
-	if (bar >= ISM_BUS_NB_BARS || dev->regions[bar].size == 0) {
+	if (bar >= RTE_ISM_BUS_NB_BARS || dev->regions[bar].size == 0) {
 		ISM_BUS_LOG(ERR, "%s: region %s: no BAR%u (is it set up through vfio?)",
 			dev->name, op, bar);
 		return NULL;

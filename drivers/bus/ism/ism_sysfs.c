@@ -204,8 +204,8 @@ ism_sysfs_is_ism(const struct rte_pci_addr *addr)
 			text) == 0 &&
 		sysfs_read_num(dir, "device", 16, 0, UINT16_MAX, &device,
 			text) == 0 &&
-		vendor == ISM_BUS_PCI_VENDOR_IBM &&
-		device == ISM_BUS_PCI_DEVICE_ISM;
+		vendor == RTE_ISM_BUS_PCI_VENDOR_IBM &&
+		device == RTE_ISM_BUS_PCI_DEVICE_ISM;
 }
 
 static struct rte_ism_bus_device *
@@ -324,17 +324,17 @@ ism_fabric_wanted(const struct rte_pci_addr *addr, const char *name,
 	if (da == NULL || da->policy != RTE_DEV_ALLOWED ||
 	    !ism_bus_devargs_fabric(da, fabric, sizeof(fabric))) {
 		if (ivshmem && da != NULL && da->policy == RTE_DEV_ALLOWED)
-			ISM_BUS_LOG(NOTICE, "%s: an ivshmem function, not an ISM function; skipped. To hold an ISM fabric in its shared memory: -a " ISM_BUS_NAME_PREFIX "%s," ISM_BUS_FABRIC_KEY "=" ISM_BUS_FABRIC_IVSHMEM,
+			ISM_BUS_LOG(NOTICE, "%s: an ivshmem function, not an ISM function; skipped. To hold an ISM fabric in its shared memory: -a " ISM_BUS_NAME_PREFIX "%s," RTE_ISM_BUS_FABRIC_KEY "=" RTE_ISM_BUS_FABRIC_IVSHMEM,
 				name, name);
 		return !ivshmem;
 	}
 	if (!ivshmem) {
-		ISM_BUS_LOG(ERR, "%s: an ISM function named with " ISM_BUS_FABRIC_KEY "=%s, which is for ivshmem functions only; skipped",
+		ISM_BUS_LOG(ERR, "%s: an ISM function named with " RTE_ISM_BUS_FABRIC_KEY "=%s, which is for ivshmem functions only; skipped",
 			name, fabric);
 		return false;
 	}
-	if (strcmp(fabric, ISM_BUS_FABRIC_IVSHMEM) != 0) {
-		ISM_BUS_LOG(ERR, "%s: " ISM_BUS_FABRIC_KEY "=%s: unknown (only " ISM_BUS_FABRIC_KEY "=" ISM_BUS_FABRIC_IVSHMEM "); skipped",
+	if (strcmp(fabric, RTE_ISM_BUS_FABRIC_IVSHMEM) != 0) {
+		ISM_BUS_LOG(ERR, "%s: " RTE_ISM_BUS_FABRIC_KEY "=%s: unknown (only " RTE_ISM_BUS_FABRIC_KEY "=" RTE_ISM_BUS_FABRIC_IVSHMEM "); skipped",
 			name, fabric);
 		return false;
 	}
@@ -373,10 +373,10 @@ ism_scan_one(const char *root, const char *entry,
 			"skipped");
 		return 0;
 	}
-	ivshmem = vendor == ISM_BUS_PCI_VENDOR_REDHAT &&
-		device == ISM_BUS_PCI_DEVICE_IVSHMEM;
-	if (!ivshmem && (vendor != ISM_BUS_PCI_VENDOR_IBM ||
-			device != ISM_BUS_PCI_DEVICE_ISM))
+	ivshmem = vendor == RTE_ISM_BUS_PCI_VENDOR_REDHAT &&
+		device == RTE_ISM_BUS_PCI_DEVICE_IVSHMEM;
+	if (!ivshmem && (vendor != RTE_ISM_BUS_PCI_VENDOR_IBM ||
+			device != RTE_ISM_BUS_PCI_DEVICE_ISM))
 		return 0;
 	if (!ism_fabric_wanted(addr, name, ivshmem))
 		return 0;
@@ -414,7 +414,7 @@ ism_scan_one(const char *root, const char *entry,
 	dev->device.devargs = ism_bus_devargs_lookup(addr);
 	ism_insert_sorted(dev);
 	ISM_BUS_LOG(INFO, "%s: %s%s, NUMA node %d, kernel driver %s, IOMMU group %d",
-		dev->name, ivshmem ? "ivshmem function (named with " ISM_BUS_FABRIC_KEY "=" ISM_BUS_FABRIC_IVSHMEM ")" : "ISM function",
+		dev->name, ivshmem ? "ivshmem function (named with " RTE_ISM_BUS_FABRIC_KEY "=" RTE_ISM_BUS_FABRIC_IVSHMEM ")" : "ISM function",
 		dev->zpci ? " (IBM Z)" : "",
 		dev->device.numa_node,
 		dev->kdriver[0] != '\0' ? dev->kdriver : "none",

@@ -83,7 +83,7 @@ ism_vfio_map_bars(struct rte_ism_bus_device *dev)
 	void *addr;
 	int ret;
 
-	for (i = 0; i < ISM_BUS_NB_BARS; i++) {
+	for (i = 0; i < RTE_ISM_BUS_NB_BARS; i++) {
 		ret = ism_vfio_region_info(dev->vfio_dev_fd,
 				VFIO_PCI_BAR0_REGION_INDEX + i, &info);
 		if (ret != 0) {
@@ -283,7 +283,7 @@ ism_vfio_setup(struct rte_ism_bus_device *dev)
 		ret = ism_vfio_bus_master(dev, true);
 	if (ret != 0)
 		goto fail;
-	for (i = 0; i < ISM_BUS_NB_BARS; i++)
+	for (i = 0; i < RTE_ISM_BUS_NB_BARS; i++)
 		if (dev->regions[i].size != 0)
 			ISM_BUS_LOG(DEBUG, "%s: BAR%u: 0x%" PRIx64 " bytes at region offset 0x%" PRIx64 ", %s",
 				dev->name, i, dev->regions[i].size,
@@ -310,7 +310,7 @@ ism_vfio_release(struct rte_ism_bus_device *dev)
 	/* The driver has unregistered its callbacks; closing the device
 	 * fd below turns the vectors off in the kernel. */
 	ism_vfio_intr_free(dev);
-	for (i = 0; i < ISM_BUS_NB_BARS; i++) {
+	for (i = 0; i < RTE_ISM_BUS_NB_BARS; i++) {
 		r = &dev->regions[i];
 		if (r->addr != NULL)
 			munmap(r->addr, r->size);

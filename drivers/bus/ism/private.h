@@ -38,7 +38,7 @@ extern int ism_bus_logtype;
 #define ISM_BUS_NAME_PREFIX	"ism:"
 
 /*
- * The kernel drivers that give a function to vfio (ISM_BUS_DRV_NEED_VFIO):
+ * The kernel drivers that give a function to vfio (RTE_ISM_BUS_DRV_NEED_VFIO):
  * Linux's vfio-pci variant for ISM (drivers/vfio/pci/ism, module
  * ism-vfio-pci), the only one that can do ISM I/O on IBM Z, and plain
  * vfio-pci, which cannot there (its BAR writes are not PCI store blocks)

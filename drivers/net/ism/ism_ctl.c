@@ -12,12 +12,21 @@
  * Why a thread: the handshake must go on whether or not the application
  * polls the port (testpmd waits for the link before it starts forwarding),
  * and a peer killed with SIGKILL must bring the link down within
- * milliseconds. The data path never waits for it: the ring functions it
- * calls take the ring's locks, the burst functions only try them.
+ * milliseconds. The data path never waits for it, nor it for the data
+ * path: the ring functions it calls publish each connection to the burst
+ * functions, which take no lock (lib/ism_ring/ism_ring_private.h).
+ *
+ * The ports of an ISM device hold it through one removal callback of
+ * librte_ism per device (registered with its first port, dropped with its
+ * last): when the device is closed or removed, dev_removed() runs on the
+ * thread doing it, while the device still works, and leaves each port of
+ * the device with no link, never to use the id again (each ring holds the
+ * device too, and gives its DMB back from its own callback).
  */
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
@@ -88,7 +97,8 @@ link_sync(struct ism_eth_port *p)
 	return p->dev->data->dev_conf.intr_conf.lsc != 0;
 }
 
-/* Give one device's events to the started ports on it. */
+/* Give one device's events to the started ports on it. Only devices of
+ * ports whose device is there: a removed one's id may be another's now. */
 static void
 poll_device(uint16_t dev_id)
 {
@@ -130,7 +140,7 @@ ctl_round(void)
 	/* Every device's events, also those of stopped ports (dropped):
 	 * a queue left to fill up would lose the events of a later start. */
 	TAILQ_FOREACH(p, &ctl_ports, next) {
-		if (!polled[p->args.dev_id]) {
+		if (!p->dev_gone && !polled[p->args.dev_id]) {
 			polled[p->args.dev_id] = true;
 			poll_device(p->args.dev_id);
 		}
@@ -164,15 +174,77 @@ ctl_main(void *arg)
 	return 0;
 }
 
+/* Another port than q holds device dev_id. */
 static bool
-device_in_use(uint16_t dev_id)
+device_in_use(uint16_t dev_id, const struct ism_eth_port *q)
 {
 	struct ism_eth_port *p;
 
 	TAILQ_FOREACH(p, &ctl_ports, next)
-		if (p->args.dev_id == dev_id)
+		if (p != q && !p->dev_gone && p->args.dev_id == dev_id)
 			return true;
 	return false;
+}
+
+/* The port's device is being removed: a goodbye to the peer while the
+ * device still works, then no link. Under ctl_lock. Returns true if the
+ * application wants an LSC event. */
+static bool
+port_dev_gone(struct ism_eth_port *p)
+{
+	if (p->announcing) {
+		rte_ism_ring_link_bye(&p->link);
+		p->announcing = false;
+	}
+	p->dev_gone = true;
+	/* The queues and their rings stay until the close (the
+	 * application's lcores may still call the burst functions: they
+	 * return 0). Each ring holds the device itself: its own removal
+	 * callback, which runs after ours (registered later), gives its DMB
+	 * back once the burst functions have left their calls on it. */
+	ISM_ETH_LOG(WARNING, "%s: ISM device %s removed: link down; the port "
+		    "can only be stopped and closed now", p->dev->data->name,
+		    p->args.ism);
+	return link_sync(p);
+}
+
+/* The removal callback of an ISM device (librte_ism), on the thread that
+ * removes it; arg is unused (one registration per device). */
+static void
+dev_removed(uint16_t dev_id, void *arg __rte_unused)
+{
+	uint16_t notify[RTE_MAX_ETHPORTS];
+	unsigned int nb_notify = 0, i;
+	struct ism_eth_port *p;
+
+	pthread_mutex_lock(&ctl_lock);
+	TAILQ_FOREACH(p, &ctl_ports, next)
+		if (!p->dev_gone && p->args.dev_id == dev_id &&
+		    port_dev_gone(p) && nb_notify < RTE_DIM(notify))
+			notify[nb_notify++] = p->dev->data->port_id;
+	/* A callback may close a port: look each one up again. */
+	for (i = 0; i < nb_notify; i++) {
+		p = find_port(notify[i]);
+		if (p != NULL)
+			rte_eth_dev_callback_process(p->dev,
+					RTE_ETH_EVENT_INTR_LSC, NULL);
+	}
+	pthread_mutex_unlock(&ctl_lock);
+}
+
+int
+ism_ctl_dev_check(struct ism_eth_port *p, const char *what)
+{
+	bool gone;
+
+	pthread_mutex_lock(&ctl_lock);
+	gone = p->dev_gone;
+	pthread_mutex_unlock(&ctl_lock);
+	if (!gone)
+		return 0;
+	ISM_ETH_LOG(ERR, "%s: %s: its ISM device %s was removed",
+		    p->dev->data->name, what, p->args.ism);
+	return -ENODEV;
 }
 
 int
@@ -196,11 +268,22 @@ ism_ctl_port_add(struct ism_eth_port *p)
 		}
 		ctl_running = true;
 	}
-	/* The first port of a device: what is queued there predates us (a
-	 * BYE to a port closed before, say) and would be taken for news. */
-	if (!device_in_use(p->args.dev_id))
+	/* The first port of a device: it holds the device from now on, and
+	 * what is queued there predates us (a BYE to a port closed before,
+	 * say) and would be taken for news. */
+	if (!device_in_use(p->args.dev_id, NULL)) {
+		ret = rte_ism_dev_remove_callback_register(p->args.dev_id,
+				dev_removed, NULL);
+		if (ret < 0 && ret != -EEXIST) {
+			ISM_ETH_LOG(ERR, "%s: cannot hold ISM device %s: %s",
+				    p->dev->data->name, p->args.ism,
+				    strerror(-ret));
+			goto out;
+		}
+		ret = 0;
 		while (rte_ism_event_poll(p->args.dev_id, ev, RTE_DIM(ev)) > 0)
 			;
+	}
 	TAILQ_INSERT_TAIL(&ctl_ports, p, next);
 out:
 	pthread_mutex_unlock(&ctl_lock);
@@ -214,6 +297,13 @@ ism_ctl_port_del(struct ism_eth_port *p)
 	bool stop = false;
 
 	pthread_mutex_lock(&ctl_lock);
+	/* The last port of a device lets it go (not after its removal: the
+	 * registration went with it, and the id may be another's). -EAGAIN,
+	 * the callback running on another thread, is harmless: it finds no
+	 * port of this device. */
+	if (!p->dev_gone && !device_in_use(p->args.dev_id, p))
+		rte_ism_dev_remove_callback_unregister(p->args.dev_id,
+				dev_removed, NULL);
 	TAILQ_REMOVE(&ctl_ports, p, next);
 	if (TAILQ_EMPTY(&ctl_ports) && ctl_running) {
 		rte_atomic_fetch_add_explicit(&ctl_gen, 1,
@@ -241,8 +331,12 @@ ism_ctl_port_start(struct ism_eth_port *p)
 	int ret;
 
 	for (i = 0; i < p->nb_queues; i++)
-		rings[i] = &p->queues[i].ring;
+		rings[i] = p->queues[i].ring;
 	pthread_mutex_lock(&ctl_lock);
+	if (p->dev_gone) {
+		pthread_mutex_unlock(&ctl_lock);
+		return -ENODEV;
+	}
 	ret = rte_ism_ring_link_init(&p->link, p->args.dev_id, &p->args.peer,
 			rings, p->nb_queues, on_link, p);
 	if (ret == 0)
@@ -272,7 +366,7 @@ ism_ctl_peer_taken(const struct ism_eth_args *a)
 
 	pthread_mutex_lock(&ctl_lock);
 	TAILQ_FOREACH(p, &ctl_ports, next) {
-		if (p->args.dev_id == a->dev_id &&
+		if (!p->dev_gone && p->args.dev_id == a->dev_id &&
 		    rte_ism_gid_equal(&p->args.peer, &a->peer)) {
 			name = p->dev->data->name;
 			break;

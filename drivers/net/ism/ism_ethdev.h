@@ -13,7 +13,15 @@
  * its send side (the peer's DMB i) tx queue i. A control thread of the
  * driver (ism_ctl.c) runs the handshake of every port, dispatching the
  * events of each ISM device to the ports that use it, and turns the state
- * of each link into the port's link status.
+ * of each link into the port's link status. The burst functions take no
+ * lock and share nothing with it: the ring library hands each connection
+ * over to them (lib/ism_ring/ism_ring_private.h).
+ *
+ * A port holds its ISM device through a removal callback of librte_ism
+ * (ism_ctl.c): when the device is closed or removed, the port says goodbye
+ * to its peer, gives its DMBs back, takes its link down (LSC event) and
+ * never uses the device's id again; every later call that needs the
+ * device fails with -ENODEV (doc/guides/nics/ism.rst).
  */
 
 #include <stdbool.h>
@@ -67,11 +75,13 @@ struct ism_eth_port;
 
 /* Queue pair i: rx queue i and tx queue i of the port. */
 struct __rte_cache_aligned ism_eth_queue {
-	struct rte_ism_ring ring;
+	/* Ring i, created at the first start (DMB registered), kept until
+	 * close or reconfiguration; the burst functions use nothing else. */
+	struct rte_ism_ring *ring;
 	struct ism_eth_port *port;
 	struct rte_mempool *pool;	/* of rx queue i */
+	struct rte_mempool *ring_pool;	/* the ring's, when it was created */
 	uint16_t qid;
-	bool ring_ready;		/* initialised: DMB registered */
 	/* Counters at the last stats reset. */
 	struct rte_ism_ring_rx_stats rx_base;
 	struct rte_ism_ring_tx_stats tx_base;
@@ -87,6 +97,7 @@ struct ism_eth_port {
 	/* Below: the control thread's, under its lock. */
 	struct rte_ism_ring_link link;
 	bool announcing;		/* started: the link is run */
+	bool dev_gone;			/* its ISM device was removed */
 	bool link_up;			/* as the port reports it */
 	uint64_t link_up_count;
 	uint64_t link_down_count;
@@ -104,6 +115,8 @@ int ism_ctl_port_start(struct ism_eth_port *p);
 void ism_ctl_port_stop(struct ism_eth_port *p);
 /* Another port of the process already talks to this peer on this device. */
 const char *ism_ctl_peer_taken(const struct ism_eth_args *a);
+/* 0, or -ENODEV (logged) once the port's ISM device was removed. */
+int ism_ctl_dev_check(struct ism_eth_port *p, const char *what);
 
 /* ism_stats.c */
 int ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st

@@ -5,12 +5,13 @@
 /*
  * Basic and extended statistics of net_ism, from the counters of the
  * rings (each written by one side of the data path only; read here without
- * locks, 64-bit loads). A reset takes a snapshot that later reads subtract,
+ * locks, 64-bit loads, rte_ism_ring_stats_get()). A reset takes a snapshot that later reads subtract,
  * so the data path never sees its counters written by another thread.
  */
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ism_ethdev.h"
 
@@ -38,6 +39,7 @@ static const struct xstat_def tx_xstats[] = {
 	TX_STAT(too_big),
 	TX_STAT(empty),
 	TX_STAT(move_errors),
+	TX_STAT(bad),
 };
 
 static const char *const port_xstats[] = {
@@ -48,7 +50,18 @@ static const char *const port_xstats[] = {
 static uint64_t
 field(const void *st, size_t off)
 {
-	return *(const volatile uint64_t *)RTE_PTR_ADD(st, off);
+	return *(const uint64_t *)RTE_PTR_ADD(st, off);
+}
+
+/* Counters of queue pair i since the last reset (zero without a ring). */
+static void
+queue_stats(const struct ism_eth_queue *q, struct rte_ism_ring_rx_stats *rx,
+		struct rte_ism_ring_tx_stats *tx)
+{
+	memset(rx, 0, sizeof(*rx));
+	memset(tx, 0, sizeof(*tx));
+	if (q->ring != NULL)
+		rte_ism_ring_stats_get(q->ring, rx, tx);
 }
 
 static uint16_t
@@ -76,18 +89,20 @@ ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st
 	struct ism_eth_port *p = dev->data->dev_private;
 	ISM_ETH_QSTATS_T *qs = ISM_ETH_QSTATS(st);
 	const struct ism_eth_queue *q;
+	struct rte_ism_ring_rx_stats rx;
+	struct rte_ism_ring_tx_stats tx;
 	uint64_t pkts, bytes;
 	uint16_t i;
 
 	for (i = 0; i < nb_rxq(dev); i++) {
 		q = &p->queues[i];
-		pkts = q->ring.rx_stats.pkts - q->rx_base.pkts;
-		bytes = q->ring.rx_stats.bytes - q->rx_base.bytes;
+		queue_stats(q, &rx, &tx);
+		pkts = rx.pkts - q->rx_base.pkts;
+		bytes = rx.bytes - q->rx_base.bytes;
 		st->ipackets += pkts;
 		st->ibytes += bytes;
-		st->ierrors += q->ring.rx_stats.bad - q->rx_base.bad;
-		st->rx_nombuf += q->ring.rx_stats.no_mbuf -
-			q->rx_base.no_mbuf;
+		st->ierrors += rx.bad - q->rx_base.bad;
+		st->rx_nombuf += rx.no_mbuf - q->rx_base.no_mbuf;
 		if (qs != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
 			qs->q_ipackets[i] = pkts;
 			qs->q_ibytes[i] = bytes;
@@ -95,13 +110,15 @@ ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st
 	}
 	for (i = 0; i < nb_txq(dev); i++) {
 		q = &p->queues[i];
-		pkts = q->ring.tx_stats.pkts - q->tx_base.pkts;
-		bytes = q->ring.tx_stats.bytes - q->tx_base.bytes;
+		queue_stats(q, &rx, &tx);
+		pkts = tx.pkts - q->tx_base.pkts;
+		bytes = tx.bytes - q->tx_base.bytes;
 		st->opackets += pkts;
 		st->obytes += bytes;
-		st->oerrors += q->ring.tx_stats.too_big - q->tx_base.too_big +
-			q->ring.tx_stats.empty - q->tx_base.empty +
-			q->ring.tx_stats.move_errors - q->tx_base.move_errors;
+		st->oerrors += tx.too_big - q->tx_base.too_big +
+			tx.empty - q->tx_base.empty +
+			tx.move_errors - q->tx_base.move_errors +
+			tx.bad - q->tx_base.bad;
 		if (qs != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
 			qs->q_opackets[i] = pkts;
 			qs->q_obytes[i] = bytes;
@@ -116,10 +133,9 @@ ism_eth_stats_reset(struct rte_eth_dev *dev)
 	struct ism_eth_port *p = dev->data->dev_private;
 	uint16_t i;
 
-	for (i = 0; p->queues != NULL && i < p->nb_queues; i++) {
-		p->queues[i].rx_base = p->queues[i].ring.rx_stats;
-		p->queues[i].tx_base = p->queues[i].ring.tx_stats;
-	}
+	for (i = 0; p->queues != NULL && i < p->nb_queues; i++)
+		queue_stats(&p->queues[i], &p->queues[i].rx_base,
+			    &p->queues[i].tx_base);
 	p->link_up_base = p->link_up_count;
 	p->link_down_base = p->link_down_count;
 	return 0;
@@ -162,6 +178,8 @@ ism_eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	struct ism_eth_port *p = dev->data->dev_private;
 	unsigned int n = xstats_count(dev), k = 0, j;
 	const struct ism_eth_queue *q;
+	struct rte_ism_ring_rx_stats rx;
+	struct rte_ism_ring_tx_stats tx;
 	uint16_t i;
 
 	if (xs == NULL || size < n)
@@ -174,19 +192,19 @@ ism_eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	k++;
 	for (i = 0; i < nb_rxq(dev); i++) {
 		q = &p->queues[i];
+		queue_stats(q, &rx, &tx);
 		for (j = 0; j < RTE_DIM(rx_xstats); j++, k++) {
 			xs[k].id = k;
-			xs[k].value = field(&q->ring.rx_stats,
-					rx_xstats[j].off) -
+			xs[k].value = field(&rx, rx_xstats[j].off) -
 				field(&q->rx_base, rx_xstats[j].off);
 		}
 	}
 	for (i = 0; i < nb_txq(dev); i++) {
 		q = &p->queues[i];
+		queue_stats(q, &rx, &tx);
 		for (j = 0; j < RTE_DIM(tx_xstats); j++, k++) {
 			xs[k].id = k;
-			xs[k].value = field(&q->ring.tx_stats,
-					tx_xstats[j].off) -
+			xs[k].value = field(&tx, tx_xstats[j].off) -
 				field(&q->tx_base, tx_xstats[j].off);
 		}
 	}

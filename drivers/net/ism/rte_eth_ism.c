@@ -7,60 +7,62 @@
  * driver. The rings are set up at the first start (one DMB per queue pair,
  * kept until close or reconfiguration), the handshake runs from start to
  * stop (ism_ctl.c).
+ *
+ * Secondary processes: the port's data (ethdev's, and ours in dev_private,
+ * the queues and their counters) is in DPDK's shared memory, so a
+ * secondary process (dpdk-proc-info, dpdk-dumpcap) attaches to the port
+ * and reads its information, link and counters. It changes nothing: the
+ * primary runs the port, its handshake and its rings, whose ISM device
+ * (its mappings, its fast path) belongs to the primary; so the queues
+ * receive and send nothing in a secondary (doc/guides/nics/ism.rst).
  */
 
 #include <errno.h>
 #include <string.h>
 
 #include <ethdev_vdev.h>
+#include <rte_errno.h>
 #include <rte_malloc.h>
 
 #include "ism_ethdev.h"
 
 RTE_LOG_REGISTER_DEFAULT(ism_eth_logtype, NOTICE);
 
-/* Burst functions: a trylock, so that a control step (ism_ctl.c) in
- * progress on this ring makes the burst return 0 instead of waiting. */
+/* Burst functions: the ring's, RTE_ISM_RING_MAX_BURST at a time. No lock:
+ * a control step of the handshake (ism_ctl.c) never waits for them, nor
+ * they for it. */
 
 static uint16_t
 ism_eth_rx(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
-	struct ism_eth_queue *q = queue;
-	struct rte_ism_ring *r = &q->ring;
+	struct rte_ism_ring *r = ((struct ism_eth_queue *)queue)->ring;
 	uint16_t got = 0, n, want;
 
-	if (unlikely(!rte_spinlock_trylock(&r->rx_lock)))
-		return 0;
 	do {
 		want = RTE_MIN(nb_pkts - got, RTE_ISM_RING_MAX_BURST);
 		n = rte_ism_ring_recv(r, pkts + got, want);
 		got += n;
 	} while (n == want && got < nb_pkts);
-	rte_spinlock_unlock(&r->rx_lock);
 	return got;
 }
 
 static uint16_t
 ism_eth_tx(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
-	struct ism_eth_queue *q = queue;
-	struct rte_ism_ring *r = &q->ring;
+	struct rte_ism_ring *r = ((struct ism_eth_queue *)queue)->ring;
 	uint16_t sent = 0, n, want;
 
-	if (unlikely(!rte_spinlock_trylock(&r->tx_lock)))
-		return 0;
 	do {
 		want = RTE_MIN(nb_pkts - sent, RTE_ISM_RING_MAX_BURST);
 		n = rte_ism_ring_send(r, pkts + sent, want);
 		sent += n;
 	} while (n == want && sent < nb_pkts);
-	rte_spinlock_unlock(&r->tx_lock);
 	return sent;
 }
 
-/* Unregister the rings and free the queues. -EBUSY if zero-copy mbufs
- * still point into a DMB: those rings (and the array holding them) stay,
- * as their free callbacks use them. */
+/* Free the rings and the queues. A ring whose zero-copy mbufs are still
+ * in use stays allocated, its DMB registered (their free callbacks use
+ * it): -EBUSY, logged. */
 static int
 queues_free(struct ism_eth_port *p)
 {
@@ -68,25 +70,18 @@ queues_free(struct ism_eth_port *p)
 	uint16_t i;
 
 	for (i = 0; p->queues != NULL && i < p->nb_queues; i++) {
-		if (!p->queues[i].ring_ready)
-			continue;
-		if (rte_ism_ring_fini(&p->queues[i].ring) == -EBUSY)
-			busy = true;
-		else
-			p->queues[i].ring_ready = false;
+		if (rte_ism_ring_free(p->queues[i].ring) == -EBUSY)
+			busy = true;	/* left behind on purpose */
+		p->queues[i].ring = NULL;
 	}
-	if (busy) {
+	if (busy)
 		ISM_ETH_LOG(WARNING, "%s: zero-copy mbufs of the port are "
 			    "still in use: their DMBs stay registered",
 			    p->dev->data->name);
-		p->queues = NULL;	/* leaked on purpose */
-		p->nb_queues = 0;
-		return -EBUSY;
-	}
 	rte_free(p->queues);
 	p->queues = NULL;
 	p->nb_queues = 0;
-	return 0;
+	return busy ? -EBUSY : 0;
 }
 
 static int
@@ -96,7 +91,11 @@ ism_eth_configure(struct rte_eth_dev *dev)
 	uint16_t n = RTE_MAX(dev->data->nb_rx_queues,
 			dev->data->nb_tx_queues);
 	uint16_t i;
+	int ret;
 
+	ret = ism_ctl_dev_check(p, "configure");
+	if (ret < 0)
+		return ret;
 	if (n == 0 || n > p->args.max_queues) {
 		ISM_ETH_LOG(ERR, "%s: %u queue pairs: from 1 to %u (devarg "
 			    "queues)", dev->data->name, n, p->args.max_queues);
@@ -126,21 +125,25 @@ ism_eth_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 {
 	struct ism_eth_port *p = dev->data->dev_private;
 	struct ism_eth_queue *q = &p->queues[qid];
+	int ret;
 
+	ret = ism_ctl_dev_check(p, "rx queue setup");
+	if (ret < 0)
+		return ret;
 	if (rte_pktmbuf_data_room_size(pool) <= RTE_PKTMBUF_HEADROOM) {
 		ISM_ETH_LOG(ERR, "%s: rx queue %u: the mbufs of %s have no "
 			    "data room", dev->data->name, qid, pool->name);
 		return -EINVAL;
 	}
 	/* A ring set up with another pool is set up again at start. */
-	if (q->ring_ready && q->ring.pool != pool) {
-		if (rte_ism_ring_fini(&q->ring) < 0) {
+	if (q->ring != NULL && q->ring_pool != pool) {
+		if (rte_ism_ring_free(q->ring) < 0) {
 			ISM_ETH_LOG(ERR, "%s: rx queue %u: zero-copy mbufs of "
 				    "the old pool are still in use",
 				    dev->data->name, qid);
 			return -EBUSY;
 		}
-		q->ring_ready = false;
+		q->ring = NULL;
 	}
 	q->pool = pool;
 	dev->data->rx_queues[qid] = q;
@@ -153,7 +156,11 @@ ism_eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 		const struct rte_eth_txconf *conf __rte_unused)
 {
 	struct ism_eth_port *p = dev->data->dev_private;
+	int ret;
 
+	ret = ism_ctl_dev_check(p, "tx queue setup");
+	if (ret < 0)
+		return ret;
 	dev->data->tx_queues[qid] = &p->queues[qid];
 	return 0;
 }
@@ -188,10 +195,11 @@ rings_init(struct rte_eth_dev *dev)
 		}
 		room = RTE_MIN(room, rte_pktmbuf_data_room_size(c.pool) -
 			       RTE_PKTMBUF_HEADROOM);
-		if (q->ring_ready)
+		if (q->ring != NULL)
 			continue;
-		ret = rte_ism_ring_init(&q->ring, &c);
-		if (ret < 0) {
+		q->ring = rte_ism_ring_create(&c);
+		if (q->ring == NULL) {
+			ret = -rte_errno;
 			ISM_ETH_LOG(ERR, "%s: queue pair %u: cannot register "
 				    "a DMB of %" PRIu64 " bytes on %s: %s",
 				    dev->data->name, i,
@@ -199,7 +207,7 @@ rings_init(struct rte_eth_dev *dev)
 				    strerror(-ret));
 			return ret;
 		}
-		q->ring_ready = true;
+		q->ring_pool = c.pool;
 	}
 	/* Copy mode chains mbufs for a frame longer than their data room. */
 	dev->data->scattered_rx = !p->args.zero_copy &&
@@ -214,11 +222,15 @@ ism_eth_start(struct rte_eth_dev *dev)
 	uint16_t i;
 	int ret;
 
+	/* Never register a ring on an id that may be another device's. */
+	ret = ism_ctl_dev_check(p, "start");
+	if (ret < 0)
+		return ret;
 	ret = rings_init(dev);
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < p->nb_queues; i++)
-		rte_ism_ring_set_max_len(&p->queues[i].ring,
+		rte_ism_ring_set_max_len(p->queues[i].ring,
 				ism_eth_max_len(dev->data->mtu));
 	ret = ism_ctl_port_start(p);
 	if (ret < 0)
@@ -294,11 +306,14 @@ ism_eth_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 {
 	struct ism_eth_port *p = dev->data->dev_private;
 	uint16_t i;
+	int ret;
 
+	ret = ism_ctl_dev_check(p, "MTU");
+	if (ret < 0)
+		return ret;
 	for (i = 0; p->queues != NULL && i < p->nb_queues; i++)
-		if (p->queues[i].ring_ready)
-			rte_ism_ring_set_max_len(&p->queues[i].ring,
-					ism_eth_max_len(mtu));
+		rte_ism_ring_set_max_len(p->queues[i].ring,
+				ism_eth_max_len(mtu));
 	return 0;
 }
 
@@ -313,6 +328,61 @@ static int
 ism_eth_mac_set(struct rte_eth_dev *dev __rte_unused,
 		struct rte_ether_addr *addr __rte_unused)
 {
+	return 0;
+}
+
+/* A secondary process: no data path (see the file comment). */
+static uint16_t
+ism_eth_burst_secondary(void *queue __rte_unused,
+		struct rte_mbuf **pkts __rte_unused, uint16_t nb __rte_unused)
+{
+	static bool warned;
+
+	if (!rte_atomic_exchange_explicit(&warned, true,
+			rte_memory_order_relaxed))
+		ISM_ETH_LOG(WARNING, "net_ism: the queues of a port carry "
+			    "packets in the primary process only");
+	return 0;
+}
+
+/* A secondary process: it closes its view of the port only. */
+static int
+ism_eth_close_secondary(struct rte_eth_dev *dev __rte_unused)
+{
+	return 0;
+}
+
+/* What a secondary process may call: it reads, the primary writes. */
+static const struct eth_dev_ops ism_eth_ops_secondary = {
+	.dev_close = ism_eth_close_secondary,
+	.dev_infos_get = ism_eth_info,
+	.link_update = ism_eth_link_update,
+	.promiscuous_enable = ism_eth_nop,
+	.promiscuous_disable = ism_eth_nop,
+	.allmulticast_enable = ism_eth_nop,
+	.allmulticast_disable = ism_eth_nop,
+	.stats_get = ism_eth_stats_get,
+	.xstats_get = ism_eth_xstats_get,
+	.xstats_get_names = ism_eth_xstats_get_names,
+};
+
+static int
+ism_eth_probe_secondary(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_eth_dev *dev;
+
+	dev = rte_eth_dev_attach_secondary(name);
+	if (dev == NULL) {
+		ISM_ETH_LOG(ERR, "%s: the primary process has no such port",
+			    name);
+		return -ENODEV;
+	}
+	dev->device = &vdev->device;
+	dev->dev_ops = &ism_eth_ops_secondary;
+	dev->rx_pkt_burst = ism_eth_burst_secondary;
+	dev->tx_pkt_burst = ism_eth_burst_secondary;
+	rte_eth_dev_probing_finish(dev);
 	return 0;
 }
 
@@ -348,11 +418,8 @@ ism_eth_probe(struct rte_vdev_device *vdev)
 	struct ism_eth_args a;
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		ISM_ETH_LOG(ERR, "%s: not supported in a secondary process",
-			    name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return ism_eth_probe_secondary(vdev);
 	ret = ism_eth_args_parse(name, rte_vdev_device_args(vdev), &a);
 	if (ret < 0)
 		return ret;
@@ -401,6 +468,9 @@ ism_eth_remove(struct rte_vdev_device *vdev)
 	dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
 	if (dev == NULL)
 		return 0;
+	/* A secondary process forgets its view of the port. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return rte_eth_dev_release_port(dev);
 	/* Hot-unplug of a running port: ethdev closes stopped ports only. */
 	if (dev->data->dev_started)
 		rte_eth_dev_stop(dev->data->port_id);

@@ -3,21 +3,25 @@
  */
 
 /*
- * Common plumbing of the ISM PMD's backends: creation of a device (a
- * rawdev, then the lib/ism device in the slot of the rawdev's id), the
- * control ops every backend shares (start/stop keeping the rawdev's
- * started flag in step, close, selftest, the move counters and the
- * backend's xstats), and removal.
+ * Common plumbing of the ISM PMD's backends: creation of a device (by
+ * lib/ism, which owns its id, name and private area), the control ops
+ * every backend shares (close, selftest, the move counters and the
+ * backend's xstats), its rawdev adapter (ism_rawdev.h: called from here
+ * only, never the other way), removal, and the probe of a secondary
+ * process.
  */
 
 #include <inttypes.h>
 #include <string.h>
 
 #include <rte_errno.h>
-#include <rte_rawdev_pmd.h>
 #include <rte_string_fns.h>
 
+#include <ism_compat.h>
+#include <bus_vdev_driver.h>
+
 #include "ism_pmd.h"
+#include "ism_rawdev.h"
 
 RTE_LOG_REGISTER_DEFAULT(ism_pmd_logtype, INFO);
 
@@ -147,32 +151,7 @@ pmd_xstats_reset(struct rte_ism_dev *idev, const unsigned int ids[],
 	return 0;
 }
 
-/* Life cycle ops: the backend's, plus the rawdev's flag and the close. */
-
-static int
-pmd_dev_start(struct rte_ism_dev *idev)
-{
-	struct ism_pmd_dev *dev = pmd_dev(idev);
-	int ret = 0;
-
-	if (dev->be->ops->dev_start != NULL)
-		ret = dev->be->ops->dev_start(idev);
-	if (ret == 0)
-		dev->rawdev->started = 1;
-	return ret;
-}
-
-static int
-pmd_dev_stop(struct rte_ism_dev *idev)
-{
-	struct ism_pmd_dev *dev = pmd_dev(idev);
-	int ret = 0;
-
-	if (dev->be->ops->dev_stop != NULL)
-		ret = dev->be->ops->dev_stop(idev);
-	dev->rawdev->started = 0;
-	return ret;
-}
+/* Life cycle ops: the backend's, plus the close. */
 
 static void
 backend_close(struct ism_pmd_dev *dev)
@@ -196,10 +175,8 @@ ism_pmd_create(const char *name, int socket_id, struct rte_device *device,
 		const char *driver_name, const struct ism_backend *be,
 		size_t priv_size)
 {
-	struct rte_rawdev *raw;
 	struct ism_pmd_dev *dev;
 	struct rte_ism_dev *ism;
-	int err;
 
 	RTE_ASSERT(priv_size >= sizeof(struct ism_pmd_dev));
 	if (be->nb_xstats > ISM_BE_XSTATS_MAX) {
@@ -208,27 +185,13 @@ ism_pmd_create(const char *name, int socket_id, struct rte_device *device,
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	raw = ism_rawdev_alloc(name, priv_size, socket_id, device,
-			driver_name);
-	if (raw == NULL)
-		return NULL;
-	/* One device, one id: the ISM device takes the rawdev's. */
-	ism = rte_ism_pmd_allocate_id(name, socket_id, raw->dev_id);
-	if (ism == NULL) {
-		err = rte_errno;
-		ISM_PMD_LOG(ERR, "%s: cannot allocate ISM device %u: %s", name,
-			    raw->dev_id, rte_strerror(err));
-		ism_rawdev_free(raw);
-		rte_errno = err;
-		return NULL;
-	}
-	dev = raw->dev_private;
-	dev->rawdev = raw;
+	ism = rte_ism_pmd_allocate(name, socket_id, priv_size);
+	if (ism == NULL)
+		return NULL;	/* logged by the library, rte_errno set */
+	dev = ism->dev_private;
 	dev->ism = ism;
 	dev->be = be;
 	dev->ops = *be->ops;
-	dev->ops.dev_start = pmd_dev_start;
-	dev->ops.dev_stop = pmd_dev_stop;
 	dev->ops.dev_close = pmd_dev_close;
 	dev->ops.dev_selftest = ism_pmd_selftest;
 	dev->ops.stats_get = ism_pmd_stats_get;
@@ -242,7 +205,6 @@ ism_pmd_create(const char *name, int socket_id, struct rte_device *device,
 	ism->backend = be->name;
 	ism->device = device;
 	ism->dev_ops = &dev->ops;
-	ism->dev_private = dev;
 	ism->fp.dev_private = dev;
 	return dev;
 }
@@ -250,33 +212,77 @@ ism_pmd_create(const char *name, int socket_id, struct rte_device *device,
 int
 ism_pmd_finish(struct ism_pmd_dev *dev)
 {
+	struct rte_ism_dev *ism = dev->ism;
 	int ret;
 
-	ret = rte_ism_pmd_probing_finish(dev->ism);
+	ret = rte_ism_pmd_probing_finish(ism);
 	if (ret < 0)
 		return ret;
-	/* Started for rte_ism_*, configured but not started for a generic
-	 * rawdev client, whose rte_rawdev_configure() refuses a started
-	 * device; rte_rawdev_start() then finds the fast path on. */
-	dev->rawdev->started = 0;
+	/* Optional: without it the device works through rte_ism_*. */
+	ism_rawdev_create(ism->dev_id, ism->device, ism->driver_name);
 	return 0;
 }
 
 void
 ism_pmd_destroy(struct ism_pmd_dev *dev)
 {
-	struct rte_rawdev *raw = dev->rawdev;
+	struct rte_ism_dev *ism = dev->ism;
 
-	/* Closes a visible device (stop, then backend_close). */
-	rte_ism_pmd_release(dev->ism);
-	/* A probe that failed before the device became visible. */
-	backend_close(dev);
-	dev->ism = NULL;
-	ism_rawdev_free(raw);
+	ism_rawdev_destroy(ism->name);
+	/* A probe that failed before the device became visible: the
+	 * library does not close it, its backend is freed here. */
+	if (!ism->attached && !ism->closed)
+		backend_close(dev);
+	/* Closes a visible device (removal callbacks, stop, then
+	 * backend_close), then frees dev itself (the private area). */
+	rte_ism_pmd_release(ism);
 }
 
-struct ism_pmd_dev *
-ism_pmd_find(const char *name)
+/* What a secondary process may call: the counters, which are in the
+ * private area (shared memory); everything else is the primary's. */
+static const struct rte_ism_dev_ops pmd_secondary_ops = {
+	.stats_get = ism_pmd_stats_get,
+};
+
+int
+ism_pmd_attach_secondary(const char *name, struct rte_device *device)
 {
-	return ism_rawdev_find(name);
+	struct rte_ism_dev *ism;
+	int ret;
+
+	ism = rte_ism_pmd_attach_secondary(name);
+	if (ism == NULL)
+		return -rte_errno;
+	ism->dev_ops = &pmd_secondary_ops;
+	ism->device = device;
+	ret = rte_ism_pmd_probing_finish(ism);
+	if (ret < 0) {
+		rte_ism_pmd_release(ism);
+		return ret;
+	}
+	ism_rawdev_create(ism->dev_id, device, ism->driver_name);
+	ISM_PMD_LOG(INFO, "%s: ISM device %u of the primary process, "
+		    "attached (read-only)", name, ism->dev_id);
+	return 0;
+}
+
+int
+ism_pmd_remove(const char *name)
+{
+	struct rte_ism_dev *ism = rte_ism_pmd_get_named_dev(name);
+
+	if (ism == NULL)
+		return -ENODEV;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		ism_rawdev_destroy(name);
+		return rte_ism_pmd_release(ism);
+	}
+	ism_pmd_destroy(ism->dev_private);
+	return 0;
+}
+
+int
+ism_pmd_vdev_remove(struct rte_vdev_device *vdev)
+{
+	return ism_pmd_remove(rte_vdev_device_name(vdev));
 }

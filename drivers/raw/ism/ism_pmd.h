@@ -6,11 +6,12 @@
 #define ISM_PMD_H
 
 /*
- * Private to the ISM rawdev PMD: what every backend (loopback, shm, pci)
- * shares. Each backend's device structure starts with struct ism_pmd_dev,
- * which is also the context the fast path receives. One device is one id:
- * the ISM device (lib/ism, which owns the life cycle) and its rawdev (the
- * thin adapter of ism_rawdev.c) share id and name.
+ * Private to the ISM rawdev PMD: what every backend (loopback, shm, pci,
+ * ivshm) shares. Each backend's device structure starts with struct
+ * ism_pmd_dev, which is also the context the fast path receives; it is the
+ * private area lib/ism allocates with the device (the one registry of ISM
+ * devices: id, name, private data). The rawdev of a device is an adapter
+ * the common code registers once the device is probed (ism_rawdev.h).
  */
 
 #include <inttypes.h>
@@ -22,7 +23,7 @@
 #include <rte_errno.h>
 #include <rte_kvargs.h>
 #include <rte_log.h>
-#include <rte_rawdev.h>
+#include <rte_memory.h>
 
 #include <ism_compat.h>
 
@@ -66,11 +67,11 @@ struct ism_pmd_dev;
 /* At most this many xstats of a backend. */
 #define ISM_BE_XSTATS_MAX 16
 
-/* What a backend adds to the common rawdev/ISM plumbing. */
+/* What a backend adds to the common plumbing. */
 struct ism_backend {
 	const char *name;			/* "loopback", "shm", "pci" */
-	/* Control ops. The common code adds start/stop (the rawdev's
-	 * started flag), close, selftest, stats and xstats to a copy. */
+	/* Control ops. The common code adds close, selftest, stats and
+	 * xstats to a copy. */
 	const struct rte_ism_dev_ops *ops;
 	/* Free everything of the backend; the fast path is already off. */
 	void (*close)(struct ism_pmd_dev *dev);
@@ -83,11 +84,14 @@ struct ism_backend {
 	uint64_t xstat_gauges;
 };
 
-/* Common head of every backend device; the fast-path context. */
+/*
+ * Common head of every backend device; the fast-path context. In DPDK's
+ * shared memory: a secondary process reads stats (and nothing else: the
+ * pointers below are the primary's).
+ */
 struct ism_pmd_dev {
 	struct ism_lcore_stats stats[RTE_MAX_LCORE + 1];
 	struct rte_ism_dev *ism;
-	struct rte_rawdev *rawdev;
 	const struct ism_backend *be;
 	struct rte_ism_dev_ops ops;	/* be->ops and the common ones */
 	bool closed;			/* be->close done */
@@ -160,12 +164,10 @@ ism_check_move(uint32_t idx, uint32_t offset, uint32_t len, uint32_t dmb_len)
 /* ism_pmd.c: common device life cycle. */
 
 /*
- * Allocate the rawdev (with priv_size bytes of backend state, whose first
- * member is struct ism_pmd_dev) and then the ISM device of the same id,
- * both named name. Returns the zeroed backend state, or NULL (logged) with
- * rte_errno set: EEXIST (name taken), ENOSPC (every rawdev id, and so
- * every ISM device id, taken), EBUSY (the id is taken by an ISM device
- * without a rawdev), ENOMEM, EINVAL.
+ * Allocate the ISM device, with priv_size bytes of backend state whose
+ * first member is struct ism_pmd_dev. Returns the zeroed backend state, or
+ * NULL (logged) with rte_errno set: EEXIST (name taken), ENOSPC (every ISM
+ * device id taken), ENOMEM, EINVAL.
  */
 struct ism_pmd_dev *ism_pmd_create(const char *name, int socket_id,
 		struct rte_device *device, const char *driver_name,
@@ -173,15 +175,33 @@ struct ism_pmd_dev *ism_pmd_create(const char *name, int socket_id,
 
 /*
  * After the backend filled dev->ism (gid, chid, limits, capa, fp): make the
- * device visible and started (fast path on); its rawdev reads as
- * configured, not started (see doc/guides/rawdevs/ism.rst). On failure
- * the caller calls ism_pmd_destroy.
+ * device visible and started (fast path on), then register its rawdev
+ * (which reads as configured, not started: see doc/guides/rawdevs/ism.rst).
+ * On failure the caller calls ism_pmd_destroy.
  */
 int ism_pmd_finish(struct ism_pmd_dev *dev);
 
-/* Remove: close the device if it is not closed (the backend frees
- * everything), release the ISM device and then the rawdev. */
+/* Remove: the rawdev, then close the device if it is not closed (the
+ * backend frees everything) and release it. */
 void ism_pmd_destroy(struct ism_pmd_dev *dev);
+
+/*
+ * A backend's probe in a secondary process (the bus gives the name, no
+ * devargs): attach to the device the primary created, for the read-only
+ * calls (info, stats, the library's xstats) and its rawdev. 0 or a
+ * negative errno.
+ */
+int ism_pmd_attach_secondary(const char *name, struct rte_device *device);
+
+/*
+ * Remove the device called name in this process (a bus remove: primary,
+ * ism_pmd_destroy(); secondary, forget it). 0, or -ENODEV.
+ */
+int ism_pmd_remove(const char *name);
+
+struct rte_vdev_device;
+/* The remove function of every vdev backend. */
+int ism_pmd_vdev_remove(struct rte_vdev_device *vdev);
 
 /* Queue an event for the device's client (gid may be NULL); a full queue
  * is counted and logged by the library. */
@@ -195,21 +215,6 @@ void ism_pmd_post(struct ism_pmd_dev *dev, uint32_t type, uint32_t code,
  */
 int ism_pmd_stats_get(struct rte_ism_dev *idev, struct rte_ism_stats *st);
 int ism_pmd_stats_reset(struct rte_ism_dev *idev);
-
-/* Find the device created under this name (vdev remove). */
-struct ism_pmd_dev *ism_pmd_find(const char *name);
-
-/* ism_rawdev.c: the rawdev adapter, a forwarder to rte_ism_* of its id. */
-
-/* A rawdev for a new device, or NULL with rte_errno set (EEXIST, ENOSPC,
- * ENOMEM). */
-struct rte_rawdev *ism_rawdev_alloc(const char *name, size_t priv_size,
-		int socket_id, struct rte_device *device,
-		const char *driver_name);
-/* Release a rawdev of ism_rawdev_alloc() (its ISM device is gone). */
-void ism_rawdev_free(struct rte_rawdev *raw);
-/* The backend state behind the ISM rawdev called name, or NULL. */
-struct ism_pmd_dev *ism_rawdev_find(const char *name);
 
 /* ism_devargs.c: devargs shared by the backends. */
 
@@ -231,14 +236,11 @@ struct ism_common_args {
  * Parse args (may be NULL) accepting only keys in valid (NULL-terminated).
  * An unknown key or a bad value is logged with its name; returns NULL then.
  * On success returns a kvlist (possibly empty) to free with rte_kvargs_free.
- * Exported (INTERNAL) for the PCI device model of the tests.
  */
-__rte_internal
 struct rte_kvargs *ism_kvargs_parse(const char *devname, const char *args,
 		const char *const valid[]);
 
 /* Fill common args from kvlist (keys gid, chid, max_dmbs, max_dmb_len). */
-__rte_internal
 int ism_common_args_get(const char *devname, struct rte_kvargs *kvlist,
 		struct ism_common_args *a);
 

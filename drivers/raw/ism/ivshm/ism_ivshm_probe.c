@@ -376,11 +376,9 @@ ivshm_vdev_probe(struct rte_vdev_device *vdev)
 	struct rte_kvargs *kv;
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		ISM_PMD_LOG(ERR, "%s: each process brings its own device; "
-			    "secondary processes are not supported", name);
-		return -ENOTSUP;
-	}
+	/* A secondary process sees the primary's device, read-only. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return ism_pmd_attach_secondary(name, &vdev->device);
 	kv = ism_kvargs_parse(name, args, ivshm_vdev_args);
 	if (kv == NULL)
 		return -EINVAL;
@@ -393,20 +391,9 @@ ivshm_vdev_probe(struct rte_vdev_device *vdev)
 	return ret;
 }
 
-static int
-ivshm_vdev_remove(struct rte_vdev_device *vdev)
-{
-	struct ism_pmd_dev *dev = ism_pmd_find(rte_vdev_device_name(vdev));
-
-	if (dev == NULL)
-		return -ENODEV;
-	ism_pmd_destroy(dev);
-	return 0;
-}
-
 static struct rte_vdev_driver ism_ivshm_vdev = {
 	.probe = ivshm_vdev_probe,
-	.remove = ivshm_vdev_remove,
+	.remove = ism_pmd_vdev_remove,
 };
 
 RTE_PMD_REGISTER_VDEV(ism_ivshm, ism_ivshm_vdev);
@@ -449,23 +436,18 @@ ivshm_pci_probe(struct rte_ism_bus_driver *drv __rte_unused,
 static int
 ivshm_pci_remove(struct rte_ism_bus_device *bdev)
 {
-	struct ism_pmd_dev *dev = ism_pmd_find(bdev->name);
-
-	if (dev == NULL)
-		return -ENODEV;
-	ism_pmd_destroy(dev);
-	return 0;
+	return ism_pmd_remove(bdev->name);
 }
 
 static const struct rte_ism_bus_id ivshm_pci_ids[] = {
-	{ ISM_BUS_PCI_VENDOR_REDHAT, ISM_BUS_PCI_DEVICE_IVSHMEM },
+	{ RTE_ISM_BUS_PCI_VENDOR_REDHAT, RTE_ISM_BUS_PCI_DEVICE_IVSHMEM },
 	{ 0, 0 },
 };
 
 static struct rte_ism_bus_driver ism_ivshm_pci = {
 	.probe = ivshm_pci_probe,
 	.remove = ivshm_pci_remove,
-	.drv_flags = ISM_BUS_DRV_NEED_VFIO,
+	.drv_flags = RTE_ISM_BUS_DRV_NEED_VFIO,
 	.id_table = ivshm_pci_ids,
 };
 

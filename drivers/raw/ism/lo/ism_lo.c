@@ -682,6 +682,9 @@ lo_probe(struct rte_vdev_device *vdev)
 	unsigned int i;
 	int ret;
 
+	/* A secondary process sees the primary's device, read-only. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return ism_pmd_attach_secondary(name, &vdev->device);
 	kv = ism_kvargs_parse(name, rte_vdev_device_args(vdev), lo_valid_args);
 	if (kv == NULL)
 		return -EINVAL;
@@ -741,20 +744,9 @@ err:
 	return ret;
 }
 
-static int
-lo_remove(struct rte_vdev_device *vdev)
-{
-	struct ism_pmd_dev *dev = ism_pmd_find(rte_vdev_device_name(vdev));
-
-	if (dev == NULL)
-		return -ENODEV;
-	ism_pmd_destroy(dev);
-	return 0;
-}
-
 static struct rte_vdev_driver ism_lo_driver = {
 	.probe = lo_probe,
-	.remove = lo_remove,
+	.remove = ism_pmd_vdev_remove,
 };
 
 RTE_PMD_REGISTER_VDEV(ism_lo, ism_lo_driver);

@@ -627,7 +627,8 @@ err:
 int
 ism_pci_dev_destroy(const char *name)
 {
-	struct ism_pmd_dev *dev = name != NULL ? ism_pmd_find(name) : NULL;
+	struct rte_ism_dev *ism = rte_ism_pmd_get_named_dev(name);
+	struct ism_pmd_dev *dev = ism != NULL ? ism->dev_private : NULL;
 
 	if (dev == NULL || dev->be != &pci_backend)
 		return -ENODEV;

@@ -75,11 +75,10 @@ struct ism_pci_config {
 
 /*
  * Bring the function up (interrupt, REG_SBA, REG_IEQ, QUERY_INFO, which
- * may fail, READ_GID) and make it an ISM device and a rawdev named name,
- * started.
+ * may fail, READ_GID) and make it an ISM device named name (with its
+ * rawdev), started.
  * @return 0 or a negative errno (logged); nothing is left on failure.
  */
-__rte_internal
 int ism_pci_dev_create(const char *name, struct rte_device *device,
 		int socket_id, const struct ism_pci_platform *platform,
 		const struct ism_pci_config *cfg);
@@ -89,7 +88,6 @@ int ism_pci_dev_create(const char *name, struct rte_device *device,
  * UNREG_SBA), turn interrupts off and free everything.
  * @return 0, or -ENODEV if no PCI-backend device has this name.
  */
-__rte_internal
 int ism_pci_dev_destroy(const char *name);
 
 #endif /* ISM_PCI_H */

@@ -76,10 +76,10 @@ glue_zpci(const struct rte_ism_bus_device *bdev, struct pci_glue *g,
 {
 	const struct rte_ism_bus_zpci *z = &bdev->zpci_info;
 
-	if (z->base && z->pft != ISM_BUS_ZPCI_PFT_ISM) {
+	if (z->base && z->pft != RTE_ISM_BUS_ZPCI_PFT_ISM) {
 		ISM_PMD_LOG(ERR, "%s: zPCI function type 0x%02x, not ISM "
 			    "(0x%02x)", bdev->name, z->pft,
-			    ISM_BUS_ZPCI_PFT_ISM);
+			    RTE_ISM_BUS_ZPCI_PFT_ISM);
 		return -ENODEV;
 	}
 	if (z->base) {
@@ -107,8 +107,8 @@ pci_probe(struct rte_ism_bus_driver *drv __rte_unused,
 	struct pci_glue *g;
 	int ret;
 
-	if (bdev->vendor_id != ISM_BUS_PCI_VENDOR_IBM ||
-	    bdev->device_id != ISM_BUS_PCI_DEVICE_ISM)
+	if (bdev->vendor_id != RTE_ISM_BUS_PCI_VENDOR_IBM ||
+	    bdev->device_id != RTE_ISM_BUS_PCI_DEVICE_ISM)
 		return 1;
 	/*
 	 * Bring-up takes the function's interrupt for this process and
@@ -190,7 +190,7 @@ pci_remove(struct rte_ism_bus_device *bdev)
 static struct rte_ism_bus_driver ism_pci_driver = {
 	.probe = pci_probe,
 	.remove = pci_remove,
-	.drv_flags = ISM_BUS_DRV_NEED_VFIO,
+	.drv_flags = RTE_ISM_BUS_DRV_NEED_VFIO,
 };
 
 /*
@@ -200,8 +200,8 @@ static struct rte_ism_bus_driver ism_pci_driver = {
 static const struct rte_pci_id ism_pci_id_map[] __rte_used = {
 	{
 		.class_id = RTE_CLASS_ANY_ID,
-		.vendor_id = ISM_BUS_PCI_VENDOR_IBM,
-		.device_id = ISM_BUS_PCI_DEVICE_ISM,
+		.vendor_id = RTE_ISM_BUS_PCI_VENDOR_IBM,
+		.device_id = RTE_ISM_BUS_PCI_DEVICE_ISM,
 		.subsystem_vendor_id = RTE_PCI_ANY_ID,
 		.subsystem_device_id = RTE_PCI_ANY_ID,
 	},

@@ -104,6 +104,10 @@ shm_probe(struct rte_vdev_device *vdev)
 	char dir[PATH_MAX];
 	int ret;
 
+	/* A secondary process sees the primary's device, read-only (it has
+	 * no devargs: the bus gives the name only). */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return ism_pmd_attach_secondary(name, &vdev->device);
 	ret = shm_args(name, rte_vdev_device_args(vdev), &a, dir, &socket);
 	if (ret < 0)
 		return ret;
@@ -124,20 +128,9 @@ shm_probe(struct rte_vdev_device *vdev)
 	return ret;
 }
 
-static int
-shm_remove(struct rte_vdev_device *vdev)
-{
-	struct ism_pmd_dev *dev = ism_pmd_find(rte_vdev_device_name(vdev));
-
-	if (dev == NULL)
-		return -ENODEV;
-	ism_pmd_destroy(dev);
-	return 0;
-}
-
 static struct rte_vdev_driver ism_shm_driver = {
 	.probe = shm_probe,
-	.remove = shm_remove,
+	.remove = ism_pmd_vdev_remove,
 };
 
 RTE_PMD_REGISTER_VDEV(ism_shm, ism_shm_driver);
