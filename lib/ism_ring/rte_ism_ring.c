@@ -137,6 +137,7 @@ rte_ism_ring_init(struct rte_ism_ring *r, const struct rte_ism_ring_conf *conf)
 	r->port = conf->port;
 	r->zero_copy = conf->zero_copy;
 	r->poll_cursor = conf->poll_cursor;
+	r->rx_signals = conf->rx_signals;
 	r->pool = conf->pool;
 	r->room = mbuf_room - RTE_PKTMBUF_HEADROOM;
 	/* Pools of pinned external buffers keep a flag the short mbuf

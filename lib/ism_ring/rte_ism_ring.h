@@ -131,6 +131,11 @@ struct rte_ism_ring_conf {
 	 * device's signals, which one ring cannot share with others of the
 	 * same device; the sender is told not to raise signals. */
 	bool poll_cursor;
+	/** With poll_cursor: have the sender raise a signal with each
+	 * publication all the same, for a receiver that sleeps on the
+	 * device's interrupt mode (rte_ism_intr_enable()) when idle; the
+	 * signals themselves are not polled by rte_ism_ring_recv(). */
+	bool rx_signals;
 };
 
 /**
@@ -144,6 +149,7 @@ struct __rte_cache_aligned rte_ism_ring {
 	uint16_t port;
 	bool zero_copy;
 	bool poll_cursor;
+	bool rx_signals;
 	uint16_t room;			/* data bytes per pool mbuf */
 	struct rte_mempool *pool;
 	/* data_off, refcnt, nb_segs, port of a fresh mbuf; 0: allocate
@@ -337,6 +343,28 @@ static inline uint32_t
 rte_ism_ring_rx_held(const struct rte_ism_ring *r)
 {
 	return r->rx_next - r->rx_cons;
+}
+
+/**
+ * Is there something to receive (a publication rte_ism_ring_recv() has not
+ * taken yet)? For a receiver about to sleep: after arming the device's
+ * wake-up (rte_ism_intr_enable()), look here before sleeping. On the
+ * receiving thread, or under rx_lock.
+ */
+static inline bool
+rte_ism_ring_rx_pending(const struct rte_ism_ring *r)
+{
+	const uint32_t *cursor = RTE_PTR_ADD(r->dmb.addr,
+			RTE_ISM_RING_PROD_OFF);
+	uint32_t prod;
+
+	if (r->rx_prod != r->rx_next)
+		return true;
+	prod = rte_atomic_load_explicit(cursor, rte_memory_order_acquire);
+	/* What rte_ism_ring_recv() would take: ahead of us, within the
+	 * credits we gave (a peer writing nonsense wakes nobody). */
+	return (int32_t)(prod - r->rx_next) > 0 &&
+		prod - r->rx_cons <= r->rx_geom.nb_slots;
 }
 
 /** Has the handshake completed for sending? */

@@ -80,10 +80,13 @@ link_sync(struct ism_eth_port *p)
 	if (up == p->link_up)
 		return false;
 	p->link_up = up;
-	if (up)
+	if (up) {
 		p->link_up_count++;
-	else
+	} else {
 		p->link_down_count++;
+		/* A receiver asleep waits for nothing any more. */
+		ism_eth_intr_kick(p);
+	}
 	rte_eth_linkstatus_set(p->dev, &link);
 	return p->dev->data->dev_conf.intr_conf.lsc != 0;
 }
