@@ -18,7 +18,7 @@
 
 int
 ism_wake_init(struct ism_wake *w, const char *name, int socket,
-		struct ism_wake_flag *flag)
+		uint32_t *armed)
 {
 	struct rte_intr_handle *h;
 	int fd, ret;
@@ -32,16 +32,17 @@ ism_wake_init(struct ism_wake *w, const char *name, int socket,
 			    strerror(errno));
 		return ret;
 	}
-	if (flag == NULL) {
-		w->own = rte_zmalloc_socket("ism_wake_flag", sizeof(*w->own),
+	if (armed == NULL) {
+		/* A line of its own: writers read it, nothing else is there. */
+		w->own = rte_zmalloc_socket("ism_wake_flag", RTE_CACHE_LINE_SIZE,
 				RTE_CACHE_LINE_SIZE, socket);
 		if (w->own == NULL)
-			w->own = rte_zmalloc("ism_wake_flag", sizeof(*w->own),
+			w->own = rte_zmalloc("ism_wake_flag", RTE_CACHE_LINE_SIZE,
 					RTE_CACHE_LINE_SIZE);
-		flag = w->own;
+		armed = w->own;
 	}
 	h = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
-	if (flag == NULL || h == NULL ||
+	if (armed == NULL || h == NULL ||
 	    rte_intr_fd_set(h, fd) != 0 ||
 	    rte_intr_type_set(h, RTE_INTR_HANDLE_VDEV) != 0 ||
 	    rte_intr_efd_counter_size_set(h, sizeof(uint64_t)) != 0 ||
@@ -56,7 +57,7 @@ ism_wake_init(struct ism_wake *w, const char *name, int socket,
 	}
 	w->intr = h;
 	w->self.fd = fd;
-	w->self.flag = flag;
+	w->self.armed = armed;
 	return 0;
 }
 
@@ -82,12 +83,11 @@ ism_wake_arm(struct ism_wake *w, bool on)
 {
 	uint64_t n;
 
-	/* The flag of a receiver is written by the receiver only, with
-	 * plain stores; what orders them is the barrier below (arming) or
-	 * nothing at all (disarming: a writer that still sees the flag set
-	 * only makes a spurious wake-up). */
-	rte_atomic_store_explicit((uint32_t *)(uintptr_t)&w->self.flag->armed,
-			on ? 1 : 0, rte_memory_order_relaxed);
+	/* The flag of a receiver is written by the receiver only; what
+	 * orders the store is the barrier below (arming) or nothing at all
+	 * (disarming: a writer that still sees the flag set only makes a
+	 * spurious wake-up). */
+	ism_wake_flag_set((uint32_t *)(uintptr_t)w->self.armed, on);
 	if (on) {
 		rte_atomic_thread_fence(rte_memory_order_seq_cst);
 		return;

@@ -44,17 +44,18 @@
 
 struct rte_intr_handle;
 
-/* The armed flag, alone in its cache line: the receiver writes it, the
- * writers only read it. May live in shared memory (a peer may write
- * anything there: any value but 0 is "armed", which costs it a spurious
- * wake-up of ours, nothing else). */
-struct __rte_cache_aligned ism_wake_flag {
-	uint32_t armed;
-};
+/*
+ * The armed flag is a 32-bit word: the receiver writes it, the writers
+ * only read it, in a line the receiver writes nowhere else. In the
+ * software backends it is in the tail of the SBA the writer raises in
+ * (ism_sw_sba_armed()), hence in memory shared with the writer (a peer
+ * may write anything there: any value but 0 is "armed", which costs it a
+ * spurious wake-up of ours, nothing else).
+ */
 
 /* What a writer needs to wake one receiver. */
 struct ism_wake_peer {
-	const struct ism_wake_flag *flag;
+	const uint32_t *armed;
 	int fd;				/* the receiver's eventfd */
 };
 
@@ -63,19 +64,19 @@ struct ism_wake {
 	/* The receiver's flag and eventfd: what this process's writers
 	 * use (loopback), and what is shared with the peers. */
 	struct ism_wake_peer self;
-	struct ism_wake_flag *own;	/* allocated here, or NULL */
+	uint32_t *own;			/* a line allocated here, or NULL */
 	/* The client's handle: fd and efds[0] the eventfd, type VDEV with a
 	 * counter of 8 bytes (rte_intr_rx_ctl() reads it empty). */
 	struct rte_intr_handle *intr;
 };
 
 /*
- * Create the eventfd and the handle; the flag in flag (shared memory of
- * the backend) or, if NULL, allocated on socket. 0 or a negative errno
- * (logged); nothing is left on failure.
+ * Create the eventfd and the handle; the flag at armed (e.g. the tail of
+ * the backend's SBA) or, if NULL, in a cache line allocated on socket. 0
+ * or a negative errno (logged); nothing is left on failure.
  */
 int ism_wake_init(struct ism_wake *w, const char *name, int socket,
-		struct ism_wake_flag *flag);
+		uint32_t *armed);
 
 /* Wake a waiter one last time (the device goes away), then free
  * everything. Idempotent; a zeroed struct ism_wake (never initialised) is
@@ -93,16 +94,23 @@ void ism_wake_arm(struct ism_wake *w, bool on);
 void ism_wake_kick(int fd);
 
 static inline bool
-ism_wake_armed(const struct ism_wake_flag *f)
+ism_wake_armed(const uint32_t *armed)
 {
-	return rte_atomic_load_explicit(&f->armed, rte_memory_order_seq_cst) != 0;
+	return rte_atomic_load_explicit(armed, rte_memory_order_seq_cst) != 0;
+}
+
+/* Store the flag (the receiver only); ism_wake_arm() orders it. */
+static inline void
+ism_wake_flag_set(uint32_t *armed, bool on)
+{
+	rte_atomic_store_explicit(armed, on ? 1 : 0, rte_memory_order_relaxed);
 }
 
 /* The library queued an event (rte_ism_dev_ops intr_event). */
 static inline void
 ism_wake_event(const struct ism_wake *w)
 {
-	if (w->self.flag != NULL && ism_wake_armed(w->self.flag))
+	if (w->self.armed != NULL && ism_wake_armed(w->self.armed))
 		ism_wake_kick(w->self.fd);
 }
 
@@ -114,7 +122,7 @@ ism_wake_event(const struct ism_wake *w)
 static __rte_always_inline void
 ism_wake_raised(const struct ism_wake_peer *w)
 {
-	if (w != NULL && unlikely(ism_wake_armed(w->flag)))
+	if (w != NULL && unlikely(ism_wake_armed(w->armed)))
 		ism_wake_kick(w->fd);
 }
 

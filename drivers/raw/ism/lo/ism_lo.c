@@ -77,7 +77,7 @@ struct lo_dev {
 	 * this device's CHID, lo_no_dmbs for the others (empty slots, other
 	 * CHIDs). Written under the fabric lock, read with atomics. */
 	struct lo_dmb *reach[1 << ISM_SW_TOK_SLOT_BITS];
-	/* Interrupt mode: writers of this process read the flag. */
+	/* Interrupt mode: the flag in the tail of sba. */
 	struct ism_wake wake;
 };
 
@@ -746,7 +746,7 @@ lo_probe(struct rte_vdev_device *vdev)
 		ret = -ENOMEM;
 		goto err;
 	}
-	ret = ism_wake_init(&d->wake, name, socket, NULL);
+	ret = ism_wake_init(&d->wake, name, socket, ism_sw_sba_armed(d->sba));
 	if (ret < 0)
 		goto err;
 	ism = d->common.ism;
