@@ -592,6 +592,9 @@ static const struct rte_ism_dev_ops ivshm_ops = {
 	.stats_get = ism_pmd_stats_get,
 	.stats_reset = ism_pmd_stats_reset,
 	.dump = ivshm_dump,
+	.intr_handle_get = ivshm_intr_handle_get,
+	.intr_arm = ivshm_intr_arm,
+	.intr_event = ivshm_intr_event,
 };
 
 static const char *const ivshm_xstat_names[] = {
@@ -641,6 +644,8 @@ ivshm_close(struct ism_pmd_dev *common)
 		pthread_mutex_unlock(&d->op_lock);
 		ivshm_ctl_detach(d);
 	}
+	/* No control pass relays any more. */
+	ivshm_wake_fini(d);
 	while ((o = TAILQ_FIRST(&d->orphans)) != NULL) {
 		TAILQ_REMOVE(&d->orphans, o, next);
 		free(o);

@@ -20,6 +20,7 @@
  *   ism_ivshm_ctl.c     the control thread and bounded waits
  *   ism_ivshm_alloc.c   placement of DMBs in the device's partition
  *   ism_ivshm_layout.*  the region layout and its checked readers
+ *   ism_ivshm_wake.c    the interrupt mode: the control pass wakes
  *
  * No socket: everything goes through the region. Each member advances a
  * heartbeat every IVSHM_PERIOD_US; one whose heartbeat stands still for
@@ -47,6 +48,7 @@
 #include "ism_pmd.h"
 #include "ism_sw_sba.h"
 #include "ism_ivshm_layout.h"
+#include "ism_wake.h"
 
 #define IVSHM_DRIVER_NAME	"ism_ivshm"
 /* Control pass (heartbeat, scan of the others) every 1 ms. */
@@ -199,6 +201,9 @@ struct ivshm_dev {
 	TAILQ_ENTRY(ivshm_dev) next;	/* devices of the control thread */
 	bool attached;
 	struct ism_sw_sba quiet_sba;	/* polled while out of the fabric */
+	/* Interrupt mode (ism_ivshm_wake.c): woken once per arming. */
+	struct ism_wake wake;
+	bool wake_sent;
 };
 
 /* In the fabric: live in the region (also while the others take it up
@@ -274,6 +279,15 @@ void ivshm_publish(struct ivshm_dev *d, uint32_t idx);
 extern const struct ism_backend ivshm_backend;
 /* Set the fast-path functions of a device being probed. */
 void ivshm_fast_path(struct rte_ism_dev *ism);
+
+/* ism_ivshm_wake.c: the interrupt mode. */
+int ivshm_wake_init(struct ivshm_dev *d);
+void ivshm_wake_fini(struct ivshm_dev *d);
+/* Wake the armed client if its SBA is pending (control pass). */
+void ivshm_wake_relay(struct ivshm_dev *d);
+struct rte_intr_handle *ivshm_intr_handle_get(struct rte_ism_dev *idev);
+int ivshm_intr_arm(struct rte_ism_dev *idev, bool on);
+void ivshm_intr_event(struct rte_ism_dev *idev);
 
 /* ism_ivshm_alloc.c: offsets and lengths in IVSHM_DMB_ALIGN units. */
 int ivshm_alloc_init(struct ivshm_alloc *a, uint32_t cap, uint64_t units);

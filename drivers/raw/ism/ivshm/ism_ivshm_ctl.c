@@ -76,6 +76,7 @@ ivshm_pass_all(void)
 	TAILQ_FOREACH(d, &ctl.devs, next) {
 		ivshm_member_step(d, now);
 		ivshm_peers_step(d, now);
+		ivshm_wake_relay(d);
 	}
 	rte_atomic_store_explicit(&ivshm_ctl_due, rte_get_tsc_cycles() +
 			 rte_get_tsc_hz() / 1000000 * IVSHM_PERIOD_US *
