@@ -72,7 +72,8 @@ ism_eth_intr_setup(struct rte_eth_dev *dev)
 	struct rte_intr_handle *h;
 	int fd, efd, ret = -ENOMEM;
 
-	if (dev->intr_handle != NULL || dev->data->dev_conf.intr_conf.rxq == 0)
+	if (dev->intr_handle != NULL || nb == 0 ||
+	    dev->data->dev_conf.intr_conf.rxq == 0)
 		return 0;
 	if (!ism_eth_intr_wanted(dev)) {
 		ISM_ETH_LOG(WARNING, "%s: %s has no interrupt mode: no Rx "
