@@ -117,7 +117,8 @@ struct rte_ism_dev_ops {
 	/**
 	 * Interrupt mode (RTE_ISM_CAPA_INTR: all three): the client's
 	 * wake-up handle, an eventfd in its fd, nb_efd 1 with efds[0] the
-	 * same fd (for rte_intr_rx_ctl()). It lives as long as the device.
+	 * same fd (for rte_intr_rx_ctl()) and a counter size of 0 (EAL does
+	 * not read it: intr_arm clears it). It lives as long as the device.
 	 */
 	struct rte_intr_handle *(*intr_handle_get)(struct rte_ism_dev *dev);
 	/**

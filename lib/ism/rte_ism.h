@@ -792,8 +792,9 @@ int rte_ism_intr_disable(uint16_t dev_id);
  *
  * Add the device's descriptor to, or remove it from, an EAL epoll
  * instance, as rte_eth_dev_rx_intr_ctl_q() does for an Rx queue: then
- * rte_epoll_wait() returns data in the event's epdata.data and clears the
- * descriptor itself. The device is in at most one epoll instance this way.
+ * rte_epoll_wait() returns data in the event's epdata.data. EAL adds it
+ * edge-triggered and does not read it: rte_ism_intr_disable() clears it.
+ * The device is in at most one epoll instance this way.
  * @param dev_id device id
  * @param epfd epoll instance, or RTE_EPOLL_PER_THREAD
  * @param op RTE_INTR_EVENT_ADD or RTE_INTR_EVENT_DEL

@@ -45,7 +45,7 @@ ism_wake_init(struct ism_wake *w, const char *name, int socket,
 	if (armed == NULL || h == NULL ||
 	    rte_intr_fd_set(h, fd) != 0 ||
 	    rte_intr_type_set(h, RTE_INTR_HANDLE_VDEV) != 0 ||
-	    rte_intr_efd_counter_size_set(h, sizeof(uint64_t)) != 0 ||
+	    rte_intr_efd_counter_size_set(h, 0) != 0 ||
 	    rte_intr_efds_index_set(h, 0, fd) != 0 ||
 	    rte_intr_nb_efd_set(h, 1) != 0) {
 		ISM_PMD_LOG(ERR, "%s: no memory for the wake-up", name);

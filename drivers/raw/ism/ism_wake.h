@@ -66,7 +66,11 @@ struct ism_wake {
 	struct ism_wake_peer self;
 	uint32_t *own;			/* a line allocated here, or NULL */
 	/* The client's handle: fd and efds[0] the eventfd, type VDEV with a
-	 * counter of 8 bytes (rte_intr_rx_ctl() reads it empty). */
+	 * counter size of 0: EAL, which adds it edge-triggered
+	 * (rte_intr_rx_ctl()), never reads it; disarming clears it. (Had EAL
+	 * to read it, a read finding it empty, cleared by another thread,
+	 * would spin in eal_intr_proc_rxtx_intr() of
+	 * lib/eal/linux/eal_interrupts.c, which retries on EAGAIN.) */
 	struct rte_intr_handle *intr;
 };
 
