@@ -25,8 +25,8 @@
 #include "ism_log_rl.h"
 #include "ism_shm.h"
 #include "ism_shm_ops.h"
-#include "ism_shm_wake.h"
 #include "ism_shm_peer.h"
+#include "ism_shm_wake.h"
 #include "ism_sw_move.h"
 
 static inline int

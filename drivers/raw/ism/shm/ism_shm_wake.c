@@ -117,7 +117,7 @@ ism_shm_wake_on_msg(struct ism_shm_peer *p, int fd,
 		return -EMFILE;
 	}
 	if (p->wake_rcvd || v == NULL || p->tx_sba == NULL) {
-		*why = "second WAKE";
+		*why = p->wake_rcvd ? "second WAKE" : "WAKE before HELLO";
 		goto bad;
 	}
 	fl = fcntl(fd, F_GETFL);
