@@ -15,23 +15,32 @@ anywhere between the previous block and this one:
 
 KIND is one of:
 
-  run        a shell script (bash -e), from the source root
+  run        a shell script (bash -e), from the source root, in a mount
+             namespace of its own whose source tree and build/ are
+             throw-away overlays (a block may reconfigure or rebuild them)
+             and whose /usr/local is one too; tmpfs=DIR,... adds fresh
+             tmpfs mounts (a prefix such as /opt)
   terminals  blocks of "# terminal N" parts run side by side after the part
              before the first one; with wait1=REGEX (a line of terminal 1)
              or until1 (terminal 1 exits) the others are then stopped with
-             SIGINT; every part must exit 0 (a stopped one: 0 or SIGINT)
-  c          a C translation unit, compiled (-c) with the flags the guides
-             give: the build's include directories, DPDK's pkg-config cflags
+             SIGINT; every part must exit 0 (a stopped one: 0 or SIGINT).
+             With parts=N the block is terminal 1 and the next N-1 blocks,
+             marked "part", are terminals 2..N (a walk-through that gives
+             each terminal a block of its own)
+  part       a terminal of the terminals block before it
+  c          a C translation unit, compiled (-c) as a user of the install
+             compiles it: against the build installed into a scratch
+             prefix (pkg-config libdpdk-ism), with -Wall -Werror and only
+             the flags of the marker's cflags="...", each of which the
+             document must name in its text
   c-body     a C fragment, compiled as the body of a function whose
              parameters are the marker's decl="..." (types of the API)
-  skip       not run; the reason follows: hardware (needs an IBM ISM
-             function, IBM Z or a host's vfio), install (the install suite
-             runs it), output (not a command: sample output, a syntax),
-             make (make itself: what runs this test), bench (minutes long:
-             the perf-smoke suite runs its cases with small counts), long
-             (a walk-through of minutes; its commands are run by another
-             block or suite), external (a program this tree does not
-             build, e.g. dpdk-l2fwd)
+  text       not a command: the reason follows: output (what a program
+             prints), syntax (a synopsis with placeholders), file (the
+             content of a file)
+  skip       not run; the reason follows, one of: hardware (an IBM ISM
+             function, IBM Z or a host's vfio), kvm (guests that need KVM),
+             docker (a Docker daemon), long (more than a few minutes)
 
 Keys: timeout=S (default 60; every process runs under timeout(1)),
 rc=N (expected status of run), expect=REGEX (a line of the output).
@@ -54,9 +63,9 @@ import sys
 import tempfile
 import time
 
-KINDS = ("run", "terminals", "c", "c-body", "skip")
-SKIP_REASONS = ("hardware", "install", "output", "make", "bench", "long",
-                "external")
+KINDS = ("run", "terminals", "part", "c", "c-body", "text", "skip")
+SKIP_REASONS = ("hardware", "kvm", "docker", "long")
+TEXT_REASONS = ("output", "syntax", "file")
 MD_MARK = re.compile(r"^\s*<!--\s*doc-test:\s*(.*?)\s*-->\s*$")
 RST_MARK = re.compile(r"^\s*\.\.\s+doc-test:\s*(.*?)\s*$")
 TERMINAL = re.compile(r"^\s*#\s*terminal\s+(\d+)")
@@ -76,7 +85,7 @@ class Block:
                     self.opts[k] = v
                 else:
                     self.opts[w] = True
-            if self.kind == "skip":
+            if self.kind in ("skip", "text"):
                 self.reason = words[1] if len(words) > 1 else ""
 
     def where(self):
@@ -149,6 +158,30 @@ def parse_rst(path, rel):
     return blocks
 
 
+def join_parts(blocks, bad):
+    """A terminals block with parts=N takes the next N-1 blocks as its
+    terminals 2..N."""
+    for i, b in enumerate(blocks):
+        if b.kind != "terminals" or "parts" not in b.opts:
+            continue
+        n = int(b.opts["parts"])
+        parts = blocks[i + 1:i + n]
+        if len(parts) != n - 1 or any(p.kind != "part" or p.path != b.path
+                                      for p in parts):
+            bad.append("%s: parts=%d needs %d blocks marked part after it"
+                       % (b.where(), n, n - 1))
+            continue
+        b.text = "# terminal 1\n" + b.text + "".join(
+            "# terminal %d\n%s" % (k + 2, p.text) for k, p in
+            enumerate(parts))
+        for p in parts:
+            p.owner = b
+    for b in blocks:
+        if b.kind == "part" and getattr(b, "owner", None) is None:
+            bad.append("%s: part without a terminals block with parts=N "
+                       "before it" % b.where())
+
+
 def collect(src, files):
     out = []
     for rel in files:
@@ -172,6 +205,7 @@ def default_files(src):
 class Ctx:
     def __init__(self, args):
         self.src, self.build, self.args = args.src, args.build, args
+        self.cleanup, self.pc_cflags = [], []
 
 
 def spawn(ctx, script, timeout, out, stdin=subprocess.DEVNULL):
@@ -193,10 +227,42 @@ def expect_line(b, text):
     return None
 
 
+def overlay_script(ctx, b, scratch):
+    """Mounts, in the block's own namespace, that make the clone and
+    /usr/local throw-away: what the block writes there goes to scratch."""
+    cmds = []
+    n = 0
+    # build/ over the tree's overlay, whose lower layer does not show the
+    # build directory mounted there.
+    for lower, on in ((ctx.src, ctx.src),
+                      (ctx.build, os.path.join(ctx.src, "build")),
+                      ("/usr/local", "/usr/local")):
+        up = os.path.join(scratch, "o%d" % n)
+        n += 1
+        cmds.append("mkdir -p %s/u %s/w && mount -t overlay overlay -o "
+                    "lowerdir=%s,upperdir=%s/u,workdir=%s/w %s" % (
+                        up, up, shlex.quote(lower), up, up,
+                        shlex.quote(on)))
+    tm = b.opts.get("tmpfs")
+    for d in (tm.split(",") if isinstance(tm, str) else []):
+        cmds.append("mkdir -p %s && mount -t tmpfs none %s"
+                    % (shlex.quote(d), shlex.quote(d)))
+    return " && ".join(cmds)
+
+
 def run_block(ctx, b):
     timeout = int(b.opts.get("timeout", 60))
-    with output_file() as out:
-        p = spawn(ctx, b.text, timeout, out)
+    with output_file() as out, \
+            tempfile.TemporaryDirectory(prefix="doc-ov.",
+                                        dir="/dev/shm") as scratch:
+        script = "%s && cd %s && exec bash -e -c %s" % (
+            overlay_script(ctx, b, scratch), shlex.quote(ctx.src),
+            shlex.quote(b.text))
+        p = subprocess.Popen(
+            ["timeout", "-k", "5", str(timeout), "unshare", "--mount",
+             "--propagation", "private", "bash", "-e", "-c", script],
+            cwd=ctx.src, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True)
         rc = p.wait()
         out.seek(0)
         text = out.read()
@@ -308,14 +374,55 @@ def run_terminals(ctx, b):
             o.close()
 
 
-def c_flags(ctx):
-    pc = subprocess.run(["pkg-config", "--cflags", "libdpdk"], check=True,
-                        capture_output=True, text=True).stdout.split()
-    inc = [os.path.join(ctx.src, d) for d in
-           ("lib/ism", "lib/ism_ring", "drivers/bus/ism", "config")]
-    return ["-Wall", "-Werror", "-DALLOW_EXPERIMENTAL_API",
-            "-DALLOW_INTERNAL_API"] + ["-I" + d for d in inc] + \
-        ["-I" + os.path.join(ctx.args.sdk, "include")] + pc
+def install_build(ctx):
+    """The build installed into a scratch directory (DESTDIR), and the
+    compile flags of its pkg-config file."""
+    dest = tempfile.mkdtemp(prefix="doc-install.", dir="/dev/shm")
+    ctx.cleanup.append(dest)
+    r = subprocess.run(["meson", "install", "-C", ctx.build, "--no-rebuild",
+                        "--quiet", "--destdir", dest],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit("meson install --destdir failed:\n" + r.stdout +
+                         r.stderr)
+    pcs = [os.path.join(root, "libdpdk-ism.pc")
+           for root, _, names in os.walk(dest) if "libdpdk-ism.pc" in names]
+    if not pcs:
+        raise SystemExit("no libdpdk-ism.pc in the install")
+    # The pkg-config files are relocatable (prefix from ${pcfiledir}).
+    pcdir = os.path.dirname(pcs[0])
+    env = dict(os.environ, PKG_CONFIG_PATH=pcdir + ":" +
+               os.environ.get("PKG_CONFIG_PATH", ""))
+    ctx.pc_cflags = subprocess.run(
+        ["pkg-config", "--cflags", "libdpdk-ism"], check=True,
+        capture_output=True, text=True, env=env).stdout.split()
+    if not any(f.startswith("-I" + dest) for f in ctx.pc_cflags):
+        raise SystemExit("pkg-config does not point into the install: %s"
+                         % " ".join(ctx.pc_cflags))
+
+
+def prose(path):
+    """The document without its code blocks' markers."""
+    return "\n".join(line for line in open(path).read().split("\n")
+                     if not (MD_MARK.match(line) or RST_MARK.match(line)))
+
+
+def c_flags(ctx, b):
+    """Only the flags the document names, as a reader would pass them."""
+    flags = b.opts.get("cflags", "")
+    flags = flags.split() if isinstance(flags, str) else []
+    text = prose(os.path.join(ctx.src, b.path))
+    missing = [f for f in flags if f not in text]
+    if missing:
+        return None, "the document does not name %s" % " ".join(missing)
+    sdk = []
+    if "sdk" in b.opts:
+        # The driver-facing headers, which an install has only with
+        # -Denable_driver_sdk=true, and DPDK's driver-SDK headers.
+        sdk = ["-I" + os.path.join(ctx.src, d) for d in
+               ("lib/ism", "drivers/bus/ism", "config")] + \
+            ["-I" + os.path.join(ctx.args.sdk, "include")]
+    return ["-Wall", "-Werror"] + flags + ctx.pc_cflags + sdk, None
 
 
 def compile_block(ctx, b):
@@ -333,8 +440,11 @@ def compile_block(ctx, b):
             f.write(text)
         # A fragment's results may go unused.
         extra = ["-Wno-unused-variable"] if b.kind == "c-body" else []
+        flags, err = c_flags(ctx, b)
+        if err:
+            return err, text
         r = subprocess.run(["timeout", "60", "cc", "-c", "-o",
-                            os.path.join(d, "block.o"), c] + c_flags(ctx) +
+                            os.path.join(d, "block.o"), c] + flags +
                            extra,
                            capture_output=True, text=True)
     if r.returncode != 0:
@@ -342,14 +452,31 @@ def compile_block(ctx, b):
     return None, ""
 
 
+def under(path, d):
+    return path == d or path.startswith(d.rstrip("/") + "/")
+
+
 def in_namespace(ctx):
     """Fresh /tmp and EAL runtime directory; BUILD on SRC/build."""
     # /run whole: EAL's runtime directories and the guides' /var/run/...
     # rendezvous directories.
     run_dir = os.path.dirname(os.path.realpath("/var/run/dpdk"))
+    # A clone (or build) below /tmp or /run stays visible: held aside,
+    # then moved back onto its path in the fresh tmpfs.
+    held = []
+    for p in sorted({ctx.src, ctx.build}):
+        if any(under(p, d) for d in ("/tmp", run_dir)) and \
+                not any(under(p, h) for h, _ in held):
+            hold = tempfile.mkdtemp(prefix="doc-hold.", dir="/dev/shm")
+            ctx.cleanup.append(hold)
+            subprocess.run(["mount", "--bind", p, hold], check=True)
+            held.append((p, hold))
     for d in ("/tmp", run_dir):
         subprocess.run(["mount", "-t", "tmpfs", "-o", "mode=1777", "none",
                         d], check=True)
+    for p, hold in held:
+        os.makedirs(p, exist_ok=True)
+        subprocess.run(["mount", "--move", hold, p], check=True)
     want = os.path.join(ctx.src, "build")
     if os.path.realpath(want) != os.path.realpath(ctx.build):
         if not os.path.isdir(want):
@@ -374,14 +501,20 @@ def main():
     blocks = collect(args.src, args.files or default_files(args.src))
 
     bad = []
+    join_parts(blocks, bad)
     for b in blocks:
         if b.kind is None:
             bad.append("%s: code block without a doc-test marker" % b.where())
         elif b.kind not in KINDS:
             bad.append("%s: unknown doc-test kind %r" % (b.where(), b.kind))
         elif b.kind == "skip" and b.reason not in SKIP_REASONS:
-            bad.append("%s: skip needs a reason of %s" % (b.where(),
-                                                        SKIP_REASONS))
+            bad.append("%s: skip needs a reason of %s (what is not a "
+                       "command is text %s; what runs here in minutes is "
+                       "run or terminals)" % (b.where(), SKIP_REASONS,
+                                               "|".join(TEXT_REASONS)))
+        elif b.kind == "text" and b.reason not in TEXT_REASONS:
+            bad.append("%s: text needs a reason of %s" % (b.where(),
+                                                        TEXT_REASONS))
     if args.list:
         for b in blocks:
             print("%-45s %-9s %s" % (b.where(), b.kind, b.marker or ""))
@@ -404,13 +537,23 @@ def main():
                               env=env).returncode
 
     ctx = Ctx(args)
-    in_namespace(ctx)
+    try:
+        in_namespace(ctx)
+        install_build(ctx)
+        return run_all(ctx, args, blocks)
+    finally:
+        for d in ctx.cleanup:
+            subprocess.run(["umount", "-l", d], stderr=subprocess.DEVNULL)
+            subprocess.run(["rm", "-rf", "--one-file-system", d])
+
+
+def run_all(ctx, args, blocks):
     fails, counts = 0, {}
     for b in blocks:
         if args.only and args.only not in b.where():
             continue
         counts[b.kind] = counts.get(b.kind, 0) + 1
-        if b.kind == "skip":
+        if b.kind in ("skip", "text", "part"):
             continue
         t0 = time.monotonic()
         if b.kind == "run":
