@@ -13,15 +13,29 @@
 #   make test DPDK=25.11   (or 24.11) builds that DPDK from the tarballs of
 #               ../shared/dpdk-src once per machine (devtools/dpdk-version.sh,
 #               about 3 minutes on 2 cores), then runs the suites against it
+#   make test-emul  the tests of the emulated ISM function in QEMU guests
+#               (suite emul): QEMU with the device and the s390x guest's
+#               kernel built once per machine (devtools/qemu-ism.sh,
+#               devtools/linux-s390x.sh), then the suite; not part of
+#               make test (the builds take longer than its budget)
 #   make s390x  the tree cross-built for s390x (IBM Z, big-endian) and its
 #               suites run under QEMU's user-mode emulator (suite s390x,
 #               part of make test): the cross compiler and emulator from
 #               Debian, DPDK 25.11 with the port of platform/s390x built
 #               once per machine (doc/guides/platform/ibm_z.rst);
 #               make s390x-full adds the emulated tests left out for time
-#   make bench  the benchmark suite (devtools/bench.sh): CSV, charts and a
-#               summary of ratios in build/perf-results; then net_ism
-#               against net_memif with testpmd (devtools/bench_testpmd.py)
+#               and make s390x-dpdk-test (DPDK's own unit tests of the port
+#               under the emulator; builds dpdk-test once per machine)
+#   make bench  the benchmark suite (devtools/bench.sh, about 1 minute on
+#               2 cores): CSV, charts and a summary of ratios with their
+#               intervals in build/perf-results; then net_ism against
+#               net_memif with testpmd (devtools/bench_testpmd.py --quick:
+#               64 and 1500 B copy, txonly->rxonly and io forwarding,
+#               interleaved pairs of 5 s, as many as fit into 7.5 minutes):
+#               at most about 10 minutes in all
+#   make bench-full  the same with the long testpmd comparison (copy and
+#               zero copy, with and without hugepages, 3 pairs of 8 s per
+#               case: about 30 minutes on 2 cores)
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -33,7 +47,8 @@ ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 	-Dism_debug=true -Dbuildtype=debugoptimized
 
 .PHONY: all setup build build-asan vm-setup dpdk-versions s390x-setup \
-	s390x s390x-full demo test bench clean
+	s390x s390x-full s390x-dpdk-test demo test test-emul qemu-ism linux-s390x \
+	bench bench-full clean
 
 all: build
 
@@ -65,7 +80,17 @@ demo: build
 # unpacked under /var/tmp) is part of the test set-up. ISM_SKIP_VM=1 skips
 # it (the tests then report SKIP).
 vm-setup:
-	@[ -n "$(ISM_SKIP_VM)" ] || tests/bus_ism/vm/prepare.sh
+	@[ -n "$(ISM_SKIP_VM)" ] || tests/vm/prepare.sh
+
+# QEMU with the emulated ISM function, once per machine into
+# /var/cache/dpdk-ism (devtools/qemu-ism.sh).
+qemu-ism:
+	./devtools/qemu-ism.sh prefix
+
+# The s390x guest's kernel (Debian's Linux 6.1 with the ism driver, SMC and
+# vfio-pci) and busybox, once per machine (devtools/linux-s390x.sh).
+linux-s390x:
+	./devtools/linux-s390x.sh prefix
 
 # The other DPDK versions of ../shared/dpdk-src (CI has them), built once
 # per machine into a cache outside the tree: the release build's suite
@@ -98,13 +123,20 @@ s390x: build s390x-setup
 
 # The same with the emulated tests that make test leaves out for its time
 # (tests/s390x/s390x_test.sh).
-s390x-full: build s390x-setup
+s390x-full: build s390x-setup s390x-dpdk-test
 	tests/s390x/s390x_test.sh $(CURDIR) $(CURDIR)/$(BUILD)/tests/s390x/build full
+
+# DPDK's unit tests (dpdk-test's fast tests) of the port under the emulator,
+# against the results the guide lists; dpdk-test is built once per machine
+# in its own build dir of the cache (devtools/dpdk-version.sh dpdk-test).
+s390x-dpdk-test: s390x-setup
+	d=$$(./devtools/dpdk-version.sh dpdk-test 25.11-s390x) && \
+		tests/s390x/dpdk_unit_tests.py "$$d"
 
 ifeq ($(DPDK),)
 test: build build-asan vm-setup dpdk-versions s390x-setup
-	meson test -C $(BUILD) --print-errorlogs
-	meson test -C $(ASAN_BUILD) --print-errorlogs
+	meson test -C $(BUILD) --print-errorlogs --no-suite emul
+	meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite emul
 else
 # The release build's test of that version (tests/versions): its own build
 # of the tree against the DPDK built here.
@@ -113,7 +145,14 @@ test: build
 	meson test -C $(BUILD) --print-errorlogs --suite dpdk-$(DPDK)
 endif
 
+test-emul: build vm-setup qemu-ism linux-s390x
+	meson test -C $(BUILD) --print-errorlogs --suite emul
+
 bench: build
+	BUILD=$(BUILD) ./devtools/bench.sh
+	./devtools/bench_testpmd.py --build $(BUILD) --quick
+
+bench-full: build
 	BUILD=$(BUILD) ./devtools/bench.sh
 	./devtools/bench_testpmd.py --build $(BUILD)
 

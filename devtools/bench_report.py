@@ -25,6 +25,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_stats  # noqa: E402
+
 BACKENDS = {"ism_lo": "loopback", "ism_shm": "shm", "ism_ivshm": "ivshmem"}
 NOISY_PCT = 97.0
 # A reference whose repetitions spread more than SPREAD_FACTOR times its
@@ -36,9 +39,11 @@ SPREAD_MIN = 0.05
 SPREAD_UNSTEADY = 0.25
 
 
-def load(path):
-    """(figures, spreads): the rows with stat "spread" (how far a
-    reference moved between repetitions) apart from the figures."""
+def load_all(path):
+    """(figures, spreads, reps, unmeasured): apart from the figures, the
+    rows with stat "spread" (how far a reference moved between
+    repetitions), "rep" (one paired repetition: value, reference and their
+    ratio) and "n/a" (a figure this host cannot measure)."""
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     for r in rows:
@@ -46,8 +51,31 @@ def load(path):
         r["value"] = float(r["value"])
         r["ref_value"] = float(r["ref_value"]) if r["ref_value"] else None
         r["ratio"] = float(r["ratio"]) if r["ratio"] else None
-    return ([r for r in rows if r["stat"] != "spread"],
-            [r for r in rows if r["stat"] == "spread"])
+    apart = ("spread", "rep", "n/a")
+    return ([r for r in rows if r["stat"] not in apart],
+            [r for r in rows if r["stat"] == "spread"],
+            [r for r in rows if r["stat"] == "rep"],
+            [r for r in rows if r["stat"] == "n/a"])
+
+
+def load(path):
+    """(figures, spreads) of load_all()."""
+    return load_all(path)[:2]
+
+
+def intervals(reps):
+    """{(case, x, series, reference): (median ratio, interval, pairs,
+    median value, median reference)} of the paired repetitions
+    (bench_stats.ratio_summary)."""
+    groups = {}
+    for r in reps:
+        key = (r["case"], r["x"], r["series"], r["reference"])
+        groups.setdefault(key, []).append(r)
+    return {k: bench_stats.ratio_summary([r["value"] for r in rs],
+                                         [r["ref_value"] for r in rs])
+            + (bench_stats.median([r["value"] for r in rs]),
+               bench_stats.median([r["ref_value"] for r in rs]))
+            for k, rs in groups.items()}
 
 
 def spread_check(spreads):
@@ -154,10 +182,13 @@ OPS = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b,
        "==": lambda a, b: a == b}
 
 
-def judge(rows, case, spec):
+def judge(rows, case, spec, ci=None):
     """(measured, met) of a target spec over the rows of case:
     "min|max ratio|value OP LIMIT [where KEY=VALUE ... x>=N x<=N]", VALUE
-    a glob (fnmatch)."""
+    a glob (fnmatch). With ci (intervals()), a ratio whose repetitions
+    were paired is judged by its interval (bench_stats.verdict): "yes"
+    only when every selected ratio's whole interval meets the limit, "no"
+    when one interval is wholly on the wrong side, else "undecided"."""
     m = TARGET_RX.match(spec)
     if m is None:
         raise SystemExit("bad target \"%s\" of [%s]" % (spec, case))
@@ -182,17 +213,50 @@ def judge(rows, case, spec):
     at = (" at %s %s" % (r["param"], size_str(r["x"]) if r["param"] ==
                          "size" else r["x"]))
     what = r["series"] + (" / " + r["reference"] if r["reference"] else "")
-    measured = "%s %s %.2f%s (%s)" % (agg, field, r[field], at, what)
-    return measured, "yes" if OPS[op](r[field], float(limit)) else "no"
+
+    def interval(row):
+        if ci is None or field != "ratio" or op not in bench_stats.OPS:
+            return None
+        got = ci.get((row["case"], row["x"], row["series"],
+                      row["reference"]))
+        return got[1] if got else None
+
+    iv = interval(r)
+    measured = "%s %s %s%s (%s)" % (agg, field, bench_stats.fmt_ci(
+        r[field], iv), at, what)
+    verdicts = set()
+    for row in sel:
+        row_iv = interval(row)
+        if row_iv is None:
+            verdicts.add("yes" if OPS[op](row[field], float(limit))
+                         else "no")
+        else:
+            verdicts.add(bench_stats.verdict(row[field], row_iv, op,
+                                             float(limit)))
+    for v in ("no", "undecided"):
+        if v in verdicts:
+            return measured, v
+    return measured, "yes"
 
 
 class Report:
-    def __init__(self, rows, targets, spreads=()):
+    def __init__(self, rows, targets, spreads=(), reps=(), unmeasured=()):
         self.rows = rows
         self.spreads = list(spreads)
+        self.ci = intervals(reps)
+        self.unmeasured = list(unmeasured)
         self.lines = []
-        self.targets = [("%s: %s" % (case, name),) + judge(rows, case, spec)
+        self.targets = [("%s: %s" % (case, name),) +
+                        judge(rows, case, spec, self.ci)
                         for case, name, spec in targets]
+
+    def ratio(self, r):
+        """A figure's ratio with the interval of its paired repetitions,
+        if any ("-" for no figure)."""
+        if r is None or r["ratio"] is None:
+            return "-"
+        got = self.ci.get((r["case"], r["x"], r["series"], r["reference"]))
+        return bench_stats.fmt_ci(r["ratio"], got and got[1])
 
     def p(self, s=""):
         self.lines.append(s)
@@ -257,13 +321,14 @@ class Report:
                 q = one(rows, backend=b, x=s, series="move_data",
                         reference="rte_memcpy")
                 cells += [fmt(m and m["value"]), fmt(m and m["ref_value"]),
-                          fmt(m and m["ratio"]), fmt(q and q["ratio"])]
+                          self.ratio(m), self.ratio(q)]
             body.append(cells)
         self.p("### move_data throughput (case 1)")
         self.p("One lcore; each size moved into the next offset of a DMB "
                "(a ring), memcpy and rte_memcpy copying the same way into "
                "a second DMB of the same backend. GB/s = 1e9 B/s; ratio = "
-               "median of the per-repetition ratios.")
+               "median of the per-repetition ratios [95 % bootstrap "
+               "interval].")
         self.p()
         self.table(head, body)
 
@@ -277,7 +342,7 @@ class Report:
                "with one signal per burst.")
         self.p()
         body = [[str(r["x"]), r["series"], fmt(r["value"]),
-                 fmt(r["ref_value"]), fmt(r["ratio"])] for r in rows]
+                 fmt(r["ref_value"]), self.ratio(r)] for r in rows]
         self.table(["burst", "series", "Mops/s", "memcpy loop Mops/s",
                     "ratio"], body)
 
@@ -309,6 +374,48 @@ class Report:
         self.p()
         self.table(["backend", "size", "stat", "ISM ns", "2line ns",
                     "ratio", "1line ns", "ratio"], body)
+        self.steps()
+
+    # The round trip step by step (perf_pingpong.c).
+    STEPS = ("pingpong_1line", "pingpong_2line_cldemote", "pingpong_2seq",
+             "pingpong_line+flag", "pingpong_line+flag_cldemote",
+             "move+signal_rtt")
+
+    def steps(self):
+        body = []
+        cases = dict.fromkeys(r["case"] for r in
+                              pick(self.rows, type="latency"))
+        for case in cases:
+            backend = one(self.rows, case=case)["backend"]
+            for x in sorted({k[1] for k in self.ci if k[0] == case}):
+                for series in self.STEPS:
+                    got = self.ci.get((case, x, series, "pingpong_2line"))
+                    na = one(self.unmeasured, case=case, x=x,
+                             series=series)
+                    if got is None and na is None:
+                        continue
+                    if got is None:
+                        body.append([BACKENDS.get(backend, backend),
+                                     f"{x} B", series, "n/a", "n/a",
+                                     "n/a (no CLDEMOTE on this CPU)"])
+                        continue
+                    ratio, iv, n, val, ref = got
+                    body.append([BACKENDS.get(backend, backend), f"{x} B",
+                                 series, fmt(val, 0), fmt(ref, 0),
+                                 bench_stats.fmt_ci(ratio, iv) +
+                                 f" ({n} pairs)"])
+        if not body:
+            return
+        self.p("#### Round trip step by step")
+        self.p("Raw ping-pongs that each add one step of a signalled move "
+               "to the 2-line ping-pong, in the same interleaved run "
+               "(doc/guides/tools/testism_bench_method.rst): median ns of "
+               "the per-repetition medians, and the median of the "
+               "per-repetition ratios to 2line with its 95 % bootstrap "
+               "interval over the repetitions.")
+        self.p()
+        self.table(["backend", "size", "kind", "ns", "2line ns",
+                    "ratio to 2line [95 %]"], body)
 
     def poll(self):
         rows = pick(self.rows, type="poll")
@@ -569,7 +676,7 @@ def main():
     ap.add_argument("--command", default="devtools/bench.sh")
     a = ap.parse_args()
 
-    rows, spreads = load(a.csv)
+    rows, spreads, reps, unmeasured = load_all(a.csv)
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     pngs = plots(rows, a.out)
     header = [
@@ -581,12 +688,16 @@ def main():
         f"dpdk-ism {git_rev(top)}. Command: `{a.command}`"
         + (f" ({a.seconds} s)." if a.seconds is not None else "."),
         "Every figure is the median over repetitions, measured next to its "
-        "reference in the same run; ratio = ISM / reference.",
+        "reference in the same run; ratio = ISM / reference, with the 95 % "
+        "bootstrap interval over the paired repetitions in brackets; a "
+        "target is met only when its whole interval is on the right side "
+        "(doc/guides/tools/testism_bench_method.rst).",
         "",
     ]
     if pngs:
         header += ["Charts: " + ", ".join(pngs) + ".", ""]
-    report = Report(rows, load_targets(a.config), spreads)
+    report = Report(rows, load_targets(a.config), spreads, reps,
+                    unmeasured)
     _, warnings = spread_check(spreads)
     if warnings:
         header += [f"**{len(warnings)} reference(s) moved more than "

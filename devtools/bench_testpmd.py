@@ -4,10 +4,14 @@
 """Benchmark: net_ism against DPDK's net_memif, two dpdk-testpmd processes
 on each, in the same run, interleaved, as ratios.
 
-    devtools/bench_testpmd.py [--build DIR] [--tests txrx,iofwd]
+    devtools/bench_testpmd.py [--build DIR] [--quick] [--tests txrx,iofwd]
         [--sizes 64,1500] [--modes copy,zc] [--mems nohuge,huge]
         [--reps 3] [--dur 8] [--min-probe 90] [--retries 1] [--wait 20]
-        [--hugepages 512] [--out DIR]
+        [--budget S] [--hugepages 512] [--out DIR]
+
+make bench-full runs the defaults (about 30 minutes on 2 cores); make bench
+runs --quick: copy mode without hugepages, up to 5 pairs of 5 s per case,
+as many as fit into --budget 450 s (7.5 minutes).
 
 Tests (receiver's forwarding lcore on CPU 0, sender's on CPU 1; each
 process' main lcore sleeps between its once-a-second statistics):
@@ -21,7 +25,9 @@ Memory: nohuge (--no-huge -m 512) and huge (--in-memory on 2 MiB pages;
 pages are reserved if fewer are free, and the count is put back at the
 end). The figure is the median of the receiver's 1-s samples (idle
 seconds, 2 warm-up seconds and the last dropped), then the median over
-repetitions; ratios are net_ism / net_memif. A 1-s noise probe (the share
+repetitions; the ratio is the median of the pairs' net_ism / net_memif
+ratios (both PMDs back to back, order alternating) with its bootstrap
+interval over the pairs (devtools/bench_stats.py). A 1-s noise probe (the share
 of time two busy vCPUs really run) goes around each pair: a pair is run
 again (--retries) when a probe reads below --min-probe, after waiting up
 to --wait s. Writes testpmd.csv and testpmd.md to --out.
@@ -41,12 +47,31 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_fwd as bf  # noqa: E402  (process pairs, samples)
+import bench_stats  # noqa: E402  (intervals of the pair ratios)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 import ism_eal  # noqa: E402  (tests/lib: the noise probe)
 NR_HUGE = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
 FREE_HUGE = "/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
+
+
+# The long form (make bench-full) and the short one (make bench). A run of
+# the short one takes about 14 s (5 s of traffic, 5 s of start-up and
+# shutdown, two 1-s noise probes and their processes): a repetition of its
+# 4 cases x 2 PMDs about 2 minutes on 2 cores, so the budget of 7.5
+# minutes lets about 4 of the 5 repetitions run, whatever the host does.
+FULL = {"tests": "txrx,iofwd", "sizes": "64,1500", "modes": "copy,zc",
+        "mems": "nohuge,huge", "reps": 3, "dur": 8, "retries": 1,
+        "wait": 20, "budget": 0}
+QUICK = dict(FULL, modes="copy", mems="nohuge", reps=5, dur=5, retries=0,
+             wait=5, budget=450)
+
+
+def over_budget(budget, elapsed, longest_rep):
+    """True when a repetition as long as the longest so far would end
+    after budget seconds (budget 0: no bound)."""
+    return budget > 0 and elapsed + longest_rep > budget
 
 
 def cpu_model():
@@ -179,8 +204,9 @@ def run_case(args, case, rep, tmp):
             res.append((pmd, s, before + noise_probe(args)))
         if all(min(p) >= args.min_probe for _, _, p in res):
             break
-        print("rep %d %s: host busy during the runs, again"
-              % (rep + 1, case), flush=True)
+        if attempt < args.retries:
+            print("rep %d %s: host busy during the runs, again"
+                  % (rep + 1, case), flush=True)
     return res
 
 
@@ -190,23 +216,33 @@ def main():
     ap.add_argument("--testpmd", default="/usr/bin/dpdk-testpmd")
     ap.add_argument("--perf", help="dpdk-test-ism-perf, for the noise "
                     "probe (default: the one of --build)")
-    ap.add_argument("--tests", default="txrx,iofwd")
-    ap.add_argument("--sizes", default="64,1500")
-    ap.add_argument("--modes", default="copy,zc")
-    ap.add_argument("--mems", default="nohuge,huge")
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--dur", type=int, default=8,
-                    help="seconds of traffic per run")
+    ap.add_argument("--quick", action="store_true",
+                    help="the short form make bench runs (QUICK): fewer, "
+                    "shorter pairs, bounded by --budget")
+    ap.add_argument("--tests", help="default txrx,iofwd")
+    ap.add_argument("--sizes", help="default 64,1500")
+    ap.add_argument("--modes", help="default copy,zc (quick: copy)")
+    ap.add_argument("--mems", help="default nohuge,huge (quick: nohuge)")
+    ap.add_argument("--reps", type=int, help="default 3 (quick: 5)")
+    ap.add_argument("--dur", type=int,
+                    help="seconds of traffic per run (default 8, quick: 5)")
     # A KVM guest whose host is busy reads 90-94 % at best: a higher bar
     # (95, with 2 retries of up to 120 s) never let a run on the AMD
     # development VM finish in hours; the probes are in the report.
     ap.add_argument("--min-probe", type=float, default=90)
-    ap.add_argument("--retries", type=int, default=1)
-    ap.add_argument("--wait", type=int, default=20)
+    ap.add_argument("--retries", type=int, help="default 1 (quick: 0)")
+    ap.add_argument("--wait", type=int, help="default 20 (quick: 5)")
+    ap.add_argument("--budget", type=int,
+                    help="seconds: no repetition starts that would end "
+                    "after them, judged by the longest one so far "
+                    "(default none, quick: %d)" % QUICK["budget"])
     ap.add_argument("--hugepages", type=int, default=512,
                     help="2 MiB pages the huge runs need free")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
+    for k, v in (QUICK if args.quick else FULL).items():
+        if getattr(args, k) is None:
+            setattr(args, k, v)
     args.build = os.path.abspath(args.build)
     if args.perf is None:
         args.perf = os.path.join(args.build, "app", "test-ism",
@@ -221,16 +257,28 @@ def main():
     cases = [(t, int(s), m, mem) for t in args.tests.split(",")
              for s in args.sizes.split(",") for m in args.modes.split(",")
              for mem in mems]
-    res, every, probes = {}, {}, []
+    res, every, probes, pairs = {}, {}, [], {}
     start = time.monotonic()
     with Hugepages(args.hugepages if "huge" in mems else 0) as huge, \
             tempfile.TemporaryDirectory(prefix="bench-testpmd.") as tmp:
         if "huge" in mems and not huge.ok():
             print("bench: not enough free 2 MiB pages: huge runs skipped")
             cases = [c for c in cases if c[3] != "huge"]
+        longest = 0.0
         for rep in range(args.reps):
+            rep_start = time.monotonic()
+            if over_budget(args.budget, rep_start - start, longest):
+                print("bench: budget of %d s reached: %d repetitions of %d"
+                      % (args.budget, rep, args.reps), flush=True)
+                args.reps = rep
+                break
             for case in cases:
-                for pmd, s, p in run_case(args, case, rep, tmp):
+                got = run_case(args, case, rep, tmp)
+                meds = {pmd: bf.med(s) for pmd, s, _ in got if s}
+                if "ism" in meds and "memif" in meds:
+                    pairs.setdefault(case, []).append(
+                        (meds["ism"], meds["memif"]))
+                for pmd, s, p in got:
                     if s:
                         res.setdefault(case + (pmd,), []).append(bf.med(s))
                     every.setdefault(case + (pmd,), []).extend(s)
@@ -240,8 +288,9 @@ def main():
                           % (rep + 1, pmd, case[0], case[1], case[2],
                              case[3], bf.med(s), len(s),
                              "/".join("%.0f" % x for x in p)), flush=True)
+            longest = max(longest, time.monotonic() - rep_start)
     report(args, cases, res, every, probes, out_dir,
-           time.monotonic() - start)
+           time.monotonic() - start, pairs)
     empty = measured_nothing(every)
     for k in empty:
         print("bench: FAILED: %s measured nothing (no Rx-pps sample)" % k)
@@ -256,7 +305,15 @@ def measured_nothing(every):
                       for k, s in every.items() if not s))
 
 
-def report(args, cases, res, every, probes, out_dir, secs):
+def pair_summary(pairs):
+    """(median of the pairs' net_ism / net_memif ratios, its bootstrap
+    interval or None, number of pairs) of [(ism Mpps, memif Mpps)], each
+    pair measured back to back."""
+    return bench_stats.ratio_summary([i for i, _ in pairs],
+                                     [m for _, m in pairs])
+
+
+def report(args, cases, res, every, probes, out_dir, secs, pairs=None):
     model = cpu_model()
     rows = []
     for case in cases:
@@ -264,9 +321,14 @@ def report(args, cases, res, every, probes, out_dir, secs):
         m = bf.med(res.get(case + ("memif",), []))
         ip = bf.p90(every.get(case + ("ism",), []))
         mp = bf.p90(every.get(case + ("memif",), []))
-        rows.append(case + (i, m, i / m if m else float("nan"), ip, mp))
+        r, iv, n = pair_summary((pairs or {}).get(case, []))
+        ahead = bench_stats.verdict(r, iv, ">", 1.0) if n else "n/a"
+        rows.append(case + (i, m, r, iv[0] if iv else float("nan"),
+                            iv[1] if iv else float("nan"), n, ahead, ip,
+                            mp))
     head = ("test", "size", "mode", "memory", "ism_mpps", "memif_mpps",
-            "ratio", "ism_p90", "memif_p90")
+            "ratio", "ratio_lo", "ratio_hi", "pairs", "ism_ahead",
+            "ism_p90", "memif_p90")
     with open(os.path.join(out_dir, "testpmd.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(head)
@@ -278,22 +340,29 @@ def report(args, cases, res, every, probes, out_dir, secs):
              "noise probe (both vCPUs running): median %.1f %%, min %.1f %%."
              % (model, os.cpu_count(), args.reps, args.dur, secs / 60, pm,
                 min(probes) if probes else float("nan")),
+             "ism/memif: median of the ratios of the interleaved pairs "
+             "[95 % bootstrap interval over the pairs]; net_ism ahead: "
+             "\"yes\" only when the whole interval is above 1.0 "
+             "(doc/guides/tools/testism_bench_method.rst).",
              "",
              "| test | size | mode | memory | net_ism Mpps | net_memif Mpps "
-             "| ism/memif | p90 ism/memif |",
-             "|---|---|---|---|---|---|---|---|"]
-    for t, s, mo, mem, i, m, r, ip, mp in rows:
-        lines.append("| %s | %d B | %s | %s | %.2f | %.2f | **%.2f** | %.2f |"
-                     % (t, s, mo, mem, i, m, r, ip / mp if mp else
-                        float("nan")))
+             "| ism/memif | pairs | net_ism ahead | p90 ism/memif |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for t, s, mo, mem, i, m, r, lo, hi, n, ahead, ip, mp in rows:
+        iv = None if lo != lo else (lo, hi)
+        lines.append("| %s | %d B | %s | %s | %.2f | %.2f | **%s** | %d | "
+                     "%s | %.2f |"
+                     % (t, s, mo, mem, i, m, bench_stats.fmt_ci(r, iv), n,
+                        ahead, ip / mp if mp else float("nan")))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(out_dir, "testpmd.md"), "w") as f:
         f.write(text)
     print("\n" + text)
-    for t, s, mo, mem, i, m, r, ip, mp in rows:
+    for t, s, mo, mem, i, m, r, lo, hi, n, ahead, ip, mp in rows:
         print("RESULT test=%s size=%dB mode=%s mem=%s: net_ism %.2f Mpps, "
-              "net_memif %.2f Mpps, ism/memif %.2f" % (t, s, mo, mem, i, m,
-                                                       r))
+              "net_memif %.2f Mpps, ism/memif %s of %d pairs"
+              % (t, s, mo, mem, i, m, bench_stats.fmt_ci(
+                  r, None if lo != lo else (lo, hi)), n))
     if probes and min(probes) < args.min_probe:
         print("bench: the host was busy during some runs (probe below "
               "%.0f %%): figures indicative only" % args.min_probe)

@@ -13,6 +13,14 @@
 #                                  that DPDK with the s390x port of
 #                                  platform/s390x applied, cross-built for
 #                                  IBM Z (devtools/setup.sh s390x first)
+#   dpdk-version.sh dpdk-test <ver>
+#                                  the same as prefix, then builds DPDK's
+#                                  unit-test program dpdk-test once, in a
+#                                  build dir of its own next to the install
+#                                  (test-<full version>; the install is
+#                                  untouched), and prints that build dir
+#                                  (app/dpdk-test, drivers/)
+#   dpdk-version.sh tarball <ver>  the tarball of <ver> (else status 1)
 #   dpdk-version.sh find <ver>     the install prefix of <ver> if it is
 #                                  built already (else status 1): no build
 #   dpdk-version.sh env <ver>      the same as prefix, then shell assignments:
@@ -151,6 +159,45 @@ build() {
 	echo "$want" > "$stamp"
 }
 
+# dpdk-test: the version's recipe with app/test (and ptr_compress, which
+# the ring tests need), in $DPDK_CACHE/test-<full>: the whole DPDK once
+# more and the unit tests, about as long again as the version's build.
+test_options() {
+	recipe "$1" | sed '/^port /d' |
+		sed 's/-Dtests=false/-Dtests=true/;
+		     s/-Denable_apps=test-pmd/-Denable_apps=test-pmd,test/;
+		     s/-Denable_libs=\([^ ]*\)/-Denable_libs=\1,ptr_compress/'
+}
+
+dpdk_test() {
+	inst=$(prefix "$1")
+	full=${inst##*/install-}
+	src=$DPDK_CACHE/dpdk-$full
+	bld=$DPDK_CACHE/test-$full
+	want="$(recipe "$full")
+dpdk-test"
+	exec 9>"$DPDK_CACHE/.lock-$full"
+	flock 9
+	if [ "$(cat "$bld/.dpdk-ism-recipe" 2>/dev/null)" != "$want" ]; then
+		echo "dpdk-version: building DPDK $full's dpdk-test in $bld" \
+			"(once per machine; log in" \
+			"$DPDK_CACHE/build-test-$full.log)" >&2
+		rm -rf "$bld"
+		# shellcheck disable=SC2046
+		if ! (cd "$src" && PATH=/usr/bin:$PATH &&
+		      meson setup "$bld" $(test_options "$full") &&
+		      ninja -C "$bld") \
+		      >"$DPDK_CACHE/build-test-$full.log" 2>&1; then
+			tail -n 30 "$DPDK_CACHE/build-test-$full.log" >&2
+			die "building dpdk-test of $full failed (log:" \
+				"$DPDK_CACHE/build-test-$full.log)"
+		fi
+		echo "$want" > "$bld/.dpdk-ism-recipe"
+	fi
+	exec 9>&-
+	echo "$bld"
+}
+
 # The full version of <ver> (25.11 -> 25.11.2, 25.11-s390x ->
 # 25.11.2-s390x) and its tarball; none: status 1.
 full_version() {
@@ -191,6 +238,16 @@ prefix)
 	[ $# = 2 ] || die "usage: $0 prefix <version>"
 	prefix "$2"
 	;;
+dpdk-test)
+	[ $# = 2 ] || die "usage: $0 dpdk-test <version>"
+	dpdk_test "$2"
+	;;
+tarball)
+	[ $# = 2 ] || die "usage: $0 tarball <version>"
+	t=$(tarball "$2")
+	[ -n "$t" ] || exit 1
+	echo "$t"
+	;;
 find)
 	[ $# = 2 ] || die "usage: $0 find <version>"
 	full_version "$2" || exit 1
@@ -210,6 +267,8 @@ env)
 	echo "DPDK_SOURCE=$DPDK_CACHE/dpdk-$full"
 	;;
 *)
-	die "usage: $0 list | prefix <version> | find <version> | env <version>"
+	die "usage: $0 list | prefix <version> | dpdk-test <version> |" \
+		"tarball <version> |" \
+		"find <version> | env <version>"
 	;;
 esac

@@ -54,6 +54,12 @@ usage(const char *prog)
 	       "    --backend DRIVER[,DEVARGS]  vdev driver and devargs of the\n"
 	       "                devices the suites create (default ism_lo;\n"
 	       "                ism_shm,dir=D; ism_ivshm,path=F,size=B)\n"
+	       "    --devices A,B  two existing devices (e.g. -a ism:<PCI\n"
+	       "                address>) instead; cases that create devices\n"
+	       "                are skipped\n"
+	       "    --stores-posted  the platform cannot report a refused\n"
+	       "                store block (plain vfio-pci): refused moves\n"
+	       "                may return 0\n"
 	       "  demo        move_data throughput per size next to memcpy\n"
 	       "    --iters N  bytes moved per size, in MiB (default 256)\n"
 	       "  list        list the suites\n"
@@ -104,10 +110,12 @@ functional_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "suite", required_argument, NULL, 's' },
 		{ "backend", required_argument, NULL, 'b' },
+		{ "devices", required_argument, NULL, 'd' },
+		{ "stores-posted", no_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int i, pass = 0, fail = 0, skip = 0, ran = 0;
-	const char *suites = NULL, *backend = "ism_lo";
+	const char *suites = NULL, *backend = "ism_lo", *devices = NULL;
 	int c;
 
 	optind = 1;
@@ -118,6 +126,12 @@ functional_main(int argc, char **argv)
 			break;
 		case 'b':
 			backend = optarg;
+			break;
+		case 'd':
+			devices = optarg;
+			break;
+		case 'p':
+			fx.stores_posted = true;
 			break;
 		default:
 			usage(argv[0]);
@@ -137,7 +151,7 @@ functional_main(int argc, char **argv)
 		usage(argv[0]);
 		return 2;
 	}
-	if (fx_setup(backend) < 0)
+	if ((devices != NULL ? fx_setup_given(devices) : fx_setup(backend)) < 0)
 		return 1;
 	for (i = 0; i < RTE_DIM(all_suites); i++)
 		if (suite_selected(suites, all_suites[i]->name))

@@ -108,9 +108,23 @@ void perf_emit(const struct perf_case *c, uint64_t x, const char *series,
 /*
  * Figures of paired repetitions: val[r] and ref[r] were measured back to
  * back. Emits the median of val, the median of ref and the median of the
- * per-repetition ratios val[r]/ref[r].
+ * per-repetition ratios val[r]/ref[r], then the repetitions
+ * (perf_emit_reps) and the reference's spread.
  */
 void perf_emit_paired(const struct perf_case *c, uint64_t x,
+		const char *series, const char *unit, const double *val,
+		const char *reference, const double *ref, unsigned int n);
+
+/* A figure this host cannot measure (stat "n/a", value nan), and why. */
+void perf_emit_na(const struct perf_case *c, uint64_t x, const char *series,
+		const char *why);
+
+/*
+ * The paired repetitions themselves: one row per repetition (stat "rep")
+ * with val[r], ref[r] and their ratio, from which devtools/bench_report.py
+ * draws the interval of the median ratio. perf_emit_paired() emits them.
+ */
+void perf_emit_reps(const struct perf_case *c, uint64_t x,
 		const char *series, const char *unit, const double *val,
 		const char *reference, const double *ref, unsigned int n);
 
@@ -189,11 +203,42 @@ void perf_copy_pattern(void *buf, uint32_t len);
 
 /* perf_latency.c: round trips, shared by loopback and shm. */
 
-/* Raw reference: lines of one cache line each; 1 line or 1 per side. */
+/* The raw references (perf_pingpong.c): a flag line per direction (1line
+ * uses a alone) and a data line per direction, each on its own line. */
+#define PERF_PP_LINE_WORDS	(RTE_CACHE_LINE_SIZE / 8)
 struct perf_pp_lines {
-	alignas(RTE_CACHE_LINE_SIZE) uint64_t a;
-	alignas(RTE_CACHE_LINE_SIZE) uint64_t b;
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t a;	/* requester's flag */
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t b;	/* responder's flag */
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t da[PERF_PP_LINE_WORDS];
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t db[PERF_PP_LINE_WORDS];
 };
+
+/* The kinds of raw ping-pong, each one step of a signal round trip (see
+ * perf_pingpong.c); 2line is the reference of every ratio. */
+enum perf_pp_kind {
+	PERF_PP_2LINE,
+	PERF_PP_1LINE,
+	PERF_PP_2LINE_DEMOTE,
+	PERF_PP_2SEQ,
+	PERF_PP_LINE_FLAG,
+	PERF_PP_LINE_FLAG_DEMOTE,
+	PERF_PP_NB
+};
+/* Its command word ("raw2", ...) and its series ("pingpong_2line", ...). */
+const char *perf_pp_what(enum perf_pp_kind k);
+const char *perf_pp_series(enum perf_pp_kind k);
+/* The kind of a command word, or -1. */
+int perf_pp_kind_of(const char *what);
+/* False for a CLDEMOTE kind on a CPU without it (cpuid, at run time). */
+bool perf_pp_supported(enum perf_pp_kind k);
+/* Zero every line (between blocks, the responder idle). */
+void perf_pp_reset(struct perf_pp_lines *l);
+/* Requester: n + 1 round trips of kind k, the first untimed, into ns[n]. */
+int perf_raw_ping(struct perf_pp_lines *l, enum perf_pp_kind k, uint64_t n,
+		double *ns, uint64_t deadline);
+/* Responder: n round trips of kind k. PERF_OK or PERF_FAIL. */
+int perf_raw_pong(struct perf_pp_lines *l, enum perf_pp_kind k, uint64_t n,
+		uint64_t deadline);
 
 /* The responder side of one block of round trips. */
 struct perf_pong {
@@ -206,16 +251,13 @@ struct perf_pong {
 };
 /* ISM responder: wait for each signal, answer. PERF_OK or PERF_FAIL. */
 int perf_ism_pong(const struct perf_pong *p, uint64_t deadline);
-/* Raw responder on lines (two_lines: each side writes its own line). */
-int perf_raw_pong(struct perf_pp_lines *l, bool two_lines, uint64_t n,
-		uint64_t deadline);
 
 /* What the requester needs; the responder runs the matching pong. */
 struct perf_lat_ops {
 	void *ctx;
 	/* Start the responder for n round trips of what ("ism": messages
-	 * of size bytes, "raw1"/"raw2": the reference); returns once it
-	 * polls. */
+	 * of size bytes, else a raw kind's perf_pp_what()); returns once
+	 * it polls. */
 	int (*start)(void *ctx, const char *what, uint32_t size, uint64_t n);
 	/* Wait for the responder to finish its block. */
 	int (*wait)(void *ctx);

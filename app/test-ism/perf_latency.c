@@ -5,13 +5,15 @@
 /*
  * Round-trip latency: the requester moves a message with signal into the
  * responder's DMB, the responder polls its signals and answers the same
- * way; the requester polls for the answer. Reference: a raw cache-line
- * ping-pong between the same two cores over the same kind of memory, in
- * two layouts: "2line", each side writes its own line and polls the other
- * (the shape of two DMBs, one per direction), and "1line", both bounce one
- * line (the hardware floor). ISM and reference blocks alternate; every
- * round trip is one sample (each includes one rte_rdtsc(), whose cost is
- * reported); median, p99 and p99.9 are over all samples of all reps.
+ * way; the requester polls for the answer. References: raw cache-line
+ * ping-pongs between the same two cores over the same kind of memory
+ * (perf_pingpong.c): "2line", each side writes its own line and polls the
+ * other (the shape of two DMBs, one per direction), "1line", both bounce
+ * one line (the hardware floor), and the kinds that add one step of a
+ * signalled move each. ISM and reference blocks alternate; every round
+ * trip is one sample (each includes one rte_rdtsc(), whose cost is
+ * reported); median, p99 and p99.9 are over all samples of all reps, and
+ * every kind's median per repetition is paired with 2line's.
  *
  * The loopback case runs the responder on a second lcore of this process;
  * the shm case (perf_xproc.c) in a peer process.
@@ -89,48 +91,20 @@ ism_ping(const struct perf_lat_setup *s, uint32_t size, uint64_t n,
 	return PERF_OK;
 }
 
-int
-perf_raw_pong(struct perf_pp_lines *l, bool two_lines, uint64_t n,
-		uint64_t deadline)
-{
-	uint64_t *in = &l->a, *out = two_lines ? &l->b : &l->a;
-	uint64_t k, spins = 0;
-
-	for (k = 0; k < n; k++) {
-		while (rte_atomic_load_explicit(in, rte_memory_order_acquire) != 2 * k + 1)
-			if (unlikely(perf_expired(deadline, &spins)))
-				return PERF_FAIL;
-		rte_atomic_store_explicit(out, 2 * k + 2, rte_memory_order_release);
-	}
-	return PERF_OK;
-}
-
-static int
-raw_ping(struct perf_pp_lines *l, bool two_lines, uint64_t n, double *ns,
-		uint64_t deadline)
-{
-	uint64_t *out = &l->a, *in = two_lines ? &l->b : &l->a;
-	uint64_t k, spins = 0, prev = 0, now;
-
-	for (k = 0; k < n + 1; k++) {
-		rte_atomic_store_explicit(out, 2 * k + 1, rte_memory_order_release);
-		while (rte_atomic_load_explicit(in, rte_memory_order_acquire) != 2 * k + 2)
-			if (unlikely(perf_expired(deadline, &spins))) {
-				printf("  raw ping-pong: no answer\n");
-				return PERF_FAIL;
-			}
-		now = rte_rdtsc();
-		if (k > 0)
-			ns[k - 1] = perf_ns(now - prev);
-		prev = now;
-	}
-	return PERF_OK;
-}
-
-enum { LAT_ISM, LAT_RAW2, LAT_RAW1, LAT_NB };
-/* Repetitions whose spread is reported (more are measured, not judged). */
+/*
+ * The kinds of one round trip, measured in interleaved blocks: ISM, then
+ * every raw ping-pong of perf_pingpong.c this CPU can run.
+ */
+#define LAT_ISM		PERF_PP_NB
+#define LAT_NB		(PERF_PP_NB + 1)
+/* Repetitions whose medians are reported (more are measured, not judged). */
 #define LAT_MAX_REPS 64u
-static const char *const lat_what[LAT_NB] = { "ism", "raw2", "raw1" };
+
+static const char *
+lat_what(unsigned int w)
+{
+	return w == LAT_ISM ? "ism" : perf_pp_what(w);
+}
 
 /* One block of n timed round trips of kind w. */
 static int
@@ -141,38 +115,86 @@ lat_block(const struct perf_lat_setup *s, const struct perf_lat_ops *ops,
 	int ret, ret2;
 
 	/* The responder is idle: lines can be reset. */
-	s->lines->a = 0;
-	s->lines->b = 0;
+	perf_pp_reset(s->lines);
 	rte_atomic_thread_fence(rte_memory_order_seq_cst);
-	if (ops->start(ops->ctx, lat_what[w], size, n + 1) < 0)
+	if (ops->start(ops->ctx, lat_what(w), size, n + 1) < 0)
 		return PERF_FAIL;
 	deadline = perf_deadline(LAT_DEADLINE_S);
 	if (w == LAT_ISM)
 		ret = ism_ping(s, size, n, ns, deadline);
 	else
-		ret = raw_ping(s->lines, w == LAT_RAW2, n, ns, deadline);
+		ret = perf_raw_ping(s->lines, w, n, ns, deadline);
 	ret2 = ops->wait(ops->ctx);
 	return ret != PERF_OK ? ret : ret2;
+}
+
+/* Every kind's median of every repetition, then the figures: the ISM
+ * round trip's quantiles over all samples against both references (as
+ * before the step kinds existed), the paired per-repetition medians of
+ * each kind against 2line, and "n/a" for the kinds this CPU cannot run. */
+static void
+lat_emit(const struct perf_case *c, uint32_t size, double *const ns[],
+		const bool *run, uint64_t n)
+{
+	static const char *const stat[] = { "median", "p99", "p99.9" };
+	static const double q[] = { 0.5, 0.99, 0.999 };
+	unsigned int reps = RTE_MIN(c->reps, LAT_MAX_REPS), r, w, i;
+	double med[LAT_NB][LAT_MAX_REPS], v[LAT_NB][RTE_DIM(q)];
+	const uint64_t total = n * c->reps;
+	const unsigned int ref = PERF_PP_2LINE, one = PERF_PP_1LINE;
+
+	/* Per repetition (sorts each block; the quantiles below sort all). */
+	for (w = 0; w < LAT_NB; w++)
+		for (r = 0; run[w] && r < reps; r++)
+			med[w][r] = perf_quantile(ns[w] + r * n, n, 0.5);
+	for (w = 0; w < PERF_PP_NB; w++) {
+		if (w == ref || w == one)
+			continue;
+		if (!run[w]) {
+			perf_emit_na(c, size, perf_pp_series(w),
+				     "the CPU has no CLDEMOTE");
+			continue;
+		}
+		perf_emit_paired(c, size, perf_pp_series(w), "ns", med[w],
+				 perf_pp_series(ref), med[ref], reps);
+	}
+	perf_emit_spread(c, size, perf_pp_series(one), med[one], reps);
+	perf_emit_reps(c, size, perf_pp_series(one), "ns", med[one],
+		       perf_pp_series(ref), med[ref], reps);
+	perf_emit_reps(c, size, "move+signal_rtt", "ns", med[LAT_ISM],
+		       perf_pp_series(ref), med[ref], reps);
+	for (w = 0; w < LAT_NB; w++)
+		for (i = 0; run[w] && i < RTE_DIM(q); i++)
+			v[w][i] = perf_quantile(ns[w], total, q[i]);
+	for (i = 0; i < RTE_DIM(q); i++)
+		perf_emit(c, size, "move+signal_rtt", stat[i], "ns",
+			  v[LAT_ISM][i], perf_pp_series(ref), v[ref][i],
+			  v[LAT_ISM][i] / v[ref][i]);
+	for (i = 0; i < RTE_DIM(q); i++)
+		perf_emit(c, size, "move+signal_rtt", stat[i], "ns",
+			  v[LAT_ISM][i], perf_pp_series(one), v[one][i],
+			  v[LAT_ISM][i] / v[one][i]);
 }
 
 int
 perf_latency_run(const struct perf_case *c, const struct perf_lat_setup *s,
 		const struct perf_lat_ops *ops)
 {
-	static const char *const stat[] = { "median", "p99", "p99.9" };
-	static const double q[] = { 0.5, 0.99, 0.999 };
 	uint64_t n = c->amount, total = n * c->reps;
-	double *ns[LAT_NB], v[LAT_NB][RTE_DIM(q)], rep_med[LAT_MAX_REPS];
-	unsigned int p, r, w, i;
+	double *ns[LAT_NB] = { NULL };
+	bool run[LAT_NB];
+	unsigned int p, r, w;
 	int ret = PERF_OK;
 	uint32_t size;
 
-	for (w = 0; w < LAT_NB; w++)
-		ns[w] = malloc(sizeof(double) * total);
-	if (ns[0] == NULL || ns[1] == NULL || ns[2] == NULL) {
-		printf("  no memory for %" PRIu64 " samples\n", total);
-		ret = PERF_FAIL;
-		goto out;
+	for (w = 0; w < LAT_NB; w++) {
+		run[w] = w == LAT_ISM || perf_pp_supported(w);
+		ns[w] = run[w] ? malloc(sizeof(double) * total) : NULL;
+		if (run[w] && ns[w] == NULL) {
+			printf("  no memory for %" PRIu64 " samples\n", total);
+			ret = PERF_FAIL;
+			goto out;
+		}
 	}
 	perf_emit(c, 0, "rdtsc", "median", "ns", perf_rdtsc_ns(), NULL, 0, 0);
 	for (p = 0; p < c->nb_points && ret == PERF_OK; p++) {
@@ -183,40 +205,20 @@ perf_latency_run(const struct perf_case *c, const struct perf_lat_setup *s,
 			ret = PERF_FAIL;
 			break;
 		}
-		/* Warm up each kind, then alternate them. */
+		/* Warm up each kind, then alternate them: every repetition
+		 * runs one block of each, so a change of the host's load
+		 * moves the ratios of a repetition less than its values. */
 		for (w = 0; w < LAT_NB && ret == PERF_OK; w++)
-			ret = lat_block(s, ops, w, size, RTE_MIN(n, 1000u),
-					ns[w]);
+			if (run[w])
+				ret = lat_block(s, ops, w, size,
+						RTE_MIN(n, 1000u), ns[w]);
 		for (r = 0; r < c->reps && ret == PERF_OK; r++)
 			for (w = 0; w < LAT_NB && ret == PERF_OK; w++)
-				ret = lat_block(s, ops, w, size, n,
-						ns[w] + r * n);
-		if (ret != PERF_OK)
-			break;
-		/* The references' medians per repetition: how far they
-		 * moved (sorts each block; the quantiles below sort all). */
-		for (w = LAT_RAW2; w <= LAT_RAW1; w++) {
-			for (r = 0; r < c->reps && r < LAT_MAX_REPS; r++)
-				rep_med[r] = perf_quantile(ns[w] + r * n, n,
-							   0.5);
-			perf_emit_spread(c, size, w == LAT_RAW2 ?
-					 "pingpong_2line" : "pingpong_1line",
-					 rep_med, RTE_MIN(c->reps,
-							  LAT_MAX_REPS));
-		}
-		for (w = 0; w < LAT_NB; w++)
-			for (i = 0; i < RTE_DIM(q); i++)
-				v[w][i] = perf_quantile(ns[w], total, q[i]);
-		for (i = 0; i < RTE_DIM(q); i++)
-			perf_emit(c, size, "move+signal_rtt", stat[i], "ns",
-				  v[LAT_ISM][i], "pingpong_2line",
-				  v[LAT_RAW2][i], v[LAT_ISM][i] /
-				  v[LAT_RAW2][i]);
-		for (i = 0; i < RTE_DIM(q); i++)
-			perf_emit(c, size, "move+signal_rtt", stat[i], "ns",
-				  v[LAT_ISM][i], "pingpong_1line",
-				  v[LAT_RAW1][i], v[LAT_ISM][i] /
-				  v[LAT_RAW1][i]);
+				if (run[w])
+					ret = lat_block(s, ops, w, size, n,
+							ns[w] + r * n);
+		if (ret == PERF_OK)
+			lat_emit(c, size, ns, run, n);
 	}
 out:
 	for (w = 0; w < LAT_NB; w++)
@@ -242,8 +244,8 @@ lo_resp_main(void *arg)
 	rte_atomic_store_explicit(&x->ready, 1, rte_memory_order_release);
 	if (strcmp(x->what, "ism") == 0)
 		return perf_ism_pong(&x->pong, deadline);
-	return perf_raw_pong(x->lines, strcmp(x->what, "raw2") == 0,
-			     x->pong.n, deadline);
+	return perf_raw_pong(x->lines, perf_pp_kind_of(x->what), x->pong.n,
+			     deadline);
 }
 
 static int

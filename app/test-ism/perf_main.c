@@ -191,7 +191,9 @@ run_case(const struct perf_case *c, FILE *csv, char **lcores,
 	while (in != NULL && fgets(line, sizeof(line), in) != NULL) {
 		if (csv != NULL)
 			fputs(line, csv);
-		rows++;
+		/* The repetitions behind a figure are not figures. */
+		if (strstr(line, ",rep,") == NULL)
+			rows++;
 	}
 	if (in != NULL)
 		fclose(in);

@@ -100,7 +100,37 @@ perf_emit_paired(const struct perf_case *c, uint64_t x, const char *series,
 		ratio[r] = val[r] / ref[r];
 	perf_emit(c, x, series, "median", unit, perf_median(val, n),
 		  reference, perf_median(ref, n), perf_median(ratio, n));
+	perf_emit_reps(c, x, series, unit, val, reference, ref, n);
 	perf_emit_spread(c, x, reference, ref, n);
+}
+
+void
+perf_emit_na(const struct perf_case *c, uint64_t x, const char *series,
+		const char *why)
+{
+	if (perf_results != NULL)
+		fprintf(perf_results, "%s,%s,%s,%s,%" PRIu64 ",%s,n/a,-,nan,,,"
+			"\n", c->name, c->type->name, c->backend,
+			c->type->param, x, series);
+	printf("  %10" PRIu64 "  %-28s n/a (%s)\n", x, series, why);
+	fflush(stdout);
+}
+
+void
+perf_emit_reps(const struct perf_case *c, uint64_t x, const char *series,
+		const char *unit, const double *val, const char *reference,
+		const double *ref, unsigned int n)
+{
+	unsigned int r;
+
+	/* Into the CSV only: the table shows the medians. */
+	if (perf_results == NULL)
+		return;
+	for (r = 0; r < n; r++)
+		fprintf(perf_results, "%s,%s,%s,%s,%" PRIu64 ",%s,rep,%s,%.6g,"
+			"%s,%.6g,%.6g\n", c->name, c->type->name, c->backend,
+			c->type->param, x, series, unit, val[r], reference,
+			ref[r], ref[r] > 0 ? val[r] / ref[r] : 0.0);
 }
 
 void

@@ -24,8 +24,9 @@
  *                                 DMB TOKEN
  *   peer -> case  "ready TOKEN"   its DMB for 0x1; it reached the case's DMB
  *   case -> peer  "ism SIZE N"    N round trips of SIZE-byte messages,
- *                 "raw1 N", "raw2 N"  or of the raw reference (1 or 2
- *                                 lines, in the memfd both map); the peer
+ *                 "KIND N"      or of a raw reference ("raw1", "raw2",
+ *                                 ... of perf_pingpong.c, in the memfd
+ *                                 both map); the peer
  *                                 answers "go" once it polls and
  *                                 "done STATUS" after the block
  *                 "verify LEN"    wait for a signal, then check that the
@@ -512,7 +513,7 @@ peer_serve(const struct peer_args *a, uint16_t dev,
 		.dev = dev, .token = a->remote_token, .idx = dmb->idx,
 		.dmb = dmb->addr,
 	};
-	char line[64], what[8];
+	char line[64], what[16];
 	uint32_t size, len;
 	uint64_t n;
 	int ret;
@@ -524,11 +525,10 @@ peer_serve(const struct peer_args *a, uint16_t dev,
 			write_line(a->out, "go\n");
 			ret = perf_ism_pong(&pong,
 					    perf_deadline(SHM_DEADLINE_S));
-		} else if (sscanf(line, "%7s %" SCNu64, what, &n) == 2 &&
-			   (strcmp(what, "raw1") == 0 ||
-			    strcmp(what, "raw2") == 0)) {
+		} else if (sscanf(line, "%15s %" SCNu64, what, &n) == 2 &&
+			   perf_pp_kind_of(what) >= 0) {
 			write_line(a->out, "go\n");
-			ret = perf_raw_pong(lines, what[3] == '2', n,
+			ret = perf_raw_pong(lines, perf_pp_kind_of(what), n,
 					    perf_deadline(SHM_DEADLINE_S));
 		} else if (sscanf(line, "verify %u", &len) == 1) {
 			ret = peer_verify(dev, dmb, len);

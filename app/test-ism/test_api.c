@@ -263,8 +263,9 @@ vlan_moves(const struct rte_ism_dmb *dmb)
 	char data[16] = "vlan";
 
 	/* B is not in VLAN 42 yet: it may not write. */
-	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, dmb->token, 0, 0, 0, data,
-					    4), -EACCES, "B outside VLAN 42");
+	TEST_ASSERT_REFUSED(rte_ism_move_data(fx.b, dmb->token, 0, 0, 0, data,
+					      4), -EACCES, "B outside VLAN 42");
+	TEST_ASSERT(memcmp(dmb->addr, "vlan", 4) != 0, "written from outside");
 	TEST_ASSERT_SUCCESS(rte_ism_vlan_add(fx.b, 42), "vlan_add");
 	TEST_ASSERT_SUCCESS(rte_ism_query_remote_gid(fx.a, &fx.ib.gid, 1, 42),
 			    "B in VLAN 42");
@@ -272,8 +273,8 @@ vlan_moves(const struct rte_ism_dmb *dmb)
 					      4), "B in VLAN 42");
 	TEST_ASSERT_BUFFERS_ARE_EQUAL(dmb->addr, "vlan", 4, "data written");
 	TEST_ASSERT_SUCCESS(rte_ism_vlan_del(fx.b, 42), "vlan_del");
-	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, dmb->token, 0, 0, 0, data,
-					    4), -EACCES, "B left VLAN 42");
+	TEST_ASSERT_REFUSED(rte_ism_move_data(fx.b, dmb->token, 0, 0, 0, data,
+					      4), -EACCES, "B left VLAN 42");
 	return TEST_SUCCESS;
 }
 
@@ -311,7 +312,11 @@ test_vlan(void)
 	return ret;
 }
 
-/* Two moves and a refused one from B into dmb (A's, 4096 bytes). */
+/*
+ * Two moves and a refused one from B into dmb (A's, 4096 bytes); refused
+ * before any store block (offset + length beyond 32 bits), so that every
+ * platform counts it.
+ */
 static int
 stats_moves(const struct rte_ism_dmb *dmb)
 {
@@ -322,8 +327,8 @@ stats_moves(const struct rte_ism_dmb *dmb)
 					      100), "move_data");
 	TEST_ASSERT_SUCCESS(rte_ism_move_data(fx.b, dmb->token, 0, 0, 100,
 					      data, 50), "move_data");
-	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, dmb->token, 0, 0, 4090, data,
-					    50), -ERANGE, "past the end");
+	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, dmb->token, 0, 0, UINT32_MAX,
+					    data, 2), -ERANGE, "past the end");
 	TEST_ASSERT_SUCCESS(rte_ism_stats_get(fx.b, &st), "stats_get");
 	TEST_ASSERT(st.moves == 2 && st.bytes == 150 && st.signals == 1 &&
 		    st.errors == 1, "moves %" PRIu64 " bytes %" PRIu64
@@ -406,15 +411,18 @@ refused_moves(const struct rte_ism_dmb *mine, const struct rte_ism_dmb *other,
 
 	TEST_ASSERT_SUCCESS(rte_ism_move_data(fx.b, mine->token, 0, 0, 0, data,
 					      8), "move_data");
-	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, mine->token ^ (1ULL << 40),
-					    0, 0, 0, data, 1), -ENOENT,
-			  "unknown token");
-	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, other->token, 0, 0, 0, data,
-					    1), -EACCES, "not the writer");
-	TEST_ASSERT_EQUAL(rte_ism_move_burst(fx.b, other->token, 0, 0, &seg,
-					     1), -EACCES, "not the writer");
-	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, mine->token, 0, 0, 60, data,
-					    8), -ERANGE, "past the end");
+	TEST_ASSERT_REFUSED(rte_ism_move_data(fx.b,
+					      mine->token ^ (1ULL << 40), 0, 0,
+					      0, data, 1), -ENOENT,
+			    "unknown token");
+	TEST_ASSERT_REFUSED(rte_ism_move_data(fx.b, other->token, 0, 0, 0,
+					      data, 1), -EACCES,
+			    "not the writer");
+	TEST_ASSERT_REFUSED(rte_ism_move_burst(fx.b, other->token, 0, 0, &seg,
+					       1), -EACCES, "not the writer");
+	TEST_ASSERT_REFUSED(rte_ism_move_data(fx.b, mine->token, 0, 0, 60,
+					      data, 8), -ERANGE,
+			    "past the end");
 	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, mine->token, 0, 0, 0, data,
 					    0), -EINVAL, "zero length");
 	TEST_ASSERT_EQUAL(rte_ism_move_data(fx.b, mine->token,
@@ -468,6 +476,9 @@ test_error_reasons(void)
 		return ret;
 	TEST_ASSERT_SUCCESS(un_mine, "dmb_unregister");
 	TEST_ASSERT_SUCCESS(un_other, "dmb_unregister");
+	/* What the device refused is not known to the sender. */
+	if (fx.stores_posted)
+		return TEST_SUCCESS;
 
 	TEST_ASSERT(st.moves == 1 && st.bytes == 8, "moves %" PRIu64
 		    " bytes %" PRIu64 ", expected 1 and 8", st.moves, st.bytes);
@@ -704,6 +715,7 @@ test_close(void)
 	int c, ret, removed, unreg = 0;
 
 	c = fx_spawn(NULL, name, sizeof(name));
+	FX_SPAWN_OR_SKIP(c);
 	TEST_ASSERT(c >= 0, "spawn: %d", c);
 	ret = closed_device(c, name, &mine, name2, sizeof(name2));
 	if (name2[0] != '\0')

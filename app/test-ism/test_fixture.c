@@ -14,6 +14,7 @@
 
 #include <rte_bus_vdev.h>
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_hash_crc.h>
 #include <rte_kvargs.h>
 #include <rte_rawdev.h>
@@ -32,6 +33,8 @@ fx_spawn(const char *extra_args, char *name, size_t namesz)
 	unsigned int n = fx.nb_spawned;
 	int ret;
 
+	if (fx.given)
+		return -ENOTSUP;
 	if (n == FX_MAX_SPAWN)
 		return -ENOSPC;
 	snprintf(name, namesz, "%s_t%u", fx.spawn_drv, n);
@@ -121,10 +124,63 @@ fx_setup(const char *backend)
 	return 0;
 }
 
+int
+fx_setup_given(const char *names)
+{
+	const char *comma = strchr(names, ',');
+	char a[RTE_ISM_NAME_LEN], b[RTE_ISM_NAME_LEN];
+	int ia, ib;
+
+	if (comma == NULL) {
+		printf("--devices: want two device names, A,B\n");
+		return -1;
+	}
+	snprintf(a, sizeof(a), "%.*s", (int)(comma - names), names);
+	snprintf(b, sizeof(b), "%s", comma + 1);
+	ia = rte_ism_get_dev_id(a);
+	ib = rte_ism_get_dev_id(b);
+	if (ia < 0 || ib < 0 || ia == ib) {
+		printf("--devices: no ISM devices \"%s\" and \"%s\"\n", a, b);
+		return -1;
+	}
+	fx.given = true;
+	fx.a = ia;
+	fx.b = ib;
+	rte_ism_info_get(fx.a, &fx.ia);
+	rte_ism_info_get(fx.b, &fx.ib);
+	return 0;
+}
+
+/* Every xstat of dev, one line each: what a run on given devices did. */
+static void
+fx_print_xstats(uint16_t dev)
+{
+	struct rte_ism_xstats_name names[64];
+	char name[RTE_ISM_NAME_LEN] = "";
+	struct rte_ism_dev_info info;
+	unsigned int id;
+	uint64_t v;
+	int i, n;
+
+	n = rte_ism_xstats_names_get(dev, names, RTE_DIM(names));
+	if (rte_ism_info_get(dev, &info) == 0)
+		snprintf(name, sizeof(name), "%s", info.name);
+	for (i = 0; i < n && i < (int)RTE_DIM(names); i++)
+		if (rte_ism_xstats_get_by_name(dev, names[i].name, &id,
+					       &v) == 0)
+			printf("XSTAT %s %s %" PRIu64 "\n", name,
+			       names[i].name, v);
+}
+
 void
 fx_teardown(void)
 {
 	unsigned int i;
+
+	if (fx.given) {
+		fx_print_xstats(fx.a);
+		fx_print_xstats(fx.b);
+	}
 
 	for (i = 0; i < fx.nb_spawned; i++)
 		if (spawned[i][0] != '\0')
@@ -163,6 +219,45 @@ fx_drain(void)
 			;
 		while (rte_ism_signal_poll(id, sig, RTE_DIM(sig)) > 0)
 			;
+	}
+}
+
+int
+fx_event_wait(uint16_t dev, struct rte_ism_event *ev, uint16_t want,
+		uint16_t nb)
+{
+	uint64_t end = rte_get_timer_cycles() +
+		FX_EVENT_WAIT_S * rte_get_timer_hz();
+	int got = 0, n;
+
+	while (got < want) {
+		n = rte_ism_event_poll(dev, ev + got, nb - got);
+		if (n < 0)
+			return n;
+		got += n;
+		if (n == 0 && rte_get_timer_cycles() > end)
+			break;
+		if (n == 0)
+			rte_delay_us_sleep(100);
+	}
+	return got;
+}
+
+int
+fx_events_wait(uint16_t dev, uint64_t total)
+{
+	uint64_t end = rte_get_timer_cycles() +
+		FX_EVENT_WAIT_S * rte_get_timer_hz();
+	struct rte_ism_stats st;
+
+	for (;;) {
+		if (rte_ism_stats_get(dev, &st) < 0)
+			return -ENODEV;
+		if (st.events + st.events_dropped >= total)
+			return 0;
+		if (rte_get_timer_cycles() > end)
+			return -ETIMEDOUT;
+		rte_delay_us_sleep(100);
 	}
 }
 

@@ -43,16 +43,43 @@ struct test_fixture {
 	char spawn_drv[64];		/* vdev driver for extra devices */
 	char spawn_args[256];		/* devargs for extra devices */
 	unsigned int nb_spawned;
+	/* A and B given (--devices): the suites create no device. */
+	bool given;
+	/*
+	 * The platform cannot report a store block the device refused
+	 * (--stores-posted): behind plain vfio-pci (the emulated function
+	 * in an x86 guest) a BAR write is a posted write, so a move the
+	 * device refuses returns 0 and writes nothing.
+	 */
+	bool stores_posted;
 };
 extern struct test_fixture fx;
 
 /* Create devices A and B with the backend "DRIVER[,DEVARGS]". */
 int fx_setup(const char *backend);
+/* Use the existing devices "A,B" (by name) instead. */
+int fx_setup_given(const char *names);
 /* Remove every device the fixture created. */
 void fx_teardown(void);
 /* Create an extra device of the fixture's backend; extra devargs may be
- * NULL. Returns its id or a negative errno; name receives its name. */
+ * NULL. Returns its id or a negative errno (-ENOTSUP with --devices);
+ * name receives its name. */
 int fx_spawn(const char *extra_args, char *name, size_t namesz);
+/* A case that needs fx_spawn() is skipped when the devices were given. */
+#define FX_SPAWN_OR_SKIP(c) do { \
+	if ((c) == -ENOTSUP && fx.given) \
+		return TEST_SKIPPED; \
+} while (0)
+/*
+ * A move the device refuses fails with err; with --stores-posted the
+ * platform cannot tell, and the move may return 0 (the checks that
+ * nothing was written or signalled stay).
+ */
+#define TEST_ASSERT_REFUSED(expr, err, msg, ...) do { \
+	const int r_ = (expr); \
+	if (!fx.stores_posted || r_ != 0) \
+		TEST_ASSERT_EQUAL(r_, err, msg, ##__VA_ARGS__); \
+} while (0)
 /* Remove a device created by fx_spawn. */
 int fx_unspawn(const char *name);
 /* Register a DMB of len bytes on dev for writer rgid; asserts success. */
@@ -63,6 +90,19 @@ int fx_register(uint16_t dev, uint32_t len, const struct rte_ism_gid *rgid,
 int fx_rawdev_id(const char *name);
 /* Drain and drop all events and signals pending on every device. */
 void fx_drain(void);
+/*
+ * Events reach a device's queue when its driver handles them: at once
+ * for the software backends and the in-process PCI function, through the
+ * function's interrupt on a real platform (a guest's vfio), a while after
+ * the call that caused them. fx_event_wait() polls dev into ev[0..nb)
+ * until want events came (or FX_EVENT_WAIT_S passed): their number.
+ * fx_events_wait() waits until events + events_dropped of dev's stats
+ * reached total.
+ */
+#define FX_EVENT_WAIT_S 10
+int fx_event_wait(uint16_t dev, struct rte_ism_event *ev, uint16_t want,
+		uint16_t nb);
+int fx_events_wait(uint16_t dev, uint64_t total);
 /* Checksum used by the data tests (CRC32C). */
 uint32_t fx_crc(const void *p, size_t len);
 /* Deterministic pseudo-random bytes. */

@@ -141,6 +141,7 @@ pdev_create_opts(struct pdev *p, const char *name, uint64_t gid,
 	p->rec.fn = p->fn;
 	plat.intr = o->irq ? ism_pci_model_intr(p->fn) : NULL;
 	plat.dma_window = o->no_window ? NULL : ism_pci_model_window(p->fn);
+	plat.bar0_size = ism_pci_model_bar0_size(p->fn);
 	ret = ism_pci_dev_create(name, NULL, SOCKET_ID_ANY, &plat, &cfg);
 	if (ret < 0) {
 		ism_pci_model_fn_destroy(p->fn);

@@ -161,6 +161,7 @@ test_generic_client(void)
 	int c, ret, removed;
 
 	c = fx_spawn(NULL, name, sizeof(name));
+	FX_SPAWN_OR_SKIP(c);
 	TEST_ASSERT(c >= 0, "spawn: %d", c);
 	ret = generic_client(c, name);
 	removed = fx_unspawn(name);
@@ -204,7 +205,8 @@ rawdev_xstats(int raw, unsigned int n, struct xstats_arrays *x)
 			    "register a DMB");
 	rte_rawdev_xstats_get(raw, x->ids, x->v0, n);
 	rte_ism_move_data(fx.b, d.token, 0, 0, 0, b, 10);
-	rte_ism_move_data(fx.b, d.token, 0, 0, 60, b, 10);	/* -ERANGE */
+	/* -ERANGE before any store block: counted on every platform. */
+	rte_ism_move_data(fx.b, d.token, 0, 0, UINT32_MAX, b, 2);
 	rte_rawdev_xstats_get(raw, x->ids, x->v1, n);
 	rte_ism_dmb_unregister(fx.a, d.token);
 	TEST_ASSERT_EQUAL(x->v1[id_moves] - x->v0[id_moves], 1,
@@ -242,11 +244,18 @@ test_xstats(void)
 	return ret;
 }
 
+/*
+ * The PMD's selftest on every device. It checks that a move past the end
+ * of a DMB is refused, which behind plain vfio-pci (--stores-posted) only
+ * the device knows: skipped there.
+ */
 static int
 test_selftest(void)
 {
 	uint16_t id;
 
+	if (fx.stores_posted)
+		return TEST_SKIPPED;
 	RTE_ISM_FOREACH_DEV(id) {
 		struct rte_ism_dev_info info;
 		int raw;
@@ -274,6 +283,7 @@ test_selftest_small_dmbs(void)
 
 	for (i = 0; i < RTE_DIM(args); i++) {
 		c = fx_spawn(args[i], name, sizeof(name));
+		FX_SPAWN_OR_SKIP(c);
 		TEST_ASSERT(c >= 0, "spawn with %s: %d", args[i], c);
 		raw = fx_rawdev_id(name);
 		ret = raw < 0 ? raw : rte_rawdev_selftest(raw);

@@ -189,7 +189,9 @@ test_unregister_under_load(void)
 	free(c);
 	if (ret != TEST_SUCCESS)
 		return ret;
-	TEST_ASSERT(other == 0 && ok != 0 && enoent != 0,
+	/* Posted stores: the refused ones count as landed. */
+	TEST_ASSERT(other == 0 && ok != 0 &&
+		    (enoent != 0 || fx.stores_posted),
 		    "%" PRIu64 " moves landed, %" PRIu64 " refused with "
 		    "-ENOENT, %" PRIu64 " other errors", ok, enoent, other);
 	printf("    %" PRIu64 " moves landed, %" PRIu64 " refused with "

@@ -10,6 +10,11 @@
 #       the patch series (git format-patch) against that DPDK, in <out dir>
 #   dpdk-port.sh apply <dpdk tree>
 #       applies the series to an unpacked DPDK tree (patch -p1)
+#   dpdk-port.sh check <dpdk 25.11.2 tarball>
+#       status 0 if patches/ (the series against DPDK 25.11.2, committed
+#       for review and for proposing it) is the series made now: a change
+#       of dpdk/, edits/ or series without a new patches/ fails. Renew it
+#       with: dpdk-port.sh series <that tarball> patches
 #
 # DPDK 25.11 exports symbols with RTE_EXPORT_SYMBOL (eal_export.h); older
 # versions list them in lib/eal/version.map (which has the EAL's arch
@@ -24,30 +29,64 @@ die() {
 	exit 1
 }
 
-# A git repository of the DPDK source in $1 (tarball or tree) at $2.
+# The files of DPDK the series needs: VERSION, those its edits change, and
+# eal_export.h (whose presence picks the way symbols are exported).
+base_files() {
+	echo VERSION
+	echo lib/eal/common/eal_export.h
+	sed -n 's/^edit: //p' "$here/series" | while IFS= read -r e; do
+		sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "$here/edits/$e"
+	done
+}
+
+# A git repository of the files of base_files() from the DPDK source in $1
+# (tarball or tree) at $2: only they are needed to make the patches, and
+# the series is the same (blob ids, diffstat) as from the whole tree, in
+# seconds. Fixed dates and names: the same port gives the same series,
+# byte for byte (dpdk-port.sh check).
 base_repo() {
+	mkdir -p "$2"
 	if [ -d "$1" ]; then
-		mkdir -p "$2"
-		(cd "$1" && tar -cf - --exclude=./.git --exclude=./build .) |
-			tar -C "$2" -xf -
+		for f in $(base_files); do
+			[ -f "$1/$f" ] || continue
+			mkdir -p "$2/$(dirname "$f")"
+			cp "$1/$f" "$2/$f"
+		done
 	else
-		mkdir -p "$2"
-		tar -C "$2" --strip-components=1 -xf "$1"
+		set -f  # the patterns are tar's
+		# shellcheck disable=SC2046
+		tar -C "$2" --strip-components=1 -xf "$1" \
+			--wildcards --no-wildcards-match-slash \
+			$(base_files | sed 's,^,*/,') 2>/dev/null || true
+		set +f
 	fi
 	[ -f "$2/VERSION" ] || die "$1 is not a DPDK source"
 	git -C "$2" init -q
 	git -C "$2" add -A
-	git -C "$2" -c user.name=base -c user.email=base@localhost \
+	git_fixed -C "$2" -c user.name=base -c user.email=base@localhost \
 		commit -q -m "DPDK $(cat "$2/VERSION")"
 }
 
-# Adds one file of dpdk/ to the repository, adapted to its DPDK version.
+git_fixed() {
+	GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" \
+	GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" git "$@"
+}
+
+# Adds one file of dpdk/ to the repository, adapted to its DPDK version:
+# before 25.11 (no eal_export.h) without the export lines, and the arch
+# headers as an arch's include/meson.build listed and installed them then
+# (lib/eal/include/meson.build of 24.11 has no dpdk_arch_headers).
 add_file() {
 	src=$here/dpdk/$1
 	dst=$repo/$1
 	mkdir -p "$(dirname "$dst")"
 	if [ -f "$repo/lib/eal/common/eal_export.h" ]; then
 		cp "$src" "$dst"
+	elif [ "${1##*/include/}" = meson.build ]; then
+		sed 's/^dpdk_arch_headers += files($/arch_headers = files(/' \
+			"$src" > "$dst"
+		echo "install_headers(arch_headers," \
+			"subdir: get_option('include_subdir_arch'))" >> "$dst"
 	else
 		sed '/^#include <eal_export.h>$/d; /^RTE_EXPORT_SYMBOL(/d' \
 			"$src" > "$dst"
@@ -58,14 +97,15 @@ commit_patch() {
 	[ -n "$subject" ] || return 0
 	git -C "$repo" add -A
 	printf '%s\n\n%s\n' "$subject" "$body" |
-		git -C "$repo" -c user.name="dpdk-ism authors" \
+		git_fixed -C "$repo" -c user.name="dpdk-ism authors" \
 			-c user.email="dpdk-ism@localhost" commit -q -s -F -
 	subject=
 	body=
 }
 
 series() {
-	out=$2
+	mkdir -p "$2"
+	out=$(cd "$2" && pwd)
 	stmp=$(mktemp -d)
 	trap 'rm -rf "$stmp" ${atmp:+"$atmp"}' EXIT
 	repo=$stmp/dpdk
@@ -92,7 +132,8 @@ series() {
 			done
 			;;
 		"edit: "*)
-			patch -s -p1 -d "$repo" < "$here/edits/${line#edit: }" ||
+			patch -s -p1 --no-backup-if-mismatch -d "$repo" \
+				< "$here/edits/${line#edit: }" ||
 				die "edits/${line#edit: } does not apply"
 			;;
 		*)
@@ -101,7 +142,6 @@ series() {
 		esac
 	done < "$here/series"
 	commit_patch
-	mkdir -p "$out"
 	rm -f "$out"/*.patch
 	git -C "$repo" format-patch -q --no-signature -o "$out" HEAD~"$(
 		grep -c '^subject: ' "$here/series")"
@@ -114,13 +154,27 @@ apply() {
 	atmp=$(mktemp -d)
 	series "$tree" "$atmp/series" >/dev/null
 	for p in "$atmp"/series/*.patch; do
-		patch -s -p1 -d "$tree" < "$p" ||
+		patch -s -p1 --no-backup-if-mismatch -d "$tree" < "$p" ||
 			die "$(basename "$p") does not apply to $tree"
 	done
 	echo "dpdk-port: the s390x series applied to $tree"
 }
 
+check() {
+	# series() removes $atmp at exit, as for apply().
+	atmp=$(mktemp -d)
+	series "$1" "$atmp/series" >/dev/null
+	diff -ru "$here/patches" "$atmp/series" ||
+		die "platform/s390x/patches is not the series of the port:" \
+			"run $0 series $1 $here/patches"
+	echo "dpdk-port: platform/s390x/patches is the series of the port"
+}
+
 case "${1:-}" in
+check)
+	[ $# = 2 ] || die "usage: $0 check <dpdk 25.11.2 tarball>"
+	check "$2"
+	;;
 series)
 	[ $# = 3 ] || die "usage: $0 series <dpdk tarball or tree> <out dir>"
 	series "$2" "$3"
@@ -130,6 +184,7 @@ apply)
 	apply "$2"
 	;;
 *)
-	die "usage: $0 series <dpdk tarball or tree> <out dir> | apply <dpdk tree>"
+	die "usage: $0 series <dpdk tarball or tree> <out dir> |" \
+		"apply <dpdk tree> | check <dpdk 25.11.2 tarball>"
 	;;
 esac

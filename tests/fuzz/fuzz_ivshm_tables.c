@@ -45,11 +45,11 @@ build_valid(void)
 	unsigned int s, i;
 
 	memset(region, 0, SIZE);
-	REQUIRE(ivshm_layout_compute(SIZE, MEMBERS, &lay) == 0);
+	REQUIRE(ism_ivshm_layout_compute(SIZE, MEMBERS, &lay) == 0);
 	lay.chid = 0xff42;
 	lay.liveness_ms = 100;
 	lay.fabric_id = 0x1234;
-	ivshm_hdr_write(ivshm_hdr(region), &lay);
+	ism_ivshm_hdr_write(ivshm_hdr(region), &lay);
 	for (s = 0; s < MEMBERS; s++) {
 		m = ivshm_member(region, s);
 		m->state = ivshm_state_make(3, IVSHM_ST_LIVE);
@@ -63,7 +63,7 @@ build_valid(void)
 			t[IVSHM_IDX_FIRST + i].rgid = 0x100 + !s;
 			t[IVSHM_IDX_FIRST + i].off64 = i * 16;
 			t[IVSHM_IDX_FIRST + i].len = 1000;
-			t[IVSHM_IDX_FIRST + i].token = ivshm_tok_make(s,
+			t[IVSHM_IDX_FIRST + i].token = ism_sw_tok_make(s,
 					IVSHM_IDX_FIRST + i, 5 + i);
 			m->chg_idx[i] = IVSHM_IDX_FIRST + i;
 		}
@@ -84,15 +84,15 @@ check_entries(unsigned int s, const struct ivshm_ident *owner)
 	int ret;
 
 	for (idx = 0; idx < IVSHM_NB_IDX; idx++) {
-		ret = ivshm_ent_read(t, &lay, s, idx, owner, &v, &why);
+		ret = ism_ivshm_ent_read(t, &lay, s, idx, owner, &v, &why);
 		REQUIRE(ret == 0 || ret == 1 || (ret == -EBADMSG && why));
 		if (ret != 1)
 			continue;
 		REQUIRE(idx >= IVSHM_IDX_FIRST &&
 			idx - IVSHM_IDX_FIRST < owner->max_dmbs);
-		REQUIRE(ivshm_tok_slot(v.token) == s);
-		REQUIRE(ivshm_tok_idx(v.token) == idx);
-		REQUIRE((v.token & IVSHM_TOK_LOW_MASK) == 0);
+		REQUIRE(ism_sw_tok_slot(v.token) == s);
+		REQUIRE(ism_sw_tok_idx(v.token) == idx);
+		REQUIRE((v.token & ISM_SW_TOK_ZERO_MASK) == 0);
 		REQUIRE(v.len > 0 && v.len <= owner->max_dmb_len);
 		REQUIRE(v.off % IVSHM_DMB_ALIGN == 0);
 		REQUIRE(v.off + v.len <= lay.part_size);
@@ -116,9 +116,9 @@ check_member(unsigned int s, uint64_t seen)
 	bool ok;
 	int ret;
 
-	if (ivshm_state_read(m, &w))
+	if (ism_ivshm_state_read(m, &w))
 		REQUIRE(ivshm_state_st(w) < IVSHM_ST_NB);
-	ret = ivshm_ident_read(m, &lay, &id, &why);
+	ret = ism_ivshm_ident_read(m, &lay, &id, &why);
 	REQUIRE(ret == 0 || (ret == -EBADMSG && why));
 	ok = ret == 0;
 	if (ok) {
@@ -131,7 +131,8 @@ check_member(unsigned int s, uint64_t seen)
 	check_entries(s, ok ? &id : &def);
 	for (i = 0; i < 3; i++) {
 		n = 0;
-		ret = ivshm_chg_read(m, i == 0 ? 0 : i == 1 ? seen : seen - 3,
+		ret = ism_ivshm_chg_read(m,
+				i == 0 ? 0 : i == 1 ? seen : seen - 3,
 				ok ? id.max_dmbs : def.max_dmbs, idx, &n,
 				&head, &bad);
 		REQUIRE(ret == 0 || ret == 1);
@@ -141,7 +142,7 @@ check_member(unsigned int s, uint64_t seen)
 				idx[n] < IVSHM_NB_IDX);
 	}
 	for (to = 0; to < IVSHM_MAX_MEMBERS + 1; to++) {
-		ret = ivshm_req_read(m, to, 3, 3, 0, &r, &why);
+		ret = ism_ivshm_req_read(m, to, 3, 3, 0, &r, &why);
 		REQUIRE(ret == 0 || ret == 1 || (ret == -EBADMSG && why));
 		if (ret == 1)
 			REQUIRE(r.type > 0 && r.type < IVSHM_REQ_NB &&
@@ -202,8 +203,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data += len;
 		size -= len;
 	}
-	ret = ivshm_hdr_check(ivshm_hdr(region), SIZE, &got, &why);
+	ret = ism_ivshm_hdr_check(ivshm_hdr(region), SIZE, &got, &why);
 	REQUIRE(ret == 0 || ret == -ENODATA || ret == -EAGAIN ||
+		(ret == -EPROTONOSUPPORT && got.version != IVSHM_VERSION) ||
 		(ret == -EBADMSG && why));
 	if (ret == 0) {
 		REQUIRE(got.members >= IVSHM_MIN_MEMBERS &&

@@ -343,14 +343,14 @@ api_main(uint16_t dev, const struct peer_opts *o, bool is_server)
 	struct api *a = calloc(1, sizeof(*a));
 	int ret;
 
-	if (a == NULL || o->nb_peers != 1) {
+	if (a == NULL || o->common.nb_peers != 1) {
 		fail("api roles need --peers with one GID");
 		free(a);
 		return 1;
 	}
 	a->dev = dev;
 	a->step_ns = (uint64_t)o->deadline_s * 1000000000ULL;
-	a->peer = o->peers[0];
+	a->peer = o->common.peers[0];
 	a->stranger = (struct rte_ism_gid){ 0x5eed, 0x57 };
 	ret = is_server ? server(a) : client(a);
 	ret = ret < 0 || a->failed;

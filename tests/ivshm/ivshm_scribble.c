@@ -18,8 +18,35 @@
  *
  * The other members must not crash or hang; tests/ivshm checks that they
  * go on, finish when released, and report the protocol errors they saw.
+ *
+ * --mode names one targeted attack instead, on the members --peers names
+ * (the victim first, then the writer of one of its DMBs); each is a
+ * disturbance after which the honest members must recover once the rogue
+ * stops. The modes that last do so until the rogue is released (stdin
+ * closed): the test orders the phases by the lines printed here.
+ *   twin      a forged twin of the victim: its identity copied into a free
+ *             slot, LIVE, with a heartbeat that advances until released
+ *   state     the victim's state word overwritten with LIVE of the next
+ *             epoch (it finds itself declared gone and joins again in
+ *             another slot); once released, its old slot's state word,
+ *             where its identity stayed, becomes LIVE again (a twin made
+ *             by a state word alone)
+ *   entry     the victim's DMB for the writer: token cleared and the
+ *             index pushed into the victim's change ring (again and
+ *             again, as the victim puts its ring back) until the writer
+ *             has read that change, then, 2 ms later, the entry put back
+ *             without a change
+ *   entry-bad the same DMB made invalid (a length beyond any partition)
+ *             and announced until the writer has read it, never put back
+ *   ident     the victim's identity made invalid (no DMBs), and its
+ *             heartbeat advanced, every millisecond until released (the
+ *             test stalls the victim meanwhile: it looks alive to a
+ *             joiner, with an identity it does not repair)
+ *   beat      the victim's heartbeat advanced every millisecond until
+ *             released (a replay: the test kills the victim meanwhile)
  */
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <string.h>
@@ -133,7 +160,7 @@ crafted_entry(struct scribbler *s, unsigned int slot)
 	e->off64 = rnd(s) % 2 ? UINT32_MAX - rnd(s) % 4 : rnd(s);
 	e->len = rnd(s) % 2 ? UINT32_MAX : rnd(s) % 4096;
 	put64(&e->token, rnd(s) % 2 ? rnd(s) :
-	      ivshm_tok_make(slot, idx, rnd(s)));
+	      ism_sw_tok_make(slot, idx, rnd(s) & (ISM_SW_TOK_HORIZON - 1)));
 }
 
 static void
@@ -147,10 +174,219 @@ crafted_sba(struct scribbler *s, unsigned int slot)
 	sba[2 + rnd(s) % (IVSHM_SBA_SIZE / 8 - 2)] = rnd(s);
 }
 
+/* The slot of the member of gid in state st (any state: IVSHM_ST_NB),
+ * or -1. */
+static int
+find_member(struct scribbler *s, const struct rte_ism_gid *gid,
+		unsigned int st)
+{
+	struct ivshm_member *m;
+	unsigned int i;
+
+	for (i = 0; i < s->l.members; i++) {
+		m = ivshm_member(s->base, i);
+		if (m->gid == gid->gid && m->gid_ext == gid->gid_ext &&
+		    (st == IVSHM_ST_NB || ivshm_state_st(m->state) == st))
+			return i;
+	}
+	return -1;
+}
+
+static void
+sleep_ms(unsigned int ms)
+{
+	usleep(ms * 1000);
+}
+
+/* Until the test closes our stdin. */
+static void
+hold(void (*each)(struct scribbler *, void *), struct scribbler *s,
+		void *arg)
+{
+	while (!released()) {
+		each(s, arg);
+		s->writes++;
+	}
+}
+
+/* Advance the heartbeat of member arg, as its owner does each pass. */
+static void
+beat_for(struct scribbler *s __rte_unused, void *arg)
+{
+	struct ivshm_member *m = arg;
+
+	put64(&m->beat, m->beat + 1);
+	sleep_ms(1);
+}
+
+static int
+attack_twin(struct scribbler *s, int v)
+{
+	struct ivshm_member *m = ivshm_member(s->base, v), *t;
+	unsigned int i, st;
+
+	for (i = 0; i < s->l.members; i++) {
+		st = ivshm_state_st(ivshm_member(s->base, i)->state);
+		if (st == IVSHM_ST_FREE || st == IVSHM_ST_DEAD)
+			break;
+	}
+	if (i == s->l.members) {
+		fail("no free slot for a twin");
+		return 1;
+	}
+	t = ivshm_member(s->base, i);
+	t->gid = m->gid;
+	t->gid_ext = m->gid_ext;
+	t->max_dmbs = m->max_dmbs;
+	t->max_dmb_len = m->max_dmb_len;
+	t->chid = m->chid;
+	t->kind = m->kind;
+	t->pid = m->pid;
+	put64(&t->state, ivshm_state_make(ivshm_state_epoch(t->state) + 1,
+			 IVSHM_ST_LIVE));
+	say("SCRIBBLING twin of slot %d in slot %u", v, i);
+	hold(beat_for, s, t);
+	return 0;
+}
+
+static int
+attack_state(struct scribbler *s, int v, const struct rte_ism_gid *gid)
+{
+	struct ivshm_member *m = ivshm_member(s->base, v);
+	uint64_t w = m->state;
+	unsigned int i;
+	int now;
+
+	put64(&m->state, ivshm_state_make(ivshm_state_epoch(w) + 1,
+			 IVSHM_ST_LIVE));
+	say("SCRIBBLING state of slot %d: 0x%" PRIx64, v, m->state);
+	while (!released())
+		sleep_ms(1);
+	/* The victim is back, elsewhere (the test waited for it); once the
+	 * incarnation we forged was declared gone, the old slot still holds
+	 * the victim's identity. */
+	for (i = 0; i < 30000 && ivshm_state_st(m->state) == IVSHM_ST_LIVE;
+	     i++)
+		sleep_ms(1);
+	now = find_member(s, gid, IVSHM_ST_LIVE);
+	if (now < 0 || now == v) {
+		fail("the victim is not live in another slot (%d)", now);
+		return 1;
+	}
+	w = m->state;
+	put64(&m->state, ivshm_state_make(ivshm_state_epoch(w) + 1,
+			 IVSHM_ST_LIVE));
+	s->writes += 2;
+	return 0;
+}
+
+/* The victim's DMB written by gid w; its entry, or NULL. */
+static struct ivshm_ent *
+find_entry(struct scribbler *s, int v, const struct rte_ism_gid *w)
+{
+	struct ivshm_ent *t = ivshm_table(s->base, &s->l, v);
+	unsigned int idx;
+
+	for (idx = IVSHM_IDX_FIRST; idx < IVSHM_NB_IDX; idx++)
+		if (t[idx].token != 0 && t[idx].rgid == w->gid &&
+		    t[idx].rgid_ext == w->gid_ext)
+			return &t[idx];
+	return NULL;
+}
+
+static int
+attack_entry(struct scribbler *s, int v, const struct rte_ism_gid *w,
+		bool bad)
+{
+	struct ivshm_ent *e = find_entry(s, v, w), saved;
+	struct ivshm_member *m = ivshm_member(s->base, v), *wm;
+	int ws = find_member(s, w, IVSHM_ST_LIVE);
+	unsigned int idx, i;
+	uint64_t h;
+
+	if (e == NULL || ws < 0) {
+		fail("no DMB of slot %d for a live writer", v);
+		return 1;
+	}
+	wm = ivshm_member(s->base, ws);
+	saved = *e;
+	idx = e - ivshm_table(s->base, &s->l, v);
+	h = m->chg_head;
+	say("SCRIBBLING entry %u of slot %d, change %" PRIu64 " for slot %d",
+	    idx, v, h + 1, ws);
+	/* The victim writes its ring head back each control pass: until
+	 * the writer says it has read our change. */
+	for (i = 0; i < 10000 && wm->seen_chg[v] < h + 1; i++) {
+		if (bad)
+			e->len = UINT32_MAX;
+		else
+			put64(&e->token, 0);
+		m->chg_idx[h % IVSHM_CHG_RING] = idx;
+		put64(&m->chg_head, h + 1);
+		s->writes += 2;
+		usleep(100);
+	}
+	if (wm->seen_chg[v] < h + 1) {
+		fail("the writer did not read the change in time");
+		return 1;
+	}
+	if (!bad) {
+		sleep_ms(2);
+		e->rgid = saved.rgid;
+		e->rgid_ext = saved.rgid_ext;
+		e->off64 = saved.off64;
+		e->len = saved.len;
+		put64(&e->token, saved.token);
+	}
+	return 0;
+}
+
+static void
+ident_bad(struct scribbler *s __rte_unused, void *arg)
+{
+	struct ivshm_member *m = arg;
+
+	m->max_dmbs = 0;
+	put64(&m->beat, m->beat + 1);
+	sleep_ms(1);
+}
+
+static int
+attack(struct scribbler *s, const struct peer_opts *o)
+{
+	int v = o->common.nb_peers > 0 ? find_member(s, &o->common.peers[0],
+			IVSHM_ST_LIVE) : -1;
+
+	if (v < 0) {
+		fail("no live member with the victim's GID");
+		return 1;
+	}
+	if (strcmp(o->mode, "twin") == 0)
+		return attack_twin(s, v);
+	if (strcmp(o->mode, "state") == 0)
+		return attack_state(s, v, &o->common.peers[0]);
+	if ((strcmp(o->mode, "entry") == 0 ||
+	     strcmp(o->mode, "entry-bad") == 0) && o->common.nb_peers > 1)
+		return attack_entry(s, v, &o->common.peers[1],
+				strcmp(o->mode, "entry-bad") == 0);
+	if (strcmp(o->mode, "ident") == 0) {
+		say("SCRIBBLING identity of slot %d", v);
+		hold(ident_bad, s, ivshm_member(s->base, v));
+		return 0;
+	}
+	if (strcmp(o->mode, "beat") == 0) {
+		say("SCRIBBLING heartbeat of slot %d", v);
+		hold(beat_for, s, ivshm_member(s->base, v));
+		return 0;
+	}
+	fail("unknown mode %s (or its --peers missing)", o->mode);
+	return 1;
+}
+
 int
 scribble_main(uint16_t dev __rte_unused, const struct peer_opts *o)
 {
-	struct scribbler s = { .seed = o->seed };
+	struct scribbler s = { .seed = o->common.seed };
 	const char *why = NULL;
 	unsigned int slot, other;
 	struct stat st;
@@ -171,12 +407,18 @@ scribble_main(uint16_t dev __rte_unused, const struct peer_opts *o)
 		fail("cannot map the region");
 		return 1;
 	}
-	ret = ivshm_hdr_check((struct ivshm_hdr *)s.base, st.st_size, &s.l,
+	ret = ism_ivshm_hdr_check((struct ivshm_hdr *)s.base, st.st_size, &s.l,
 			&why);
 	if (ret < 0) {
 		fail("no fabric in the region: %d", ret);
 		munmap(s.base, st.st_size);
 		return 1;
+	}
+	if (strcmp(o->mode, "random") != 0) {
+		ret = attack(&s, o);
+		say("SCRIBBLED %s writes %" PRIu64, o->mode, s.writes);
+		munmap(s.base, st.st_size);
+		return ret;
 	}
 	for (r = 0; r < o->rounds; r++) {
 		slot = rnd(&s) % s.l.members;

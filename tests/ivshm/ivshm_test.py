@@ -25,9 +25,10 @@ delays are printed for information only.
             declared it gone, then continued: it finds itself expelled,
             registers new DMBs, rejoins, and every stream resumes
   scribble  a member writes garbage over the shared tables while two
-            others stream: they neither crash nor hang, finish when
-            released and report the protocol errors; two new members
-            then stream cleanly in the same region
+            others stream: they neither crash nor hang, stream to each
+            other again once it stopped, finish when released and report
+            the protocol errors; two new members then stream cleanly in
+            the same region
   api       the rte_ism API between two processes (ivshm_api.c)
   regions   a member with two devices, one per region (one region per
             pair of distrusting VMs): it streams to a member of each,
@@ -35,6 +36,23 @@ delays are printed for information only.
   bound     kill -9 of one of two members with the default liveness
             timeout (the others use a longer one, see LIVENESS_MS); it
             starts again and both finish
+  twin      a rogue member forges a live twin of a (its identity in a
+            free slot, a heartbeat): a and b stream on, and after the
+            rogue stops both still stream to each other
+  state     a rogue member overwrites a's state word (a finds itself
+            declared gone and joins again elsewhere), then makes a's old
+            slot, which still holds a's identity, LIVE: a and b stream to
+            each other again afterwards
+  entry     a rogue member clears the token of a's DMB for b and announces
+            it, then puts it back 2 ms later; and makes it invalid and
+            announces it, for good: each time, b streams to a again
+  ident     a rogue member keeps a's identity invalid while c joins: once
+            the rogue stops, c and a stream to each other
+  replay    a is killed while a rogue member replays its heartbeat: b sees
+            a gone once the replay stops (not before: inherent, see the
+            guide's trust model; not judged here)
+  version   a region formatted with layout version 1 is refused, with a
+            message that names both versions
   starved   the control thread of one of two streaming members stops
             (parked in the peer program) for three liveness timeouts
             while its lcore polls: its polls run the control passes, so
@@ -297,15 +315,15 @@ def bound(t):
 
 
 def scribble(t):
-    a = t.node('a', 'b', ['--hold', '--tolerant'])
-    b = t.node('b', 'a', ['--hold', '--tolerant'])
-    progress(a, GID['b'])
-    progress(b, GID['a'])
+    a, b = tolerant_pair(t)
     s = Peer(t, 's', GID['s'], ['--role', 'scribble', '--region', t.region,
                                 '--rounds', '20000', '--seed', '7']).ready()
     s.wait_line('SCRIBBLED', timeout=150)
     if s.finish() != 0:
         raise Failure('the scribbler failed')
+    t.peers.remove(s)
+    # Once it stopped, a and b stream to each other again.
+    streams_again(a, b)
     errors = 0
     for p in (a, b):
         rc = p.finish()
@@ -325,6 +343,192 @@ def scribble(t):
     for p in (d, e):
         expect_pass(p, p.finish())
     print('PASS scribble: no crash, no hang, region usable afterwards')
+
+
+def resumed(peer, gid, start):
+    """Wait until peer has received two more messages of gid (in one
+    session, or from the start of a later one) than by its second
+    PROGRESS line about gid from line start on, which it prints at least a
+    second after start (whatever stopped a stream before start has
+    stopped it by then): the stream from gid to peer runs, and so do
+    peer's answers to it (the sender waits for each)."""
+    def about(line):
+        return line.split()[1] == uuid(gid)
+    i, _ = peer.wait_line('PROGRESS', pred=about, start=start)
+    i, line = peer.wait_line('PROGRESS', pred=about, start=i + 1)
+    f = line.split()
+    s0, r0 = int(f[3]), int(f[5])
+
+    def more(line):
+        f = line.split()
+        s, r = int(f[3]), int(f[5])
+        return about(line) and (s > s0 and r >= 2 or
+                                s == s0 and r >= r0 + 2)
+    return peer.wait_line('PROGRESS', pred=more, start=i + 1)
+
+
+def rogue(t, mode, victims, hold=True):
+    """A member that attacks victims (GIDs, the victim first) with one
+    of the modes of ivshm_scribble.c."""
+    return Peer(t, 's', GID['s'], ['--role', 'scribble', '--region',
+                                   t.region, '--mode', mode, '--peers',
+                                   ','.join(GID[v] for v in victims)] +
+                (['--hold'] if hold else [])).ready()
+
+
+def rogue_done(t, s):
+    s.release()
+    s.wait_line('SCRIBBLED')
+    if s.finish() != 0:
+        raise Failure('the rogue member failed')
+    t.peers.remove(s)
+
+
+def streams_again(a, b):
+    """From now on, a and b stream to each other (again)."""
+    marks = {p.name: p.count() for p in (a, b)}
+    resumed(a, GID[b.name[0]], marks[a.name])
+    resumed(b, GID[a.name[0]], marks[b.name])
+
+
+def tolerant_pair(t):
+    """a and b, which count anomalies rather than fail, streaming."""
+    a = t.node('a', 'b', ['--hold', '--tolerant'])
+    b = t.node('b', 'a', ['--hold', '--tolerant'])
+    progress(a, GID['b'])
+    progress(b, GID['a'])
+    return a, b
+
+
+def finish_tolerant(ps):
+    for p in ps:
+        p.release()
+    for p in ps:
+        rc = p.finish()
+        p.wait_line('SURVIVED', timeout=1)
+        if rc != 0:
+            raise Failure('%s: exit status %d' % (p.name, rc))
+
+
+def twin(t):
+    """A forged twin of a (a's GID in a second slot, alive while the
+    rogue beats for it): a and b keep their view of each other; once the
+    rogue stops, both stream to each other."""
+    a, b = tolerant_pair(t)
+    s = rogue(t, 'twin', 'a')
+    s.wait_line('SCRIBBLING')
+    # The twin lives for two liveness timeouts (b sees it beat), then dies
+    # for good: b declares it gone one liveness timeout after the rogue
+    # stops. The stimulus, not a threshold.
+    time.sleep(2 * LIVENESS_MS / 1000)
+    rogue_done(t, s)
+    streams_again(a, b)
+    # ... and still after the twin was declared gone.
+    time.sleep(2 * LIVENESS_MS / 1000)
+    streams_again(a, b)
+    finish_tolerant((a, b))
+    print('PASS twin: a forged twin did not cut a from b')
+
+
+def state(t):
+    """a's state word overwritten: a rejoins in another slot; its old
+    slot, with a's identity, made LIVE by its state word alone."""
+    a, b = tolerant_pair(t)
+    mark = a.count()
+    s = rogue(t, 'state', 'a')
+    a.wait_line('EXPELLED', start=mark)
+    streams_again(a, b)
+    # a is back (in another slot): its old one becomes LIVE again.
+    rogue_done(t, s)
+    time.sleep(2 * LIVENESS_MS / 1000)
+    streams_again(a, b)
+    finish_tolerant((a, b))
+    print('PASS state: a and b stream again after a forged state word')
+
+
+def entry(t):
+    """a's DMB for b cleared and put back 2 ms later, then made invalid
+    for good: b streams to a again each time."""
+    a, b = tolerant_pair(t)
+    for mode in ('entry', 'entry-bad'):
+        s = rogue(t, mode, 'ab', hold=False)
+        rogue_done(t, s)
+        streams_again(a, b)
+        print('b streams to a again after %s' % mode)
+    finish_tolerant((a, b))
+    print('PASS entry: a forged DMB entry did not stop the stream')
+
+
+def ident(t):
+    """c joins while a's identity is invalid (a stalled, so that it does
+    not write it back; the rogue keeps a's heartbeat going): once a runs
+    again and the rogue stops, c and a stream to each other."""
+    a = t.node('a', 'bc', ['--hold', '--tolerant'])
+    b = t.node('b', 'ac', ['--hold', '--tolerant'])
+    progress(a, GID['b'])
+    # The rogue beats for a (a writes its identity back until it stalls).
+    s = rogue(t, 'ident', 'a')
+    s.wait_line('SCRIBBLING')
+    a.proc.write_stdin('stall')
+    a.wait_line('STALLED')
+    c = Peer(t, 'c', GID['c'], ['--role', 'node', '--peers', '%s,%s' % (
+        GID['a'], GID['b']), '--hold', '--tolerant', '--seed', '99'])
+    # c took a's identity for what it is.
+    c.wait_line('ISM_PMD', pred=lambda l: 'ignored what slot' in l and
+                'DMB count' in l)
+    mark = a.count()
+    a.proc.write_stdin('unstall')
+    a.wait_line('UNSTALLED', start=mark)
+    rogue_done(t, s)
+    c.ready()
+    streams_again(a, c)
+    finish_tolerant((a, b, c))
+    print('PASS ident: a bad identity read did not part c from a')
+
+
+def replay(t):
+    """a is killed while a rogue replays its heartbeat: b declares it
+    gone once the replay stops."""
+    a = t.node('a', 'b', ['--hold', '--tolerant'])
+    b = t.node('b', 'a', ['--hold', '--tolerant'])
+    progress(b, GID['a'])
+    s = rogue(t, 'beat', 'a')
+    s.wait_line('SCRIBBLING')
+    mark = b.count()
+    os.kill(a.pid, signal.SIGKILL)
+    a.finish()
+    t.peers.remove(a)
+    # The replay lasts three liveness timeouts; the stimulus, not a
+    # threshold.
+    time.sleep(3 * LIVENESS_MS / 1000)
+    early = bool(b.proc.grep('^GONE'))
+    t0 = time.monotonic_ns()
+    rogue_done(t, s)
+    _, line = b.wait_line('GONE', start=mark,
+                          pred=lambda l: l.split()[1] == uuid(GID['a']))
+    print('b saw a gone %s; %.0f ms after the end of the replay '
+          '(informational)' % ('during the replay' if early else
+                               'after the replay',
+                               (int(line.split()[3]) - t0) / 1e6))
+    finish_tolerant((b,))
+    print('PASS replay: the killed member is gone once the replay stops')
+
+
+def version(t):
+    """A fabric of layout version 1 (an earlier release) is refused."""
+    import struct
+    with open(t.region, 'wb') as f:
+        # The header's magic ("ISMIVSH1") and version, as version 1 wrote
+        # them (drivers/raw/ism/ivshm/ism_ivshm_layout.h).
+        f.write(struct.pack('=QI', 0x31485356494d5349, 1))
+        f.truncate(REGION_SIZE)
+    p = Peer(t, 'a', GID['a'], ['--role', 'node'])
+    rc = p.finish()
+    if rc == 0 or not any('fabric of region version 1; this driver uses '
+                          'version' in l for l in p.lines):
+        raise Failure('a region of version 1 was not refused as such '
+                      '(status %d)' % rc)
+    print('PASS version: a region of layout version 1 refused')
 
 
 def regions(t):
@@ -409,6 +613,12 @@ SCENARIOS = {
     'api': api,
     'bound': bound,
     'regions': regions,
+    'twin': twin,
+    'state': state,
+    'entry': entry,
+    'ident': ident,
+    'replay': replay,
+    'version': version,
     'starved': starved,
 }
 

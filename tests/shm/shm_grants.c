@@ -38,33 +38,33 @@ owner_no_fds(uint16_t dev, const struct peer_opts *o, struct rte_ism_dmb *x)
 {
 	int ret;
 
-	if (wait_sw(dev, EV_NO_FDS, &o->peers[0], NULL, 60000) < 0) {
+	if (wait_sw(dev, EV_NO_FDS, &o->common.peers[0], NULL, 60000) < 0) {
 		fail("no EV_NO_FDS");
 		return -1;
 	}
 	memset(x, 0, sizeof(*x));
 	x->len = 64;
-	x->rgid = o->peers[0];
+	x->rgid = o->common.peers[0];
 	ret = rte_ism_dmb_register(dev, x);
 	if (ret == 0) {
 		rte_ism_dmb_unregister(dev, x->token);
 		x->token = 0;
 	}
 	say("NOFDS register for a writer without fds: %d", ret);
-	rte_ism_signal_event(dev, &o->peers[0], 1, EV_NO_FDS_RET, -ret);
+	rte_ism_signal_event(dev, &o->common.peers[0], 1, EV_NO_FDS_RET, -ret);
 	if (ret != -ENOMEM) {
 		fail("register for a writer without fds: %d", ret);
 		return -1;
 	}
-	if (wait_sw(dev, EV_FDS_BACK, &o->peers[0], NULL, 60000) < 0) {
+	if (wait_sw(dev, EV_FDS_BACK, &o->common.peers[0], NULL, 60000) < 0) {
 		fail("no EV_FDS_BACK");
 		return -1;
 	}
 	memset(x, 0, sizeof(*x));
 	x->len = 64;
-	x->rgid = o->peers[0];
+	x->rgid = o->common.peers[0];
 	ret = rte_ism_dmb_register(dev, x);
-	if (ret < 0 || rte_ism_signal_event(dev, &o->peers[0], 1, EV_TOKEN,
+	if (ret < 0 || rte_ism_signal_event(dev, &o->common.peers[0], 1, EV_TOKEN,
 					     x->token) < 0) {
 		fail("register once the writer has fds again: %d", ret);
 		return -1;
@@ -93,9 +93,9 @@ writer_no_fds(uint16_t dev, const struct peer_opts *o)
 		fail("setrlimit");
 		return 0;
 	}
-	r = rte_ism_signal_event(dev, &o->peers[0], 1, EV_NO_FDS, 0);
+	r = rte_ism_signal_event(dev, &o->common.peers[0], 1, EV_NO_FDS, 0);
 	if (r == 0)
-		r = wait_sw(dev, EV_NO_FDS_RET, &o->peers[0], &ret, 60000);
+		r = wait_sw(dev, EV_NO_FDS_RET, &o->common.peers[0], &ret, 60000);
 	setrlimit(RLIMIT_NOFILE, &rl);
 	if (r < 0) {
 		fail("no answer from the owner: %d", r);
@@ -107,8 +107,8 @@ writer_no_fds(uint16_t dev, const struct peer_opts *o)
 		     xstat("ism_shm0", "protocol_errors"));
 		return 0;
 	}
-	if (rte_ism_signal_event(dev, &o->peers[0], 1, EV_FDS_BACK, 0) < 0 ||
-	    wait_sw(dev, EV_TOKEN, &o->peers[0], &tok, 60000) < 0) {
+	if (rte_ism_signal_event(dev, &o->common.peers[0], 1, EV_FDS_BACK, 0) < 0 ||
+	    wait_sw(dev, EV_TOKEN, &o->common.peers[0], &tok, 60000) < 0) {
 		fail("no DMB once fds are back");
 		return 0;
 	}
@@ -121,7 +121,7 @@ writer_no_fds(uint16_t dev, const struct peer_opts *o)
 int
 grant_owner_main(uint16_t dev, const struct peer_opts *o)
 {
-	struct rte_ism_dmb *d = calloc(o->msgs, sizeof(*d));
+	struct rte_ism_dmb *d = calloc(o->common.msgs, sizeof(*d));
 	struct rte_ism_dmb x = { .token = 0 };
 	struct rte_ism_event ev;
 	struct rlimit rl;
@@ -130,9 +130,9 @@ grant_owner_main(uint16_t dev, const struct peer_opts *o)
 
 	if (d == NULL)
 		return 1;
-	for (i = 0; i < o->msgs; i++) {
+	for (i = 0; i < o->common.msgs; i++) {
 		d[i].len = 64;
-		d[i].rgid = o->peers[0];
+		d[i].rgid = o->common.peers[0];
 		if (rte_ism_dmb_register(dev, &d[i]) < 0) {
 			fail("register %" PRIu64, i);
 			goto out;
@@ -144,35 +144,35 @@ grant_owner_main(uint16_t dev, const struct peer_opts *o)
 		fail("setrlimit");
 		goto out;
 	}
-	say("OWNER %" PRIu64 " DMBs, fd limit %lu", o->msgs,
+	say("OWNER %" PRIu64 " DMBs, fd limit %lu", o->common.msgs,
 	    (unsigned long)rl.rlim_cur);
 	if (wait_event(dev, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
-		       &o->peers[0], &ev, 60000) < 0) {
+		       &o->common.peers[0], &ev, 60000) < 0) {
 		fail("the writer did not join");
 		goto out;
 	}
-	for (i = 0; i < o->msgs; i++)
-		if (rte_ism_signal_event(dev, &o->peers[0], 1, EV_TOKEN,
+	for (i = 0; i < o->common.msgs; i++)
+		if (rte_ism_signal_event(dev, &o->common.peers[0], 1, EV_TOKEN,
 					 d[i].token) < 0) {
 			fail("token %" PRIu64 " not delivered", i);
 			goto out;
 		}
 	if (owner_no_fds(dev, o, &x) < 0)
 		goto out;
-	if (wait_sw(dev, EV_ALL_WRITTEN, &o->peers[0], &got, 60000) < 0) {
+	if (wait_sw(dev, EV_ALL_WRITTEN, &o->common.peers[0], &got, 60000) < 0) {
 		fail("the writer did not finish");
 		goto out;
 	}
-	for (i = 0; i < o->msgs; i++)
+	for (i = 0; i < o->common.msgs; i++)
 		bad += memcmp(d[i].addr, &d[i].token, sizeof(d[i].token)) != 0;
 	bad += memcmp(x.addr, &x.token, sizeof(x.token)) != 0;
 	say("WRITTEN %" PRIu64 " of %" PRIu64 ", %" PRIu64 " wrong", got,
-	    o->msgs + 1, bad);
-	ret = got == o->msgs + 1 && bad == 0 ? 0 : 1;
+	    o->common.msgs + 1, bad);
+	ret = got == o->common.msgs + 1 && bad == 0 ? 0 : 1;
 out:
 	if (x.token != 0)
 		rte_ism_dmb_unregister(dev, x.token);
-	for (i = 0; i < o->msgs; i++)
+	for (i = 0; i < o->common.msgs; i++)
 		if (d[i].token != 0)
 			rte_ism_dmb_unregister(dev, d[i].token);
 	free(d);
@@ -185,8 +185,8 @@ grant_writer_main(uint16_t dev, const struct peer_opts *o)
 	uint64_t i, tok, ok = 0;
 	int r;
 
-	for (i = 0; i < o->msgs; i++) {
-		if (wait_sw(dev, EV_TOKEN, &o->peers[0], &tok, 30000) < 0) {
+	for (i = 0; i < o->common.msgs; i++) {
+		if (wait_sw(dev, EV_TOKEN, &o->common.peers[0], &tok, 30000) < 0) {
 			fail("token %" PRIu64 " missing", i);
 			return 1;
 		}
@@ -197,6 +197,6 @@ grant_writer_main(uint16_t dev, const struct peer_opts *o)
 			fail("move into DMB %" PRIu64 ": %d", i, r);
 	}
 	ok += writer_no_fds(dev, o);
-	return rte_ism_signal_event(dev, &o->peers[0], 1, EV_ALL_WRITTEN, ok)
-		< 0 || ok != o->msgs + 1;
+	return rte_ism_signal_event(dev, &o->common.peers[0], 1, EV_ALL_WRITTEN, ok)
+		< 0 || ok != o->common.msgs + 1;
 }

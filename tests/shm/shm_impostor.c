@@ -190,7 +190,7 @@ impostor_run(const struct peer_opts *o, bool same_gid)
 int
 impostor_main(uint16_t dev __rte_unused, const struct peer_opts *o)
 {
-	return impostor_run(o, strcmp(o->role, "impostor-gid") == 0);
+	return impostor_run(o, strcmp(o->common.role, "impostor-gid") == 0);
 }
 
 int

@@ -18,6 +18,7 @@
 
 #include <rte_ism.h>
 
+#include "peer_stream.h"	/* say(), fail(), the nodes' stream */
 #include "test_ism.h"	/* fx_crc(), fx_rand() of the functional tests */
 
 /* Software event codes between test processes (rte_ism_signal_event). */
@@ -40,66 +41,28 @@ fake_gid(const struct rte_ism_gid *rogue)
 	return g;
 }
 
-/* Layout of the DMB a node registers for each peer. */
+/* The DMB a node registers for each peer (tests/lib/peer_stream.h). */
 #define DMB_LEN		(256 * 1024)
-#define OFF_ACK		0	/* u32: last message of mine the peer saw */
-#define OFF_HDR		64	/* struct msg_hdr of the peer's message */
-#define OFF_PAYLOAD	128
 #define PAYLOAD_MAX	(64 * 1024)
-#define OFF_SCRATCH	(128 * 1024)	/* writers hammer here meanwhile */
-#define ELEM_DATA	0
-#define ELEM_ACK	1
-
-struct msg_hdr {
-	uint32_t seq;
-	uint32_t len;
-	uint32_t crc;
-	uint32_t session;
-};
 
 struct peer_opts {
 	char dir[256];
 	struct rte_ism_gid gid;
-	char role[16];
-	struct rte_ism_gid peers[4];
-	unsigned int nb_peers;
 	struct rte_ism_gid rogue;	/* node: feed this rogue tokens */
 	bool has_rogue;
 	struct rte_ism_gid victim;	/* rogue: the node it attacks */
 	struct rte_ism_gid honest;	/* rogue: the victim's honest peer */
-	uint64_t msgs;		/* messages to send per session */
+	struct peer_common common;	/* msgs: to send per session;
+					 * peers: one group */
 	uint64_t msgs_first;	/* in the first session */
 	bool send;
-	bool nocopy;		/* odd messages: payload via attach */
-	unsigned int survive;
 	unsigned int fd_mark;
-	uint64_t seed;
-	bool hold;		/* keep streaming until released (stdin EOF) */
 	bool touch;		/* impostor: touch the victim's socket */
 	char devargs[192];	/* more devargs (",k=v...") */
 };
 
-#define say(...) do { printf(__VA_ARGS__); printf("\n"); fflush(stdout); } \
-	while (0)
-#define fail(...) do { printf("FAIL: "); say(__VA_ARGS__); } while (0)
-
-int count_fds(void);
-uint64_t now_ns(void);
-void gid_str(const struct rte_ism_gid *g, char *buf);
-/* Poll one event, giving the CPU away now and then; 1 got one, 0 not. */
-int next_event(uint16_t dev, struct rte_ism_event *ev);
-/* Wait for an event of this type and code from gid (NULL: any); the
- * events before it are dropped. 0 or -ETIMEDOUT. */
-int wait_event(uint16_t dev, uint32_t type, uint32_t code,
-		const struct rte_ism_gid *from, struct rte_ism_event *out,
-		uint64_t timeout_ms);
-/* The same for a SW event; its info in *info. */
-int wait_sw(uint16_t dev, uint32_t code, const struct rte_ism_gid *from,
-		uint64_t *info, uint64_t timeout_ms);
-void idle(unsigned int *spins);
-/* With --hold: false until the driver closed our stdin (its explicit
- * "you may finish" phase); true without --hold. */
-bool released(void);
+/* released() (tests/lib/peer_util.h): with --hold, false until the
+ * driver closed our stdin (its explicit "you may finish" phase). */
 uint64_t xstat(const char *devname, const char *name);
 
 int node_main(uint16_t dev, const struct peer_opts *o);

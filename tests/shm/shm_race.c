@@ -89,8 +89,8 @@ drain_events(struct racer *r)
 	while (next_event(r->dev, &ev)) {
 		if (ev.type != RTE_ISM_EVENT_SW)
 			continue;
-		for (i = 0; i < r->o->nb_peers; i++) {
-			if (!rte_ism_gid_equal(&ev.gid, &r->o->peers[i]))
+		for (i = 0; i < r->o->common.nb_peers; i++) {
+			if (!rte_ism_gid_equal(&ev.gid, &r->o->common.peers[i]))
 				continue;
 			if (ev.code == EV_TOKEN)
 				r->their[i] = ev.info;
@@ -109,7 +109,7 @@ move_all(struct racer *r, uint64_t round)
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < r->o->nb_peers; i++) {
+	for (i = 0; i < r->o->common.nb_peers; i++) {
 		if (r->their[i] == 0)
 			continue;
 		ret = rte_ism_move_data(r->dev, r->their[i], 0, 1, 0, &round,
@@ -131,7 +131,7 @@ all_done(const struct racer *r)
 {
 	unsigned int i;
 
-	for (i = 0; i < r->o->nb_peers; i++)
+	for (i = 0; i < r->o->common.nb_peers; i++)
 		if (!r->done[i])
 			return false;
 	return true;
@@ -150,8 +150,8 @@ race_main(uint16_t dev, const struct peer_opts *o)
 
 	/* Everyone is there before the race starts. */
 	end = now_ns() + RACE_WAIT_MS * 1000000ULL;
-	for (i = 0; i < o->nb_peers; i++) {
-		while (rte_ism_query_remote_gid(dev, &o->peers[i], 0, 0) != 0) {
+	for (i = 0; i < o->common.nb_peers; i++) {
+		while (rte_ism_query_remote_gid(dev, &o->common.peers[i], 0, 0) != 0) {
 			if (now_ns() > end) {
 				fail("peer %u never came", i);
 				return 1;
@@ -160,28 +160,28 @@ race_main(uint16_t dev, const struct peer_opts *o)
 			usleep(1000);
 		}
 	}
-	if (o->survive > 0 && pthread_create(&mt, NULL, mover, &r) != 0) {
+	if (o->common.survive > 0 && pthread_create(&mt, NULL, mover, &r) != 0) {
 		fail("cannot start the mover thread");
 		return 1;
 	}
-	for (round = 1; round <= o->msgs && !r.failed; round++) {
-		for (i = 0; i < o->nb_peers; i++) {
+	for (round = 1; round <= o->common.msgs && !r.failed; round++) {
+		for (i = 0; i < o->common.nb_peers; i++) {
 			memset(&d[i], 0, sizeof(d[i]));
 			d[i].len = RACE_DMB_LEN;
-			d[i].rgid = o->peers[i];
+			d[i].rgid = o->common.peers[i];
 			t0 = now_ns();
 			ret = rte_ism_dmb_register(dev, &d[i]);
 			timed(&r, t0, ret, "register");
 			if (ret < 0)
 				d[i].token = 0;
 			t0 = now_ns();
-			ret = rte_ism_signal_event(dev, &o->peers[i], 1,
+			ret = rte_ism_signal_event(dev, &o->common.peers[i], 1,
 					EV_TOKEN, d[i].token);
 			timed(&r, t0, ret, "signal_event");
 		}
 		drain_events(&r);
 		move_all(&r, round);
-		for (i = 0; i < o->nb_peers; i++) {
+		for (i = 0; i < o->common.nb_peers; i++) {
 			if (d[i].token == 0)
 				continue;
 			t0 = now_ns();
@@ -189,13 +189,13 @@ race_main(uint16_t dev, const struct peer_opts *o)
 			timed(&r, t0, ret, "unregister");
 		}
 	}
-	if (o->survive > 0) {
+	if (o->common.survive > 0) {
 		rte_atomic_store_explicit(&r.stop, true,
 				rte_memory_order_release);
 		pthread_join(mt, NULL);
 	}
-	for (i = 0; i < o->nb_peers; i++)
-		rte_ism_signal_event(dev, &o->peers[i], 1, EV_DONE, 0);
+	for (i = 0; i < o->common.nb_peers; i++)
+		rte_ism_signal_event(dev, &o->common.peers[i], 1, EV_DONE, 0);
 	end = now_ns() + RACE_WAIT_MS * 1000000ULL;
 	while (!all_done(&r) && now_ns() < end) {
 		drain_events(&r);

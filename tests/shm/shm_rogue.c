@@ -691,14 +691,14 @@ flood_main(uint16_t dev __rte_unused, const struct peer_opts *o)
 		return 1;
 	}
 	memset(junk, 0xa5, sizeof(junk));
-	for (i = 0; i < o->msgs; i++) {
+	for (i = 0; i < o->common.msgs; i++) {
 		fd = raw_connect(path);
 		if (fd >= 0 && raw_send(fd, junk, sizeof(junk), NULL, 0) == 0)
 			closed += closed_by_victim(fd);
 		else if (fd >= 0)
 			close(fd);
 	}
-	say("FLOOD malformed %u closed %u", (unsigned int)o->msgs, closed);
+	say("FLOOD malformed %u closed %u", (unsigned int)o->common.msgs, closed);
 	for (i = 0; i < FLOOD_SILENT; i++) {
 		fds[i] = raw_connect(path);
 		opened += fds[i] >= 0;
@@ -707,7 +707,7 @@ flood_main(uint16_t dev __rte_unused, const struct peer_opts *o)
 		if (fds[i] >= 0)
 			close(fds[i]);
 	say("FLOOD silent %u", opened);
-	return closed == o->msgs ? 0 : 1;
+	return closed == o->common.msgs ? 0 : 1;
 }
 
 /*
@@ -721,7 +721,7 @@ storm_main(uint16_t dev, const struct peer_opts *o)
 {
 	struct rogue r = { .dev = dev, .o = o, .fake_lfd = -1 };
 	struct ism_sw_sba *sba = MAP_FAILED;
-	uint64_t rounds = 0, x = o->seed;
+	uint64_t rounds = 0, x = o->common.seed;
 	unsigned int vslot, i;
 	int fd = -1, vfd = -1, ret = 1;
 	uint64_t *w;

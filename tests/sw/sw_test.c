@@ -4,14 +4,15 @@
 
 /*
  * dpdk-ism-sw-test: regression tests of what the software backends
- * (ism_lo, ism_shm) share, in one process.
+ * (ism_lo, ism_shm, ism_ivshm) share, in one process.
  *
  *   dpdk-ism-sw-test [EAL] -- codec
  *       The token codec (drivers/raw/ism/sw/ism_sw_token.h): for several
  *       indices and keys, the 2^21 generations of a horizon are distinct,
  *       every token has the bits the ISM move_data encoding needs clear,
  *       and slot and index decode.
- *   dpdk-ism-sw-test [EAL] -- tokens lo|shm|shm-self ROUNDS
+ *   dpdk-ism-sw-test [EAL] -- tokens KIND ROUNDS
+ *       (KIND: lo, shm, shm-self, ivshm, ivshm-self)
  *       One DMB index of an owner device registered and unregistered
  *       ROUNDS times for a writer device: no token repeats, and after
  *       each registration the writer tries the previous token and a
@@ -21,13 +22,15 @@
  *       alone in its fabric (an shm registration for a peer waits for
  *       the peer's answer, two thread switches that cost up to a
  *       millisecond on a small VM: a million of them do not fit a test).
- *   dpdk-ism-sw-test [EAL] -- self-event lo|shm
+ *       ivshm: two devices of one process on one region file.
+ *   dpdk-ism-sw-test [EAL] -- self-event lo|shm|ivshm
  *       A DMB whose rgid is its owner's own GID: unregistering it posts
  *       RTE_ISM_BUF_UNREGISTERED to the owner (rte_ism.h), attached or not.
  *
  * The shm devices use a fresh rendezvous directory (mkdtemp), which must
- * be empty at the end. Failed assertions are logged (test_assert.h);
- * prints PASS or FAIL at the end; exit status 0 on pass.
+ * be empty at the end; the ivshm devices a region file there. Failed
+ * assertions are logged (test_assert.h); prints PASS or FAIL at the end;
+ * exit status 0 on pass.
  */
 
 #include <dirent.h>
@@ -51,17 +54,24 @@
 #define DMB_LEN		64
 #define STALE_MARK	UINT64_C(0x5a5a5a5a5a5a5a5a)
 
+enum kind { LO, SHM, IVSHM };
+
 struct devs {
-	bool shm;
+	enum kind kind;
 	bool self;		/* one device, writing its own DMBs */
 	char dir[64];
 	int owner, writer;
 	struct rte_ism_gid og, wg;
 };
 
-static const char *const dev_names[2][2] = {
+static const char *const dev_names[3][2] = {
 	{ "ism_lo0", "ism_lo1" }, { "ism_shm0", "ism_shm1" },
+	{ "ism_ivshm0", "ism_ivshm1" },
 };
+
+/* An ivshmem region of 8 MiB in the test's directory (ism_ivshm). */
+#define IVSHM_REGION	"region"
+#define IVSHM_SIZE	(8u << 20)
 
 /* What devs_close() undoes, however far this got. */
 static int
@@ -73,25 +83,34 @@ devs_open(struct devs *d, const char *kind)
 
 	memset(d, 0, sizeof(*d));
 	d->owner = d->writer = -1;
-	d->self = strcmp(kind, "shm-self") == 0;
-	d->shm = d->self || strcmp(kind, "shm") == 0;
-	TEST_ASSERT(d->shm || strcmp(kind, "lo") == 0,
-		    "unknown backend %s (lo, shm, shm-self)", kind);
-	if (d->shm) {
+	d->self = strcmp(kind, "shm-self") == 0 ||
+		strcmp(kind, "ivshm-self") == 0;
+	d->kind = strncmp(kind, "shm", 3) == 0 ? SHM :
+		strncmp(kind, "ivshm", 5) == 0 ? IVSHM : LO;
+	TEST_ASSERT(d->kind != LO || strcmp(kind, "lo") == 0,
+		    "unknown backend %s (lo, shm, shm-self, ivshm, "
+		    "ivshm-self)", kind);
+	if (d->kind != LO) {
 		snprintf(d->dir, sizeof(d->dir), "/tmp/ism-sw-test-XXXXXX");
 		if (mkdtemp(d->dir) == NULL)
 			d->dir[0] = '\0';
 		TEST_ASSERT(d->dir[0] != '\0', "mkdtemp: %s", strerror(errno));
 	}
 	for (i = 0; i < 2 - d->self; i++) {
-		snprintf(args, sizeof(args), "%s%s%sgid=0x5a%d",
-			 d->shm ? "dir=" : "", d->shm ? d->dir : "",
-			 d->shm ? "," : "", i + 1);
-		TEST_ASSERT_SUCCESS(rte_vdev_init(dev_names[d->shm][i], args),
-				    "cannot create %s", dev_names[d->shm][i]);
-		id[i] = rte_ism_get_dev_id(dev_names[d->shm][i]);
+		if (d->kind == SHM)
+			snprintf(args, sizeof(args), "dir=%s,gid=0x5a%d",
+				 d->dir, i + 1);
+		else if (d->kind == IVSHM)
+			snprintf(args, sizeof(args), "path=%s/%s,size=%u,"
+				 "gid=0x5a%d", d->dir, IVSHM_REGION,
+				 IVSHM_SIZE, i + 1);
+		else
+			snprintf(args, sizeof(args), "gid=0x5a%d", i + 1);
+		TEST_ASSERT_SUCCESS(rte_vdev_init(dev_names[d->kind][i], args),
+				    "cannot create %s", dev_names[d->kind][i]);
+		id[i] = rte_ism_get_dev_id(dev_names[d->kind][i]);
 		TEST_ASSERT(id[i] >= 0 && rte_ism_info_get(id[i], &info) == 0,
-			    "no ISM device %s", dev_names[d->shm][i]);
+			    "no ISM device %s", dev_names[d->kind][i]);
 		if (i == 0)
 			d->og = info.gid;
 		else
@@ -112,10 +131,16 @@ devs_close(struct devs *d)
 	DIR *dp;
 	int i, left = 0;
 
+	char path[sizeof(d->dir) + sizeof(IVSHM_REGION) + 1];
+
 	for (i = 0; i < 2 - d->self; i++)
-		rte_vdev_uninit(dev_names[d->shm][i]);
+		rte_vdev_uninit(dev_names[d->kind][i]);
 	if (d->dir[0] == '\0')
 		return TEST_SUCCESS;
+	/* The region file stays (as QEMU's would): ours to remove. */
+	snprintf(path, sizeof(path), "%s/%s", d->dir, IVSHM_REGION);
+	if (d->kind == IVSHM)
+		unlink(path);
 	dp = opendir(d->dir);
 	while (dp != NULL && (de = readdir(dp)) != NULL)
 		if (de->d_name[0] != '.') {
@@ -397,8 +422,9 @@ main(int argc, char **argv)
 	else if (argc == 3 && strcmp(argv[1], "self-event") == 0)
 		ret = test_self_event(argv[2]);
 	else {
-		printf("usage: %s [EAL] -- codec | tokens lo|shm ROUNDS | "
-		       "self-event lo|shm\n", argv[0]);
+		printf("usage: %s [EAL] -- codec | tokens KIND ROUNDS | "
+		       "self-event KIND (KIND: lo, shm, shm-self, ivshm, "
+		       "ivshm-self)\n", argv[0]);
 		ret = TEST_FAILED;
 	}
 	rte_eal_cleanup();

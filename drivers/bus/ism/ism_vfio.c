@@ -4,7 +4,8 @@
 
 /*
  * vfio set-up of an ISM function: the device fd (rte_vfio_setup_device),
- * its BARs (mmapped where the kernel allows it; ism_vfio_pci never does),
+ * its BARs (mmapped where the kernel allows it, but never an ISM
+ * function's BAR 0; ism_vfio_pci maps none),
  * the zPCI capabilities, the interrupt handle, bus mastering, and the
  * release of all of it. BAR access is in ism_region.c.
  */
@@ -96,6 +97,19 @@ ism_vfio_map_bars(struct rte_ism_bus_device *dev)
 		r->flags = info.flags;
 		r->addr = NULL;
 		if (info.size == 0 || !(info.flags & VFIO_REGION_INFO_FLAG_MMAP))
+			continue;
+		/*
+		 * An ISM function's BAR 0 takes store blocks: one write is
+		 * one store block, whose signal (sf) comes after its last
+		 * byte. Through a mapping a write becomes several CPU stores
+		 * the device cannot tell apart, and the signal may come
+		 * before the last of them; a write(2) to the region is one
+		 * call (ism_vfio_pci: one store block; plain vfio-pci, an
+		 * emulated function: stores in one uninterrupted kernel
+		 * loop). So it is never mapped, where vfio-pci would let it.
+		 */
+		if (i == 0 && dev->vendor_id == ISM_BUS_PCI_VENDOR_IBM &&
+		    dev->device_id == ISM_BUS_PCI_DEVICE_ISM)
 			continue;
 		addr = mmap(NULL, info.size, PROT_READ | PROT_WRITE, MAP_SHARED,
 				dev->vfio_dev_fd, info.offset);

@@ -3,10 +3,10 @@
 # Copyright(c) 2026 The dpdk-ism authors
 """The ivshmem backend between QEMU guests and host processes.
 
-Guests (TCG, emulated intel-iommu, PVH vmlinux, the kernel and vfio modules
-of tests/bus_ism/vm/prepare.sh) get an ivshmem-plain function backed by a
-file in /dev/shm; their /init (guest-init.sh) binds it to vfio-pci and runs
-a plan of DPDK programs over the ism bus (-a ism:<address>,fabric=ivshmem).
+Guests (tests/vm/vmlib.py: TCG, emulated intel-iommu, PVH vmlinux, the
+kernel and vfio modules of tests/vm/prepare.sh) get an ivshmem-plain
+function backed by a file in /dev/shm; their plan binds it to vfio-pci and
+runs DPDK programs over the ism bus (-a ism:<address>,fabric=ivshmem).
 Host processes map the same file (vdev ism_ivshm,path=). The guests' serial
 consoles come here line by line; phases follow what the members print.
 
@@ -24,28 +24,24 @@ consoles come here line by line; phases follow what the members print.
               tables while a guest and a host member stream (they neither
               crash nor hang)
 
-Guests run with -smp 1,maxcpus=2: with maxcpus 1 QEMU's TCG runs without
-its parallel mode and a guest's atomic instructions are not atomic for the
-other members (measured: 1.3 million of 33 million shared increments
-lost). Skips (77) unless prepare.sh was run, and in sanitizer builds.
+Skips (77) unless tests/vm/prepare.sh was run, and in sanitizer builds.
 Exit status 0 pass, 1 fail.
 """
 
 import argparse
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(HERE, '..', '..', 'vm'))
 import ivshm_test as it  # noqa: E402 (the host-side Peer and helpers)
+import vmlib  # noqa: E402 (tests/vm)
 
-VM_DIR = os.environ.get('ISM_VM_DIR', '/var/tmp/dpdk-ism-vm')
 VM_TIMEOUT_S = 450
 REGION_SIZE = 64 << 20
 # TCG guests on a loaded host: their control threads may not run for a
@@ -60,92 +56,15 @@ MEMPOOL_PMD = PMDS + '/librte_mempool_ring.so.23'
 GUEST_EAL = '-l 0 --no-huge -m 256 --no-telemetry'
 
 
-class Skip(Exception):
-    pass
-
-
-class Guest:
-    """One QEMU guest; its console lines, killable with SIGKILL."""
-
-    def __init__(self, vt, name, role):
-        self.name = name
-        self.lines = []
-        self.eof = False
-        self.cv = threading.Condition()
-        cmd = ['qemu-system-x86_64', '-machine', 'q35,accel=tcg',
-               '-cpu', 'max', '-m', '512', '-smp', '1,maxcpus=2',
-               '-nodefaults', '-display', 'none', '-serial', 'stdio',
-               '-no-reboot', '-device', 'intel-iommu,aw-bits=48',
-               '-object', 'memory-backend-file,id=ivmem,share=on,'
-               'mem-path=%s,size=%d' % (vt.region, REGION_SIZE),
-               '-device', 'ivshmem-plain,memdev=ivmem',
-               '-kernel', os.path.join(VM_DIR, 'vmlinux'),
-               '-initrd', vt.initrd, '-append',
-               # no_timer_check: on a loaded host the kernel's timer
-               # check under TCG can fail and, with interrupt remapping,
-               # panic ("timer doesn't work through Interrupt-remapped
-               # IO-APIC", seen in the bus's VM test).
-               'console=ttyS0 panic=-1 quiet intel_iommu=on no_timer_check '
-               'vmtest.role=%s' % role]
-        self.t0 = time.monotonic()
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT,
-                                     start_new_session=True)
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-        # Bounded like every process of the tests.
-        self.timer = threading.Timer(VM_TIMEOUT_S, self.kill)
-        self.timer.start()
-        vt.guests.append(self)
-
-    def _read(self):
-        for raw in self.proc.stdout:
-            line = raw.decode(errors='replace').rstrip('\r\n').strip('\r')
-            print('[%s] %s' % (self.name, line), flush=True)
-            with self.cv:
-                self.lines.append(line)
-                self.cv.notify_all()
-        with self.cv:
-            self.eof = True
-            self.cv.notify_all()
-
-    def wait_line(self, prefix, timeout=VM_TIMEOUT_S, pred=None, start=0):
-        deadline = time.monotonic() + timeout
-        i = start
-        with self.cv:
-            while True:
-                while i < len(self.lines):
-                    line = self.lines[i]
-                    i += 1
-                    if line.startswith(prefix) and (pred is None or
-                                                    pred(line)):
-                        return i - 1, line
-                left = deadline - time.monotonic()
-                if self.eof or left <= 0:
-                    raise it.Failure('%s: no "%s" line on the console'
-                                     % (self.name, prefix))
-                self.cv.wait(left)
-
-    def count(self):
-        with self.cv:
-            return len(self.lines)
-
-    def kill(self):
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-
-    def finish(self):
-        """Wait until the guest powered itself off; its run time."""
-        rc = self.proc.wait(VM_TIMEOUT_S)
-        self.timer.cancel()
-        self.reader.join(10)
-        return rc, time.monotonic() - self.t0
-
-    def check_clean(self):
-        bad = [l for l in self.lines if l.startswith('FAIL')]
-        if bad:
-            raise it.Failure('%s: %s' % (self.name, bad[0]))
+def Guest(vt, name, role):
+    """A guest of role role in vt's fabric: the region file behind its
+    ivshmem-plain function."""
+    g = vmlib.Guest(name, role, vt.initrd, timeout=VM_TIMEOUT_S, devices=[
+        '-object', 'memory-backend-file,id=ivmem,share=on,mem-path=%s,'
+        'size=%d' % (vt.region, REGION_SIZE),
+        '-device', 'ivshmem-plain,memdev=ivmem'])
+    vt.guests.append(g)
+    return g
 
 
 class VmTest(it.Test):
@@ -169,62 +88,22 @@ class VmTest(it.Test):
 
     def cleanup(self):
         for g in self.guests:
-            g.timer.cancel()
-            g.kill()
-            g.proc.wait()
+            g.cleanup()
         for p in self.procs:
             p.cleanup()
         super().cleanup()
         shutil.rmtree(self.shm, ignore_errors=True)
 
     def build_initrd(self, plans):
-        """busybox, vfio modules, the programs with their libraries at
-        their host paths, the net_ring plugin, the plans."""
-        root = os.path.join(self.dir, 'root')
-        for d in ('bin', 'sbin', 'proc', 'sys', 'dev', 'run', 'tmp', 'var',
-                  'lib/modules', 'plans'):
-            os.makedirs(os.path.join(root, d), exist_ok=True)
-        os.symlink('/run', os.path.join(root, 'var/run'))
-        shutil.copy('/bin/busybox', os.path.join(root, 'bin/busybox'))
-        shutil.copy(os.path.join(HERE, 'guest-init.sh'),
-                    os.path.join(root, 'init'))
-        shutil.copytree(os.path.join(VM_DIR, 'modules/lib/modules'),
-                        os.path.join(root, 'lib/modules'),
-                        dirs_exist_ok=True)
-        files = set()
-        for binary in (self.peer_bin, self.fwd_bin, RING_PMD, MEMPOOL_PMD):
-            files.add(binary)  # under the name the plan uses
-            files.add(os.path.realpath(binary))
-            out = subprocess.run(['ldd', binary], capture_output=True,
-                                 text=True, check=True).stdout
-            files.update(w for w in out.split() if w.startswith('/'))
-        # glibc dlopen()s libgcc_s for pthread_cancel (rte_eal_cleanup).
-        out = subprocess.run(['ldconfig', '-p'], capture_output=True,
-                             text=True).stdout
-        files.update(l.split()[-1] for l in out.splitlines()
-                     if 'libgcc_s.so.1' in l and 'x86-64' in l)
-        for f in files:
-            dst = root + f
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            shutil.copy(f, dst)
-        for role, text in plans.items():
-            with open(os.path.join(root, 'plans', role + '.sh'), 'w') as f:
-                f.write('PEER=%s\nFWD=%s\nPMDS="-d %s -d %s"\n'
-                        'EAL="%s"\n%s\n'
-                        % (self.peer_bin, self.fwd_bin, RING_PMD,
-                           MEMPOOL_PMD, GUEST_EAL, text))
-        cpio = subprocess.Popen(['cpio', '--null', '-o', '-H', 'newc',
-                                 '--quiet'], cwd=root,
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        with open(self.initrd, 'wb') as out:
-            gz = subprocess.Popen(['gzip', '-1'], stdin=cpio.stdout,
-                                  stdout=out)
-            names = subprocess.run(['find', '.', '-print0'], cwd=root,
-                                   capture_output=True, check=True).stdout
-            cpio.stdin.write(names)
-            cpio.stdin.close()
-            cpio.wait()
-            gz.wait()
+        """The programs with their libraries, the net_ring plugin, the
+        plans, each binding the ivshmem function first."""
+        head = ('bind_vfio 0x1af4 0x1110\nPEER=%s\nFWD=%s\n'
+                'PMDS="-d %s -d %s"\nEAL="%s"\n'
+                % (self.peer_bin, self.fwd_bin, RING_PMD, MEMPOOL_PMD,
+                   GUEST_EAL))
+        vmlib.initramfs(self.dir, programs=[self.peer_bin, self.fwd_bin],
+                        files=[RING_PMD, MEMPOOL_PMD],
+                        plans={r: head + t for r, t in plans.items()})
 
 
 def guest_node(gid, peers, extra=''):
@@ -369,17 +248,11 @@ def main():
     ap.add_argument('scenario', choices=sorted(SCENARIOS))
     args = ap.parse_args()
     try:
-        if args.tag != 'rel':
-            raise Skip('runs in the release build only')
-        if shutil.which('qemu-system-x86_64') is None or not (
-                os.path.isfile(os.path.join(VM_DIR, 'vmlinux')) and
-                os.path.isdir(os.path.join(VM_DIR, 'modules'))):
-            raise Skip('no QEMU or guest kernel: run '
-                       'tests/bus_ism/vm/prepare.sh once (root)')
-        for f in (RING_PMD, MEMPOOL_PMD, '/bin/busybox'):
+        vmlib.check_ready(args.tag)
+        for f in (RING_PMD, MEMPOOL_PMD):
             if not os.path.isfile(f):
-                raise Skip('no %s' % f)
-    except Skip as e:
+                raise vmlib.Skip('no %s' % f)
+    except vmlib.Skip as e:
         print('SKIP: %s' % e)
         return 77
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),

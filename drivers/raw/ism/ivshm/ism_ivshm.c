@@ -26,30 +26,15 @@
 #include <ism_compat.h>
 
 #include "ism_ivshm.h"
-#include "ism_sw_move.h"
 
 static inline int
 ivshm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 {
 	const struct ivshm_dev *d = ctx;
-	uint32_t idx = ivshm_tok_idx(token);
-	const struct ivshm_view_ent *e;
-	const struct ivshm_view *v;
 
-	v = rte_atomic_load_explicit(&d->views[ivshm_tok_slot(token)],
-			rte_memory_order_acquire);
-	if (unlikely(v == NULL || idx - IVSHM_IDX_FIRST >= v->max_dmbs))
-		return -ENOENT;
-	e = &v->ent[idx];
-	if (unlikely(rte_atomic_load_explicit(&e->token, rte_memory_order_acquire) != token))
-		return -ENOENT;
-	if (unlikely(!e->writable))
-		return -EACCES;
-	t->addr = e->addr;
-	t->len = e->len;
-	t->dmb_idx = idx;
-	t->sba = v->sba;
-	return 0;
+	return ism_sw_view_target(rte_atomic_load_explicit(
+			&d->views[ism_sw_tok_slot(token)],
+			rte_memory_order_acquire), token, t);
 }
 
 static int
@@ -97,8 +82,9 @@ ivshm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 	rte_ism_pmd_move_exit(slot);
 	/* The control thread did not get the CPU lately: the pass here. */
 	if (unlikely(rte_get_tsc_cycles() >
-		     rte_atomic_load_explicit(&ivshm_ctl_due, rte_memory_order_relaxed)))
-		ivshm_ctl_catch_up();
+		     rte_atomic_load_explicit(&ism_ivshm_ctl_due,
+				rte_memory_order_relaxed)))
+		ism_ivshm_ctl_catch_up();
 	return n;
 }
 
@@ -109,20 +95,20 @@ static void
 op_lock(struct ivshm_dev *d)
 {
 	pthread_mutex_lock(&d->op_lock);
-	pthread_mutex_lock(&ivshm_ctl_lock);
+	pthread_mutex_lock(&ism_ivshm_ctl_lock);
 }
 
 static void
 op_unlock(struct ivshm_dev *d)
 {
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 	pthread_mutex_unlock(&d->op_lock);
 }
 
 struct ivshm_own *
-ivshm_own_find(struct ivshm_dev *d, uint64_t token)
+ism_ivshm_own_find(struct ivshm_dev *d, uint64_t token)
 {
-	uint32_t idx = ivshm_tok_idx(token);
+	uint32_t idx = ism_sw_tok_idx(token);
 
 	if (token == 0 || idx < IVSHM_IDX_FIRST ||
 	    idx - IVSHM_IDX_FIRST >= d->max_dmbs ||
@@ -132,16 +118,17 @@ ivshm_own_find(struct ivshm_dev *d, uint64_t token)
 }
 
 void
-ivshm_own_free(struct ivshm_dev *d, uint32_t idx)
+ism_ivshm_own_free(struct ivshm_dev *d, uint32_t idx)
 {
 	struct ivshm_own *o = &d->own[idx];
 
 	/* A DMB of an earlier slot (before an expulsion) is not in the
 	 * allocator's partition. */
 	if (o->slot == d->alloc_slot)
-		ivshm_alloc_give(&d->alloc, o->off / IVSHM_DMB_ALIGN,
+		ism_ivshm_alloc_give(&d->alloc, o->off / IVSHM_DMB_ALIGN,
 				RTE_ALIGN_CEIL(o->len, IVSHM_DMB_ALIGN) /
 				IVSHM_DMB_ALIGN);
+	ism_sw_ids_put(&d->ids, idx);
 	o->token = 0;
 	o->addr = NULL;
 	o->len = 0;
@@ -151,13 +138,64 @@ ivshm_own_free(struct ivshm_dev *d, uint32_t idx)
 }
 
 void
-ivshm_publish(struct ivshm_dev *d, uint32_t idx)
+ism_ivshm_publish(struct ivshm_dev *d, uint32_t idx)
 {
 	struct ivshm_member *m = d->me;
 
 	rte_atomic_store_explicit(&m->chg_idx[d->chg_head % IVSHM_CHG_RING], idx,
 			 rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&m->chg_head, ++d->chg_head, rte_memory_order_release);
+}
+
+/*
+ * Another member may change our DMB table: its readers would take a token
+ * of ours for unregistered, or a forged one for ours. Check a part of it
+ * each pass against what we registered; write back what differs (the
+ * fields, the token last) and announce it, so that the readers read it
+ * again (and find a token they took for unregistered back: they start
+ * over with us, ism_ivshm_peer.c).
+ */
+void
+ism_ivshm_own_audit(struct ivshm_dev *d)
+{
+	struct ivshm_ent *t = ivshm_table(d->base, &d->lay, d->slot), *te;
+	uint32_t k, idx;
+	struct ivshm_own *o;
+	uint64_t want;
+
+	for (k = 0; k < RTE_MIN(d->max_dmbs, (uint32_t)IVSHM_AUDIT_ENTRIES);
+	     k++) {
+		idx = IVSHM_IDX_FIRST + d->audit_next;
+		d->audit_next = (d->audit_next + 1) % d->max_dmbs;
+		o = &d->own[idx];
+		te = &t[idx];
+		want = o->live ? o->token : 0;
+		if (rte_atomic_load_explicit(&te->token,
+				rte_memory_order_relaxed) == want &&
+		    (want == 0 ||
+		     (rte_atomic_load_explicit(&te->rgid,
+				rte_memory_order_relaxed) == o->rgid.gid &&
+		      rte_atomic_load_explicit(&te->rgid_ext,
+				rte_memory_order_relaxed) == o->rgid.gid_ext &&
+		      rte_atomic_load_explicit(&te->off64,
+				rte_memory_order_relaxed) ==
+				o->off / IVSHM_DMB_ALIGN &&
+		      rte_atomic_load_explicit(&te->len,
+				rte_memory_order_relaxed) == o->len)))
+			continue;
+		ism_ivshm_bad(d, -1, "an entry of our DMB table was changed");
+		/* The token last, as at registration: a reader that loads it
+		 * sees the fields (a token that stayed was not read again). */
+		if (want != 0) {
+			te->rgid = o->rgid.gid;
+			te->rgid_ext = o->rgid.gid_ext;
+			te->off64 = o->off / IVSHM_DMB_ALIGN;
+			te->len = o->len;
+		}
+		rte_atomic_store_explicit(&te->token, want,
+				rte_memory_order_release);
+		ism_ivshm_publish(d, idx);
+	}
 }
 
 /* Until every member in our view has applied our last DMB change (or is
@@ -189,7 +227,7 @@ wait_peers(struct ivshm_dev *d)
 {
 	/* Not answering in time is logged and not held against the
 	 * registration (as on the shm backend). */
-	if (ivshm_wait(d, peers_applied, NULL,
+	if (ism_ivshm_wait(d, peers_applied, NULL,
 		       IVSHM_ACK_TIMEOUT_MS * 1000000ULL) < 0)
 		ISM_PMD_LOG(WARNING, "%s: not every member applied a DMB "
 			    "change within %u ms", d->name,
@@ -200,14 +238,13 @@ static int
 ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 {
 	struct ivshm_dev *d = ivshm_dev_of(idev);
-	uint32_t idx, end = IVSHM_IDX_FIRST + d->max_dmbs, rnd;
 	uint64_t units = RTE_ALIGN_CEIL((uint64_t)req->len, IVSHM_DMB_ALIGN) /
 		IVSHM_DMB_ALIGN;
-	struct ivshm_view_ent *ve;
 	struct ivshm_ent *te;
 	struct ivshm_own *o;
 	int64_t off;
-	int ret = 0;
+	uint32_t idx;
+	int ret;
 
 	op_lock(d);
 	if (!ivshm_in_fabric(d)) {
@@ -216,39 +253,21 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 		ret = -EAGAIN;
 		goto out;
 	}
-	if (req->idx != 0) {
-		idx = req->idx;
-		if (d->own[idx].token != 0) {
-			ISM_PMD_LOG(ERR, "%s: DMB index %u is in use", d->name,
-				    idx);
-			ret = -EBUSY;
-			goto out;
-		}
-	} else {
-		for (idx = IVSHM_IDX_FIRST; idx < end; idx++)
-			if (d->own[idx].token == 0)
-				break;
-		if (idx == end) {
-			ISM_PMD_LOG(ERR, "%s: all %u DMB indices are in use",
-				    d->name, d->max_dmbs);
-			ret = -ENOSPC;
-			goto out;
-		}
-	}
-	off = ivshm_alloc_take(&d->alloc, units);
+	ret = ism_sw_ids_take(&d->ids, req->idx, d->name);
+	if (ret < 0)
+		goto out;
+	idx = ret;
+	off = ism_ivshm_alloc_take(&d->alloc, units);
 	if (off < 0) {
 		ISM_PMD_LOG(ERR, "%s: no room for a DMB of %u bytes in its "
 			    "%" PRIu64 "-byte share of %s", d->name, req->len,
 			    d->lay.part_size, d->where);
+		ism_sw_ids_put(&d->ids, idx);
 		ret = -ENOMEM;
 		goto out;
 	}
 	o = &d->own[idx];
-	do {
-		rnd = rte_rand() & IVSHM_TOK_RND_MASK;
-	} while (rnd == o->last_rnd);
-	o->last_rnd = rnd;
-	o->token = ivshm_tok_make(d->slot, idx, rnd);
+	o->token = ism_sw_ids_token(&d->ids, d->slot, idx);
 	o->rgid = req->rgid;
 	o->off = (uint64_t)off * IVSHM_DMB_ALIGN;
 	o->addr = RTE_PTR_ADD(ivshm_part(d->base, &d->lay, d->slot), o->off);
@@ -259,11 +278,8 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	o->live = true;
 	memset(o->addr, 0, o->len);
 
-	ve = &d->own_view->ent[idx];
-	ve->addr = o->addr;
-	ve->len = o->len;
-	ve->writable = rte_ism_gid_equal(&req->rgid, &d->gid);
-	rte_atomic_store_explicit(&ve->token, o->token, rte_memory_order_release);
+	ism_sw_view_ent_set(&d->own_view->sw.ent[idx], o->token, o->addr,
+			o->len, rte_ism_gid_equal(&req->rgid, &d->gid));
 	rte_atomic_store_explicit(&d->own_live[idx], 1, rte_memory_order_release);
 
 	/* The entry, its token last; then tell the others it changed. */
@@ -273,12 +289,13 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	te->off64 = o->off / IVSHM_DMB_ALIGN;
 	te->len = o->len;
 	rte_atomic_store_explicit(&te->token, o->token, rte_memory_order_release);
-	ivshm_publish(d, idx);
+	ism_ivshm_publish(d, idx);
 	wait_peers(d);
 
 	req->token = o->token;
 	req->addr = o->addr;
 	req->idx = idx;
+	ret = 0;
 out:
 	op_unlock(d);
 	return ret;
@@ -288,25 +305,29 @@ static int
 ivshm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 {
 	struct ivshm_dev *d = ivshm_dev_of(idev);
-	uint32_t idx = ivshm_tok_idx(token);
+	uint32_t idx = ism_sw_tok_idx(token);
 	struct ivshm_own *o;
 	int ret = 0;
 
 	op_lock(d);
-	o = ivshm_own_find(d, token);
+	o = ism_ivshm_own_find(d, token);
 	if (o == NULL || !o->registered) {
 		ret = -ENOENT;
 		goto out;
 	}
 	o->registered = false;
+	/* The writer hears of it, be it this device itself (the others
+	 * post it when they apply the change), as on the other backends. */
+	if (o->live && rte_ism_gid_equal(&o->rgid, &d->gid))
+		ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
+			     RTE_ISM_BUF_UNREGISTERED, &d->gid, token, 0);
 	if (o->live) {
 		o->live = false;
-		rte_atomic_store_explicit(&d->own_view->ent[idx].token, 0,
-				 rte_memory_order_release);
+		ism_sw_view_ent_clear(&d->own_view->sw.ent[idx]);
 		rte_atomic_store_explicit(&d->own_live[idx], 0, rte_memory_order_release);
 		rte_atomic_store_explicit(&ivshm_table(d->base, &d->lay,
 				 d->slot)[idx].token, 0, rte_memory_order_release);
-		ivshm_publish(d, idx);
+		ism_ivshm_publish(d, idx);
 		/* When the writer has applied it, it no longer moves
 		 * with the token (it synchronizes before it says so). */
 		wait_peers(d);
@@ -316,35 +337,23 @@ ivshm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 	}
 	/* The writer may have detached while we waited. */
 	if (o->token == token && o->attach_cnt == 0)
-		ivshm_own_free(d, idx);
+		ism_ivshm_own_free(d, idx);
 out:
 	op_unlock(d);
 	return ret;
 }
 
-static void
-fill_attached(struct rte_ism_dmb *out, uint64_t token, void *addr,
-		uint32_t len, const struct rte_ism_gid *rgid)
+uint64_t
+ism_ivshm_pin(const struct ivshm_dev *d, unsigned int s)
 {
-	out->token = token;
-	out->addr = addr;
-	out->len = len;
-	out->idx = ivshm_tok_idx(token);
-	out->rgid = *rgid;
-}
-
-/* Slot s's orphans still pin it; the lowest epoch they hold, or 0. */
-static void
-repin(struct ivshm_dev *d, unsigned int s)
-{
-	struct ivshm_orphan *o;
+	const struct ism_sw_orphan *o;
 	uint64_t e = 0;
 
 	TAILQ_FOREACH(o, &d->orphans, next)
-		if (o->owner_gone && ivshm_tok_slot(o->token) == s)
-			e = o->epoch;
-	if (d->me != NULL)
-		rte_atomic_store_explicit(&d->me->pinned[s], e, rte_memory_order_release);
+		if (o->owner_gone && ism_sw_tok_slot(o->token) == s &&
+		    (e == 0 || o->owner_tag < e))
+			e = o->owner_tag;
+	return e;
 }
 
 /*
@@ -355,35 +364,32 @@ static int
 detach_local(struct ivshm_dev *d, uint64_t token, unsigned int *s,
 		uint64_t *epoch)
 {
-	unsigned int oslot = ivshm_tok_slot(token);
-	uint32_t idx = ivshm_tok_idx(token);
+	unsigned int oslot = ism_sw_tok_slot(token);
+	uint32_t idx = ism_sw_tok_idx(token);
 	struct ivshm_peer *p = &d->peers[oslot];
-	struct ivshm_orphan *o;
 	struct ivshm_view *v = p->up ? p->view : NULL;
+	struct ism_sw_orphan *o;
+	bool gone;
 
 	*s = oslot;
-	if (v != NULL && idx - IVSHM_IDX_FIRST < v->max_dmbs &&
-	    v->ent[idx].token == token && v->attach[idx] > 0) {
-		v->attach[idx]--;
+	if (v != NULL && idx - IVSHM_IDX_FIRST < v->sw.max_dmbs &&
+	    v->sw.ent[idx].token == token && v->ctl[idx].attach > 0) {
+		v->ctl[idx].attach--;
 		*epoch = p->epoch;
 		return 1;
 	}
-	TAILQ_FOREACH(o, &d->orphans, next) {
-		if (o->token != token)
-			continue;
-		*epoch = o->epoch;
-		if (--o->attach_cnt > 0)
-			return !o->owner_gone;
-		TAILQ_REMOVE(&d->orphans, o, next);
-		if (o->owner_gone) {
-			free(o);
-			repin(d, oslot);
-			return 0;
-		}
-		free(o);
-		return 1;
-	}
-	return -ENOENT;
+	o = ism_sw_orphan_find(&d->orphans, token);
+	if (o == NULL)
+		return -ENOENT;
+	*epoch = o->owner_tag;
+	gone = o->owner_gone;
+	/* The memory is the owner's: nothing to free here. */
+	if (ism_sw_orphan_drop(&d->orphans, o, NULL) && gone &&
+	    d->me != NULL)
+		rte_atomic_store_explicit(&d->me->pinned[oslot],
+				ism_ivshm_pin(d, oslot),
+				rte_memory_order_release);
+	return !gone;
 }
 
 /* Tell the owner of token we dropped an attachment, if it is still the
@@ -393,7 +399,7 @@ tell_detach(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 		uint64_t token)
 {
 	if (d->peers[s].up && d->peers[s].epoch == epoch)
-		ivshm_request(d, s, IVSHM_REQ_DETACH, 0, token, 0);
+		ism_ivshm_request(d, s, IVSHM_REQ_DETACH, 0, token, 0);
 }
 
 static int
@@ -401,8 +407,9 @@ ivshm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 		struct rte_ism_dmb *out)
 {
 	struct ivshm_dev *d = ivshm_dev_of(idev);
-	unsigned int oslot = ivshm_tok_slot(token), s;
-	uint32_t idx = ivshm_tok_idx(token);
+	unsigned int oslot = ism_sw_tok_slot(token), s;
+	uint32_t idx = ism_sw_tok_idx(token);
+	struct ism_sw_view_ent *e;
 	struct ivshm_view *v;
 	struct ivshm_own *o;
 	struct ivshm_peer *p;
@@ -411,32 +418,34 @@ ivshm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 
 	op_lock(d);
 	if (ivshm_in_fabric(d) && oslot == d->slot) {
-		o = ivshm_own_find(d, token);
+		o = ism_ivshm_own_find(d, token);
 		ret = o == NULL || !o->registered || !o->live ? -ENOENT :
 			!rte_ism_gid_equal(&o->rgid, &d->gid) ? -EACCES : 0;
 		if (ret == 0) {
 			o->attach_cnt++;
-			fill_attached(out, token, o->addr, o->len, &d->gid);
+			ism_sw_dmb_attached(out, token, o->addr, o->len,
+					&d->gid);
 		}
 		goto out;
 	}
 	p = &d->peers[oslot];
 	v = p->up ? p->view : NULL;
 	if (!ivshm_in_fabric(d) || v == NULL ||
-	    idx - IVSHM_IDX_FIRST >= v->max_dmbs ||
-	    v->ent[idx].token != token) {
+	    idx - IVSHM_IDX_FIRST >= v->sw.max_dmbs ||
+	    v->sw.ent[idx].token != token) {
 		ret = -ENOENT;
 		goto out;
 	}
-	if (!v->ent[idx].writable) {
+	e = &v->sw.ent[idx];
+	if (!e->writable) {
 		ret = -EACCES;
 		goto out;
 	}
 	/* Counted before asking, so that an unregister crossing our
 	 * request keeps the memory; undone if the owner says no. */
-	v->attach[idx]++;
-	fill_attached(out, token, v->ent[idx].addr, v->ent[idx].len, &d->gid);
-	ret = ivshm_request(d, oslot, IVSHM_REQ_ATTACH, 0, token, 0);
+	v->ctl[idx].attach++;
+	ism_sw_dmb_attached(out, token, e->addr, e->len, &d->gid);
+	ret = ism_ivshm_request(d, oslot, IVSHM_REQ_ATTACH, 0, token, 0);
 	if (ret == 0)
 		goto out;
 	/* Refused, owner gone or silent: undo; a DETACH behind a request
@@ -460,12 +469,12 @@ ivshm_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
 	int ret;
 
 	op_lock(d);
-	o = ivshm_own_find(d, token);
+	o = ism_ivshm_own_find(d, token);
 	if (o != NULL && rte_ism_gid_equal(&o->rgid, &d->gid) &&
 	    o->attach_cnt > 0 && o->slot == d->slot &&
-	    ivshm_tok_slot(token) == d->slot) {
+	    ism_sw_tok_slot(token) == d->slot) {
 		if (--o->attach_cnt == 0 && !o->registered)
-			ivshm_own_free(d, ivshm_tok_idx(token));
+			ism_ivshm_own_free(d, ism_sw_tok_idx(token));
 		ret = 0;
 		goto out;
 	}
@@ -494,12 +503,12 @@ ivshm_signal_event(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
 		ret = 0;
 		goto out;
 	}
-	s = ivshm_in_fabric(d) ? ivshm_peer_by_gid(d, rgid) : -1;
+	s = ivshm_in_fabric(d) ? ism_ivshm_peer_by_gid(d, rgid) : -1;
 	if (s < 0) {
 		ret = -ENETUNREACH;
 		goto out;
 	}
-	ret = ivshm_request(d, s, IVSHM_REQ_EVENT, code, info,
+	ret = ism_ivshm_request(d, s, IVSHM_REQ_EVENT, code, info,
 			trigger_irq != 0);
 out:
 	op_unlock(d);
@@ -517,11 +526,11 @@ ivshm_query_remote_gid(struct rte_ism_dev *idev,
 	/* No VLANs here: no device is a member of any. */
 	if (vlan_valid)
 		return -ENETUNREACH;
-	pthread_mutex_lock(&ivshm_ctl_lock);
+	pthread_mutex_lock(&ism_ivshm_ctl_lock);
 	if (!rte_ism_gid_equal(rgid, &d->gid) &&
-	    (!ivshm_in_fabric(d) || ivshm_peer_by_gid(d, rgid) < 0))
+	    (!ivshm_in_fabric(d) || ism_ivshm_peer_by_gid(d, rgid) < 0))
 		ret = -ENETUNREACH;
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 	return ret;
 }
 
@@ -544,7 +553,7 @@ ivshm_dump(struct rte_ism_dev *idev, FILE *f)
 	unsigned int s;
 	uint32_t idx, n = 0;
 
-	pthread_mutex_lock(&ivshm_ctl_lock);
+	pthread_mutex_lock(&ism_ivshm_ctl_lock);
 	fprintf(f, "  ivshmem fabric %s (id 0x%016" PRIx64 ", %u slots, %"
 		PRIu64 " bytes per member, liveness %u ms)\n", d->where,
 		d->lay.fabric_id, d->lay.members, d->lay.part_size,
@@ -578,7 +587,7 @@ ivshm_dump(struct rte_ism_dev *idev, FILE *f)
 	}
 	fprintf(f, "  %u DMBs, %" PRIu64 " protocol errors, %" PRIu64
 		" expulsions\n", n, d->protocol_errors, d->expulsions);
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 	return 0;
 }
 
@@ -592,9 +601,9 @@ static const struct rte_ism_dev_ops ivshm_ops = {
 	.stats_get = ism_pmd_stats_get,
 	.stats_reset = ism_pmd_stats_reset,
 	.dump = ivshm_dump,
-	.intr_handle_get = ivshm_intr_handle_get,
-	.intr_arm = ivshm_intr_arm,
-	.intr_event = ivshm_intr_event,
+	.intr_handle_get = ism_ivshm_intr_handle_get,
+	.intr_arm = ism_ivshm_intr_arm,
+	.intr_event = ism_ivshm_intr_event,
 };
 
 static const char *const ivshm_xstat_names[] = {
@@ -602,6 +611,7 @@ static const char *const ivshm_xstat_names[] = {
 	"protocol_errors",
 	"expulsions",
 	"peers_gone",
+	"resyncs",
 };
 
 static uint64_t
@@ -611,7 +621,7 @@ ivshm_xstat_get(struct ism_pmd_dev *common, unsigned int i)
 	unsigned int s;
 	uint64_t v = 0;
 
-	pthread_mutex_lock(&ivshm_ctl_lock);
+	pthread_mutex_lock(&ism_ivshm_ctl_lock);
 	switch (i) {
 	case 0:
 		for (s = 0; s < d->lay.members; s++)
@@ -623,11 +633,14 @@ ivshm_xstat_get(struct ism_pmd_dev *common, unsigned int i)
 	case 2:
 		v = d->expulsions;
 		break;
-	default:
+	case 3:
 		v = d->peers_gone;
 		break;
+	default:
+		v = d->resyncs;
+		break;
 	}
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 	return v;
 }
 
@@ -636,32 +649,29 @@ static void
 ivshm_close(struct ism_pmd_dev *common)
 {
 	struct ivshm_dev *d = (struct ivshm_dev *)common;
-	struct ivshm_orphan *o;
 
 	if (d->attached) {
 		pthread_mutex_lock(&d->op_lock);
-		ivshm_member_leave(d);
+		ism_ivshm_member_leave(d);
 		pthread_mutex_unlock(&d->op_lock);
-		ivshm_ctl_detach(d);
+		ism_ivshm_ctl_detach(d);
 	}
 	/* No control pass relays any more. */
-	ivshm_wake_fini(d);
-	while ((o = TAILQ_FIRST(&d->orphans)) != NULL) {
-		TAILQ_REMOVE(&d->orphans, o, next);
-		free(o);
-	}
-	ivshm_view_free(d->own_view);
+	ism_ivshm_wake_fini(d);
+	/* Their memory is in the region. */
+	ism_sw_orphans_free(&d->orphans, NULL);
+	ism_ivshm_view_free(d->own_view);
 	d->own_view = NULL;
 	rte_free(d->own);
 	d->own = NULL;
-	ivshm_alloc_fini(&d->alloc);
+	ism_ivshm_alloc_fini(&d->alloc);
 	if (d->map != NULL)
 		munmap(d->map, d->map_len);
 	d->map = NULL;
 	pthread_mutex_destroy(&d->op_lock);
 }
 
-const struct ism_backend ivshm_backend = {
+const struct ism_backend ism_ivshm_backend = {
 	.name = "ivshmem",
 	.ops = &ivshm_ops,
 	.close = ivshm_close,
@@ -672,7 +682,7 @@ const struct ism_backend ivshm_backend = {
 };
 
 void
-ivshm_fast_path(struct rte_ism_dev *ism)
+ism_ivshm_fast_path(struct rte_ism_dev *ism)
 {
 	ism->fp.move_data = ivshm_move_data;
 	ism->fp.move_burst = ivshm_move_burst;

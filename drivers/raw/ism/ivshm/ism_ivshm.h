@@ -30,14 +30,20 @@
  * again once every live member acknowledged the retirement (view_epoch).
  *
  * Threads: the fast path reads views[] and own_live[] with atomic loads
- * and never waits for a lock. Control runs under ivshm_ctl.lock: the
+ * and never waits for a lock. Control runs under ism_ivshm_ctl_lock: the
  * control thread (one per process, every IVSHM_PERIOD_US) and control ops,
  * which wait for the others' acknowledgements in the region with the lock
  * released between checks, running the control pass of this process's
  * devices themselves meanwhile (so devices of one process answer each other
  * at once); and a signal poll when the control thread has not run the pass
- * for IVSHM_CATCH_UP_PERIODS (trylock: ivshm_ctl_catch_up()). Memory a move
- * may use is reused only after rte_ism_pmd_synchronize().
+ * for IVSHM_CATCH_UP_PERIODS (trylock: ism_ivshm_ctl_catch_up()). Memory a
+ * move may use is reused only after rte_ism_pmd_synchronize().
+ *
+ * What it shares with the other software backends (sw/): the fast path
+ * (ism_sw_move.h, the writer's view of ism_sw_view.h), the SBA, the tokens
+ * and DMB indices, the orphans (ism_sw_dmb.h). Another member may write
+ * anything into the region: how honest members recover once it stops is
+ * in ism_ivshm_peer.c.
  */
 
 #include <pthread.h>
@@ -46,7 +52,9 @@
 #include <sys/queue.h>
 
 #include "ism_pmd.h"
+#include "ism_sw_dmb.h"
 #include "ism_sw_sba.h"
+#include "ism_sw_view.h"
 #include "ism_ivshm_layout.h"
 #include "ism_wake.h"
 
@@ -60,25 +68,26 @@
 /* How long a control op waits for another member's acknowledgement. */
 #define IVSHM_ACK_TIMEOUT_MS	5000
 #define IVSHM_NO_SLOT		0xffu
+/* DMB table entries read again each pass: of each peer's table (what
+ * this device uses), and of its own (what the others read). */
+#define IVSHM_AUDIT_ENTRIES	32
 
 _Static_assert(IVSHM_NB_IDX == ISM_SW_SBA_NB_IDX, "SBA covers all indices");
 _Static_assert(IVSHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
 _Static_assert(sizeof(struct ism_sw_sba) == IVSHM_SBA_SIZE, "SBA size");
 
-/* What the fast path reads about one DMB index of one owner (as shm). */
-struct ivshm_view_ent {
-	uint64_t token;		/* current token; 0 = none */
-	void *addr;		/* in this device's mapping of the region */
-	uint32_t len;
-	uint32_t writable;	/* this device is the rgid */
+/* What the control path keeps about one DMB index of another owner. */
+struct ivshm_view_ctl {
+	uint32_t attach;	/* attachments of this device */
+	uint64_t gone;		/* last token removed with an event */
 };
 
-/* One owner's DMBs as a device sees them; indexed by DMB index. */
+/* One owner's DMBs as a device sees them (addresses in its mapping of
+ * the region), indexed by DMB index: [IVSHM_IDX_FIRST + max_dmbs]. */
 struct ivshm_view {
-	struct ism_sw_sba *sba;		/* the owner's, in the region */
-	uint32_t max_dmbs;
-	struct ivshm_view_ent *ent;	/* [IVSHM_IDX_FIRST + max_dmbs] */
-	uint32_t *attach;		/* attachments of this device */
+	struct ism_sw_view sw;		/* first: the fast path's; sba the
+					 * owner's, in the region */
+	struct ivshm_view_ctl *ctl;
 };
 
 /* What a device knows of another slot of the region. */
@@ -93,14 +102,23 @@ struct ivshm_peer {
 	/* In this device's view (same CHID, live). */
 	bool up;
 	uint64_t epoch;
-	uint64_t retired;	/* epoch last retired: not taken up again */
+	uint64_t retired;	/* epoch last retired: LIVE again is suspect */
 	struct ivshm_ident id;
 	struct ivshm_view *view;
 	uint64_t seen_chg;
 	uint64_t last_req;
+	uint32_t audit;		/* next entry of its table read again */
+	/* Misbehaved (peer_fence(), ism_ivshm_peer.c): not taken up before
+	 * fence_ns; once taken up, asked to take us up again (resync) if the
+	 * client may have been misled about this incarnation (broke_epoch). */
+	uint64_t fence_ns;
+	uint64_t broke_epoch;
+	bool broke;
+	uint64_t resync_in;	/* its resync[] for us, as last acted on */
+	uint64_t resync_out;	/* our resync[] for it */
 };
 
-/* A DMB of this device. */
+/* A DMB of this device (its index is taken in ids while token != 0). */
 struct ivshm_own {
 	uint64_t token;		/* 0: index free */
 	struct rte_ism_gid rgid;
@@ -108,22 +126,9 @@ struct ivshm_own {
 	void *addr;
 	uint32_t len;
 	uint32_t attach_cnt;	/* attachments of the writer */
-	uint32_t last_rnd;	/* not reused by the next token */
 	uint8_t slot;		/* partition it is in */
 	bool registered;	/* the client holds it */
 	bool live;		/* in the table: its token works */
-};
-
-/* A remote DMB this device attached whose owner unregistered it or left:
- * the memory stays the owner's until we detach (the owner knows, or its
- * slot is pinned). */
-struct ivshm_orphan {
-	TAILQ_ENTRY(ivshm_orphan) next;
-	uint64_t token;
-	uint64_t epoch;		/* of the owner */
-	void *addr;
-	uint32_t attach_cnt;
-	bool owner_gone;	/* no DETACH to send; pins the slot */
 };
 
 /* Free space of a partition, in IVSHM_DMB_ALIGN units, sorted. */
@@ -149,7 +154,7 @@ struct ivshm_dev {
 	struct ism_pmd_dev common;	/* first: fast-path context */
 
 	/* Fast path: written under the control lock, read with atomics. */
-	struct ivshm_view *views[IVSHM_MAX_MEMBERS];	/* by owner slot */
+	struct ism_sw_view *views[IVSHM_MAX_MEMBERS];	/* by owner slot */
 	struct ism_sw_sba *sba;		/* own SBA, or quiet while out */
 	uint8_t own_live[IVSHM_NB_IDX];	/* signals reported for these */
 
@@ -183,17 +188,24 @@ struct ivshm_dev {
 
 	/* Own DMBs. */
 	struct ivshm_own *own;		/* [IVSHM_IDX_FIRST + max_dmbs] */
+	struct ism_sw_dmb_ids ids;	/* their indices and tokens */
 	struct ivshm_view *own_view;	/* for moves to ourselves */
 	struct ivshm_alloc alloc;
 	uint8_t alloc_slot;		/* partition the allocator covers */
 	uint64_t chg_head;
+	uint32_t audit_next;		/* next own table entry checked */
 	uint32_t req_ctr;
-	TAILQ_HEAD(, ivshm_orphan) orphans;
+	/* DMBs of others this device attached that their owner unregistered
+	 * or left (owner_tag: the owner's epoch; owner_gone: no DETACH to
+	 * send, and the owner's slot stays pinned): the memory stays the
+	 * owner's until we detach. */
+	struct ism_sw_orphan_list orphans;
 
 	/* Counters (xstats) and the rate limit of peer-triggered logs. */
 	uint64_t protocol_errors;
 	uint64_t expulsions;
 	uint64_t peers_gone;
+	uint64_t resyncs;		/* peers taken up again (resync) */
 	uint64_t log_next_ns;
 	uint64_t log_dropped;
 
@@ -221,81 +233,87 @@ ivshm_dev_of(struct rte_ism_dev *idev)
 }
 
 /* ism_ivshm_ctl.c */
-extern pthread_mutex_t ivshm_ctl_lock;
-uint64_t ivshm_now_ns(void);
+extern pthread_mutex_t ism_ivshm_ctl_lock;
+uint64_t ism_ivshm_now_ns(void);
 /* Add d to the control thread (started with the first device) / remove. */
-int ivshm_ctl_attach(struct ivshm_dev *d);
-void ivshm_ctl_detach(struct ivshm_dev *d);
+int ism_ivshm_ctl_attach(struct ivshm_dev *d);
+void ism_ivshm_ctl_detach(struct ivshm_dev *d);
 /* One control pass over every device of the process (lock held). */
-void ivshm_pass_all(void);
+void ism_ivshm_pass_all(void);
 /* TSC after which the pass is overdue (written by every pass). */
-extern uint64_t ivshm_ctl_due;
+extern uint64_t ism_ivshm_ctl_due;
 /* The pass on the calling thread, if overdue and the lock is free. Never
  * inside a move bracket (the pass may synchronize). */
-void ivshm_ctl_catch_up(void);
+void ism_ivshm_ctl_catch_up(void);
 /* Wait (lock held, released between checks) until done(d, arg) or
  * timeout_ns: 0 or -ETIMEDOUT. Runs control passes meanwhile. */
-int ivshm_wait(struct ivshm_dev *d, bool (*done)(struct ivshm_dev *, void *),
-		void *arg, uint64_t timeout_ns);
+int ism_ivshm_wait(struct ivshm_dev *d,
+		bool (*done)(struct ivshm_dev *, void *), void *arg,
+		uint64_t timeout_ns);
 /* A protocol error caused by slot (or -1): counted, logged at most once a
  * second per device. */
-void ivshm_bad(struct ivshm_dev *d, int slot, const char *why);
+void ism_ivshm_bad(struct ivshm_dev *d, int slot, const char *why);
 
 /* ism_ivshm_member.c */
 /* One step of the join (claim, check, announce), of a leave, or the
  * detection of our own expulsion; called by every control pass. */
-void ivshm_member_step(struct ivshm_dev *d, uint64_t now);
-/* Probe: wait until the join (started by ivshm_ctl_attach) is done. */
-int ivshm_member_join(struct ivshm_dev *d);
+void ism_ivshm_member_step(struct ivshm_dev *d, uint64_t now);
+/* Probe: wait until the join (started by ism_ivshm_ctl_attach) is done. */
+int ism_ivshm_member_join(struct ivshm_dev *d);
 /* Close: say we leave, wait for the others, free the slot. */
-void ivshm_member_leave(struct ivshm_dev *d);
+void ism_ivshm_member_leave(struct ivshm_dev *d);
 
 /* ism_ivshm_peer.c */
 /* Observe every other slot (liveness) and serve those in the view. */
-void ivshm_peers_step(struct ivshm_dev *d, uint64_t now);
-bool ivshm_peer_alive(const struct ivshm_dev *d, const struct ivshm_peer *p,
+void ism_ivshm_peers_step(struct ivshm_dev *d, uint64_t now);
+bool ism_ivshm_peer_alive(const struct ivshm_dev *d, const struct ivshm_peer *p,
 		uint64_t now);
-bool ivshm_peer_dead(const struct ivshm_dev *d, const struct ivshm_peer *p,
+bool ism_ivshm_peer_dead(const struct ivshm_dev *d, const struct ivshm_peer *p,
 		uint64_t now);
 /* Take slot s out of the view: unreachable, events (if events), acked. */
-void ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events);
+void ism_ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events);
 /* The up peer with this GID, or -1. */
-int ivshm_peer_by_gid(const struct ivshm_dev *d,
+int ism_ivshm_peer_by_gid(const struct ivshm_dev *d,
 		const struct rte_ism_gid *gid);
 /* Send a request to up peer s and wait for its answer: its status,
  * -ENETUNREACH (it left first) or -ETIMEDOUT. */
-int ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
+int ism_ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
 		uint32_t code, uint64_t arg, uint32_t trigger);
-struct ivshm_view *ivshm_view_new(uint32_t max_dmbs);
-void ivshm_view_free(struct ivshm_view *v);
+struct ivshm_view *ism_ivshm_view_new(uint32_t max_dmbs);
+void ism_ivshm_view_free(struct ivshm_view *v);
 
 /* ism_ivshm.c */
 /* Own DMB with this token (registered, or kept for an attachment). */
-struct ivshm_own *ivshm_own_find(struct ivshm_dev *d, uint64_t token);
+struct ivshm_own *ism_ivshm_own_find(struct ivshm_dev *d, uint64_t token);
 /* Free own DMB idx (no move can reach it any more). */
-void ivshm_own_free(struct ivshm_dev *d, uint32_t idx);
+void ism_ivshm_own_free(struct ivshm_dev *d, uint32_t idx);
+/* The epoch of slot s our orphans pin (the lowest), or 0. */
+uint64_t ism_ivshm_pin(const struct ivshm_dev *d, unsigned int s);
 /* Publish that own DMB idx changed (table entry written). */
-void ivshm_publish(struct ivshm_dev *d, uint32_t idx);
-extern const struct ism_backend ivshm_backend;
+void ism_ivshm_publish(struct ivshm_dev *d, uint32_t idx);
+/* Check IVSHM_AUDIT_ENTRIES entries of our own DMB table against what we
+ * registered, and write back (and announce) those another member changed. */
+void ism_ivshm_own_audit(struct ivshm_dev *d);
+extern const struct ism_backend ism_ivshm_backend;
 /* Set the fast-path functions of a device being probed. */
-void ivshm_fast_path(struct rte_ism_dev *ism);
+void ism_ivshm_fast_path(struct rte_ism_dev *ism);
 
 /* ism_ivshm_wake.c: the interrupt mode. */
-int ivshm_wake_init(struct ivshm_dev *d);
-void ivshm_wake_fini(struct ivshm_dev *d);
+int ism_ivshm_wake_init(struct ivshm_dev *d);
+void ism_ivshm_wake_fini(struct ivshm_dev *d);
 /* Wake the armed client if its SBA is pending (control pass). */
-void ivshm_wake_relay(struct ivshm_dev *d);
-struct rte_intr_handle *ivshm_intr_handle_get(struct rte_ism_dev *idev);
-int ivshm_intr_arm(struct rte_ism_dev *idev, bool on);
-void ivshm_intr_event(struct rte_ism_dev *idev);
+void ism_ivshm_wake_relay(struct ivshm_dev *d);
+struct rte_intr_handle *ism_ivshm_intr_handle_get(struct rte_ism_dev *idev);
+int ism_ivshm_intr_arm(struct rte_ism_dev *idev, bool on);
+void ism_ivshm_intr_event(struct rte_ism_dev *idev);
 
 /* ism_ivshm_alloc.c: offsets and lengths in IVSHM_DMB_ALIGN units. */
-int ivshm_alloc_init(struct ivshm_alloc *a, uint32_t cap, uint64_t units);
-void ivshm_alloc_reset(struct ivshm_alloc *a, uint64_t units);
+int ism_ivshm_alloc_init(struct ivshm_alloc *a, uint32_t cap, uint64_t units);
+void ism_ivshm_alloc_reset(struct ivshm_alloc *a, uint64_t units);
 /* First fit: the offset, or -1 if nothing fits. */
-int64_t ivshm_alloc_take(struct ivshm_alloc *a, uint64_t units);
-void ivshm_alloc_give(struct ivshm_alloc *a, uint64_t off, uint64_t units);
-void ivshm_alloc_fini(struct ivshm_alloc *a);
+int64_t ism_ivshm_alloc_take(struct ivshm_alloc *a, uint64_t units);
+void ism_ivshm_alloc_give(struct ivshm_alloc *a, uint64_t off, uint64_t units);
+void ism_ivshm_alloc_fini(struct ivshm_alloc *a);
 
 /* ism_ivshm_probe.c */
 /* Create a device on a mapped region; on success the device owns map
@@ -307,7 +325,7 @@ struct ivshm_region {
 	uint8_t kind;
 	const char *where;
 };
-int ivshm_dev_create(const char *name, struct rte_device *device,
+int ism_ivshm_dev_create(const char *name, struct rte_device *device,
 		const char *args, const struct ivshm_region *r, bool allow_path);
 
 #endif /* ISM_IVSHM_H */

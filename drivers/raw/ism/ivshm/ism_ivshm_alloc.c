@@ -17,18 +17,18 @@
 #include "ism_ivshm.h"
 
 int
-ivshm_alloc_init(struct ivshm_alloc *a, uint32_t cap, uint64_t units)
+ism_ivshm_alloc_init(struct ivshm_alloc *a, uint32_t cap, uint64_t units)
 {
 	a->ext = rte_zmalloc("ism_ivshm_alloc", sizeof(*a->ext) * cap, 0);
 	if (a->ext == NULL)
 		return -ENOMEM;
 	a->cap = cap;
-	ivshm_alloc_reset(a, units);
+	ism_ivshm_alloc_reset(a, units);
 	return 0;
 }
 
 void
-ivshm_alloc_reset(struct ivshm_alloc *a, uint64_t units)
+ism_ivshm_alloc_reset(struct ivshm_alloc *a, uint64_t units)
 {
 	a->nb = units > 0;
 	a->ext[0].off = 0;
@@ -36,7 +36,7 @@ ivshm_alloc_reset(struct ivshm_alloc *a, uint64_t units)
 }
 
 int64_t
-ivshm_alloc_take(struct ivshm_alloc *a, uint64_t units)
+ism_ivshm_alloc_take(struct ivshm_alloc *a, uint64_t units)
 {
 	uint64_t off;
 	uint32_t i;
@@ -58,7 +58,7 @@ ivshm_alloc_take(struct ivshm_alloc *a, uint64_t units)
 }
 
 void
-ivshm_alloc_give(struct ivshm_alloc *a, uint64_t off, uint64_t units)
+ism_ivshm_alloc_give(struct ivshm_alloc *a, uint64_t off, uint64_t units)
 {
 	uint32_t i;
 	bool prev, next;
@@ -92,7 +92,7 @@ ivshm_alloc_give(struct ivshm_alloc *a, uint64_t off, uint64_t units)
 }
 
 void
-ivshm_alloc_fini(struct ivshm_alloc *a)
+ism_ivshm_alloc_fini(struct ivshm_alloc *a)
 {
 	rte_free(a->ext);
 	a->ext = NULL;

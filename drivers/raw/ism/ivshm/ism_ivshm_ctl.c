@@ -17,8 +17,9 @@
  *
  * The thread is not enough on its own: where lcores of other processes
  * busy-poll the CPUs it may run on, Linux left it runnable but unscheduled
- * for tens of seconds (issue 16: a member's heartbeat stood still for over
- * 20 s while its lcore streamed, and it was declared gone). So a signal
+ * for tens of seconds (on the 2-CPU development VM a member's heartbeat
+ * stood still for over 20 s while its lcore streamed, and it was declared
+ * gone: doc/guides/rawdevs/ism_ivshm.rst). So a signal
  * poll that finds the pass overdue (IVSHM_CATCH_UP_PERIODS without one)
  * runs it on the polling lcore if the lock is free: a member whose
  * application polls runs its control passes too.
@@ -34,23 +35,23 @@
 #include "ism_compat.h"
 #include "ism_ivshm.h"
 
-pthread_mutex_t ivshm_ctl_lock = PTHREAD_MUTEX_INITIALIZER;
-/* TSC after which a signal poll runs the pass (ivshm_ctl_catch_up()). */
-uint64_t ivshm_ctl_due = UINT64_MAX;
+pthread_mutex_t ism_ivshm_ctl_lock = PTHREAD_MUTEX_INITIALIZER;
+/* TSC after which a signal poll runs the pass (ism_ivshm_ctl_catch_up()). */
+uint64_t ism_ivshm_ctl_due = UINT64_MAX;
 
 static struct {
 	pthread_mutex_t life;		/* start/stop of the thread */
 	unsigned int users;
 	rte_thread_t thread;
-	bool stop;			/* under ivshm_ctl_lock */
-	TAILQ_HEAD(, ivshm_dev) devs;	/* under ivshm_ctl_lock */
+	bool stop;			/* under ism_ivshm_ctl_lock */
+	TAILQ_HEAD(, ivshm_dev) devs;	/* under ism_ivshm_ctl_lock */
 } ctl = {
 	.life = PTHREAD_MUTEX_INITIALIZER,
 	.devs = TAILQ_HEAD_INITIALIZER(ctl.devs),
 };
 
 uint64_t
-ivshm_now_ns(void)
+ism_ivshm_now_ns(void)
 {
 	struct timespec ts;
 
@@ -68,31 +69,31 @@ sleep_us(unsigned int us)
 }
 
 void
-ivshm_pass_all(void)
+ism_ivshm_pass_all(void)
 {
 	struct ivshm_dev *d;
-	uint64_t now = ivshm_now_ns();
+	uint64_t now = ism_ivshm_now_ns();
 
 	TAILQ_FOREACH(d, &ctl.devs, next) {
-		ivshm_member_step(d, now);
-		ivshm_peers_step(d, now);
-		ivshm_wake_relay(d);
+		ism_ivshm_member_step(d, now);
+		ism_ivshm_peers_step(d, now);
+		ism_ivshm_wake_relay(d);
 	}
-	rte_atomic_store_explicit(&ivshm_ctl_due, rte_get_tsc_cycles() +
+	rte_atomic_store_explicit(&ism_ivshm_ctl_due, rte_get_tsc_cycles() +
 			 rte_get_tsc_hz() / 1000000 * IVSHM_PERIOD_US *
 			 IVSHM_CATCH_UP_PERIODS, rte_memory_order_relaxed);
 }
 
 void
-ivshm_ctl_catch_up(void)
+ism_ivshm_ctl_catch_up(void)
 {
-	if (pthread_mutex_trylock(&ivshm_ctl_lock) != 0)
+	if (pthread_mutex_trylock(&ism_ivshm_ctl_lock) != 0)
 		return;
 	/* Another thread may have run it meanwhile. */
-	if (rte_get_tsc_cycles() > rte_atomic_load_explicit(&ivshm_ctl_due,
+	if (rte_get_tsc_cycles() > rte_atomic_load_explicit(&ism_ivshm_ctl_due,
 						   rte_memory_order_relaxed))
-		ivshm_pass_all();
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+		ism_ivshm_pass_all();
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 }
 
 static uint32_t
@@ -101,11 +102,11 @@ ctl_thread(void *arg __rte_unused)
 	bool stop;
 
 	for (;;) {
-		pthread_mutex_lock(&ivshm_ctl_lock);
+		pthread_mutex_lock(&ism_ivshm_ctl_lock);
 		stop = ctl.stop;
 		if (!stop)
-			ivshm_pass_all();
-		pthread_mutex_unlock(&ivshm_ctl_lock);
+			ism_ivshm_pass_all();
+		pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 		if (stop)
 			break;
 		sleep_us(IVSHM_PERIOD_US);
@@ -114,7 +115,7 @@ ctl_thread(void *arg __rte_unused)
 }
 
 int
-ivshm_ctl_attach(struct ivshm_dev *d)
+ism_ivshm_ctl_attach(struct ivshm_dev *d)
 {
 	int ret = 0;
 
@@ -131,27 +132,27 @@ ivshm_ctl_attach(struct ivshm_dev *d)
 		}
 	}
 	ctl.users++;
-	pthread_mutex_lock(&ivshm_ctl_lock);
+	pthread_mutex_lock(&ism_ivshm_ctl_lock);
 	TAILQ_INSERT_TAIL(&ctl.devs, d, next);
 	d->attached = true;
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 out:
 	pthread_mutex_unlock(&ctl.life);
 	return ret;
 }
 
 void
-ivshm_ctl_detach(struct ivshm_dev *d)
+ism_ivshm_ctl_detach(struct ivshm_dev *d)
 {
 	pthread_mutex_lock(&ctl.life);
 	if (!d->attached)
 		goto out;
-	pthread_mutex_lock(&ivshm_ctl_lock);
+	pthread_mutex_lock(&ism_ivshm_ctl_lock);
 	TAILQ_REMOVE(&ctl.devs, d, next);
 	d->attached = false;
 	if (--ctl.users == 0)
 		ctl.stop = true;
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 	if (ctl.users == 0)
 		rte_thread_join(ctl.thread, NULL);
 out:
@@ -159,30 +160,30 @@ out:
 }
 
 int
-ivshm_wait(struct ivshm_dev *d, bool (*done)(struct ivshm_dev *, void *),
+ism_ivshm_wait(struct ivshm_dev *d, bool (*done)(struct ivshm_dev *, void *),
 		void *arg, uint64_t timeout_ns)
 {
-	uint64_t end = ivshm_now_ns() + timeout_ns;
+	uint64_t end = ism_ivshm_now_ns() + timeout_ns;
 	unsigned int i;
 
 	for (i = 0;; i++) {
-		ivshm_pass_all();
+		ism_ivshm_pass_all();
 		if (done(d, arg))
 			return 0;
-		if (ivshm_now_ns() > end)
+		if (ism_ivshm_now_ns() > end)
 			return -ETIMEDOUT;
-		pthread_mutex_unlock(&ivshm_ctl_lock);
+		pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 		/* Answers of this process come at once; those of other
 		 * members after their next pass. */
 		sleep_us(i < 20 ? 20 : 200);
-		pthread_mutex_lock(&ivshm_ctl_lock);
+		pthread_mutex_lock(&ism_ivshm_ctl_lock);
 	}
 }
 
 void
-ivshm_bad(struct ivshm_dev *d, int slot, const char *why)
+ism_ivshm_bad(struct ivshm_dev *d, int slot, const char *why)
 {
-	uint64_t now = ivshm_now_ns();
+	uint64_t now = ism_ivshm_now_ns();
 
 	d->protocol_errors++;
 	if (now < d->log_next_ns) {

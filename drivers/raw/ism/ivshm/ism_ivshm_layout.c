@@ -26,7 +26,8 @@ round_up(uint64_t v, uint64_t a)
 }
 
 int
-ivshm_layout_compute(uint64_t size, uint32_t members, struct ivshm_layout *l)
+ism_ivshm_layout_compute(uint64_t size, uint32_t members,
+		struct ivshm_layout *l)
 {
 	uint64_t end, part;
 
@@ -35,6 +36,7 @@ ivshm_layout_compute(uint64_t size, uint32_t members, struct ivshm_layout *l)
 		return -EINVAL;
 	memset(l, 0, sizeof(*l));
 	l->size = size;
+	l->version = IVSHM_VERSION;
 	l->members = members;
 	l->sba_off = IVSHM_MEMBER_OFF + (uint64_t)members * IVSHM_MEMBER_SIZE;
 	l->table_off = l->sba_off + (uint64_t)members * IVSHM_SBA_SIZE;
@@ -50,7 +52,7 @@ ivshm_layout_compute(uint64_t size, uint32_t members, struct ivshm_layout *l)
 }
 
 int
-ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
+ism_ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
 		struct ivshm_layout *l, const char **why)
 {
 	uint64_t magic = rte_atomic_load_explicit(&h->magic, rte_memory_order_acquire);
@@ -74,13 +76,14 @@ ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
 	part = LOAD(&h->part_size);
 	if (version != IVSHM_VERSION) {
 		*why = "fabric header of another version";
-		return -EBADMSG;
+		l->version = version;
+		return -EPROTONOSUPPORT;
 	}
 	if (rsize != size) {
 		*why = "fabric header made for a region of another size";
 		return -EBADMSG;
 	}
-	if (ivshm_layout_compute(size, members, &want) != 0 ||
+	if (ism_ivshm_layout_compute(size, members, &want) != 0 ||
 	    want.data_off != data_off || want.part_size != part) {
 		*why = "fabric header with an impossible geometry";
 		return -EBADMSG;
@@ -98,7 +101,7 @@ ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
 }
 
 void
-ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l)
+ism_ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l)
 {
 	h->version = IVSHM_VERSION;
 	h->members = l->members;
@@ -112,7 +115,7 @@ ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l)
 }
 
 bool
-ivshm_state_read(const struct ivshm_member *m, uint64_t *word)
+ism_ivshm_state_read(const struct ivshm_member *m, uint64_t *word)
 {
 	uint64_t w = rte_atomic_load_explicit(&m->state, rte_memory_order_acquire);
 
@@ -121,7 +124,7 @@ ivshm_state_read(const struct ivshm_member *m, uint64_t *word)
 }
 
 int
-ivshm_ident_read(const struct ivshm_member *m, const struct ivshm_layout *l,
+ism_ivshm_ident_read(const struct ivshm_member *m, const struct ivshm_layout *l,
 		struct ivshm_ident *id, const char **why)
 {
 	id->gid = LOAD(&m->gid);
@@ -148,7 +151,7 @@ ivshm_ident_read(const struct ivshm_member *m, const struct ivshm_layout *l,
 }
 
 int
-ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
+ism_ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
 		unsigned int slot, unsigned int idx,
 		const struct ivshm_ident *owner, struct ivshm_dmb_view *v,
 		const char **why)
@@ -178,8 +181,8 @@ ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
 		*why = "DMB entry changed while read";
 		return -EBADMSG;
 	}
-	if ((tok & IVSHM_TOK_LOW_MASK) != 0 || ivshm_tok_slot(tok) != slot ||
-	    ivshm_tok_idx(tok) != idx) {
+	if ((tok & ISM_SW_TOK_ZERO_MASK) != 0 ||
+	    ism_sw_tok_slot(tok) != slot || ism_sw_tok_idx(tok) != idx) {
 		*why = "token does not name its slot and index";
 		return -EBADMSG;
 	}
@@ -197,7 +200,7 @@ ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
 }
 
 int
-ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
+ism_ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
 		uint32_t max_dmbs, uint16_t *idx, unsigned int *n,
 		uint64_t *head, unsigned int *bad)
 {
@@ -231,7 +234,7 @@ ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
 }
 
 int
-ivshm_req_read(const struct ivshm_member *sender, unsigned int to_slot,
+ism_ivshm_req_read(const struct ivshm_member *sender, unsigned int to_slot,
 		uint64_t from_epoch, uint64_t to_epoch, uint64_t last,
 		struct ivshm_req *r, const char **why)
 {

@@ -30,14 +30,27 @@
  * partition; the others raise signals in its SBA and move data into the
  * DMBs of its partition that they were registered for. Host byte order:
  * all members run on one host.
+ *
+ * Tokens are those of the other software backends (sw/ism_sw_token.h):
+ * the owner's slot, the DMB index and a generation that does not repeat,
+ * so a writer finds owner and index in O(1) and never mistakes an old
+ * token for a new one.
+ *
+ * The version changes with anything a member of another version would
+ * read differently; a region of another version is refused (its members
+ * must all stop, and someone zero it, before another release uses it).
+ *   1  first layout, random 18-bit token tags
+ *   2  tokens of sw/ism_sw_token.h; resync requests in the member area
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ism_sw_token.h"
+
 #define IVSHM_MAGIC		UINT64_C(0x31485356494d5349) /* "ISMIVSH1" */
-#define IVSHM_VERSION		1
+#define IVSHM_VERSION		2
 
 #define IVSHM_MAX_MEMBERS	64	/* fabric slots: 6 token bits */
 #define IVSHM_MIN_MEMBERS	2
@@ -61,36 +74,10 @@
 #define IVSHM_MIN_LIVENESS_MS	20
 #define IVSHM_MAX_LIVENESS_MS	60000
 
-/* Token: owner's slot, DMB index, random; bits 0-27 zero (the ISM
- * move_data encoding needs them), so a writer finds owner and index in
- * O(1), as on the shm backend. */
-#define IVSHM_TOK_SLOT_SHIFT	58
-#define IVSHM_TOK_IDX_SHIFT	46
-#define IVSHM_TOK_IDX_MASK	0xfffu
-#define IVSHM_TOK_RND_SHIFT	28
-#define IVSHM_TOK_RND_MASK	((1u << (IVSHM_TOK_IDX_SHIFT - \
-				  IVSHM_TOK_RND_SHIFT)) - 1)
-#define IVSHM_TOK_LOW_MASK	((UINT64_C(1) << IVSHM_TOK_RND_SHIFT) - 1)
-
-static inline unsigned int
-ivshm_tok_slot(uint64_t token)
-{
-	return token >> IVSHM_TOK_SLOT_SHIFT;
-}
-
-static inline unsigned int
-ivshm_tok_idx(uint64_t token)
-{
-	return (token >> IVSHM_TOK_IDX_SHIFT) & IVSHM_TOK_IDX_MASK;
-}
-
-static inline uint64_t
-ivshm_tok_make(unsigned int slot, unsigned int idx, uint32_t rnd)
-{
-	return ((uint64_t)slot << IVSHM_TOK_SLOT_SHIFT) |
-		((uint64_t)idx << IVSHM_TOK_IDX_SHIFT) |
-		((uint64_t)(rnd & IVSHM_TOK_RND_MASK) << IVSHM_TOK_RND_SHIFT);
-}
+_Static_assert(IVSHM_MAX_MEMBERS == 1 << ISM_SW_TOK_SLOT_BITS,
+	       "a token names every slot");
+_Static_assert(IVSHM_NB_IDX == ISM_SW_TOK_IDX_MASK + 1,
+	       "a token names every DMB index");
 
 /* Member state word: (epoch << 8) | state. The epoch grows by one at each
  * join of a slot, so a new incarnation is never taken for an old one. */
@@ -187,7 +174,12 @@ struct ivshm_member {
 	uint64_t pinned[IVSHM_MAX_MEMBERS];	/* s's memory it still maps */
 	struct ivshm_req req[IVSHM_MAX_MEMBERS];	/* to s */
 	struct ivshm_ans ans[IVSHM_MAX_MEMBERS];	/* to s's request */
-	uint8_t reserved4[IVSHM_MEMBER_SIZE - 320 - 3 * 512 - 4096 - 1024];
+	/* Times it asked s to take it up again (its client may have been
+	 * misled about s by another member's writes); s does when this
+	 * changes while it has this member in view. */
+	uint64_t resync[IVSHM_MAX_MEMBERS];
+	uint8_t reserved4[IVSHM_MEMBER_SIZE - 320 - 3 * 512 - 4096 - 1024 -
+			  512];
 };
 
 #define IVSHM_KIND_HOST		1	/* a process mapping the file */
@@ -215,6 +207,7 @@ _Static_assert(offsetof(struct ivshm_member, view_epoch) == 320, "acks");
 /* The geometry, as computed by this member (never read back). */
 struct ivshm_layout {
 	uint64_t size;
+	uint32_t version;	/* IVSHM_VERSION, or the other one found */
 	uint32_t members;
 	uint16_t chid;
 	uint32_t liveness_ms;
@@ -227,7 +220,7 @@ struct ivshm_layout {
 
 /* Geometry of a region of size bytes with this many slots; 0 or -EINVAL
  * (too small for partitions of IVSHM_MIN_PART, or out of range). */
-int ivshm_layout_compute(uint64_t size, uint32_t members,
+int ism_ivshm_layout_compute(uint64_t size, uint32_t members,
 		struct ivshm_layout *l);
 
 static inline struct ivshm_hdr *
@@ -265,16 +258,17 @@ ivshm_part(void *base, const struct ivshm_layout *l, unsigned int slot)
 /*
  * Check the header of a region of size bytes: 0 and *l, -ENODATA (all
  * zero: nobody formatted it yet), -EAGAIN (being formatted: magic not yet
- * written, format_owner set), or -EBADMSG with *why.
+ * written, format_owner set), -EPROTONOSUPPORT (a fabric of another
+ * layout version, l->version), or -EBADMSG with *why.
  */
-int ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
+int ism_ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
 		struct ivshm_layout *l, const char **why);
 
 /* Write a header for l (magic last); the region must be zero. */
-void ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l);
+void ism_ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l);
 
 /* Load a member's state word; false if its state is not a known one. */
-bool ivshm_state_read(const struct ivshm_member *m, uint64_t *word);
+bool ism_ivshm_state_read(const struct ivshm_member *m, uint64_t *word);
 
 /* A member's identity as it stands (checked: non-zero GID, limits). */
 struct ivshm_ident {
@@ -286,7 +280,7 @@ struct ivshm_ident {
 	uint8_t kind;
 	uint32_t pid;
 };
-int ivshm_ident_read(const struct ivshm_member *m,
+int ism_ivshm_ident_read(const struct ivshm_member *m,
 		const struct ivshm_layout *l, struct ivshm_ident *id,
 		const char **why);
 
@@ -305,10 +299,10 @@ struct ivshm_dmb_view {
  * owner's partition, 0 if empty, -EBADMSG (with *why) if it holds
  * something invalid or changed while it was read.
  */
-int ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
-		unsigned int slot, unsigned int idx,
-		const struct ivshm_ident *owner, struct ivshm_dmb_view *v,
-		const char **why);
+int ism_ivshm_ent_read(const struct ivshm_ent *table,
+		const struct ivshm_layout *l, unsigned int slot,
+		unsigned int idx, const struct ivshm_ident *owner,
+		struct ivshm_dmb_view *v, const char **why);
 
 /*
  * The DMB indices a member changed since seen (its chg_head then): up to
@@ -317,7 +311,7 @@ int ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
  * that went back): then the reader scans the whole table. Indices out of
  * range are dropped (counted in *bad).
  */
-int ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
+int ism_ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
 		uint32_t max_dmbs, uint16_t *idx, unsigned int *n,
 		uint64_t *head, unsigned int *bad);
 
@@ -325,7 +319,7 @@ int ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
  * to_epoch, read from the sender's req[to_slot]: 1 and *r if there is a
  * new valid one (seq differs from last), 0 if none, -EBADMSG if invalid
  * (then *r->seq is still set, to be answered with an error). */
-int ivshm_req_read(const struct ivshm_member *sender, unsigned int to_slot,
+int ism_ivshm_req_read(const struct ivshm_member *sender, unsigned int to_slot,
 		uint64_t from_epoch, uint64_t to_epoch, uint64_t last,
 		struct ivshm_req *r, const char **why);
 

@@ -76,7 +76,7 @@ slot_free(const struct ivshm_dev *d, unsigned int s, uint64_t w)
 		if (o == s)
 			continue;
 		m = ivshm_member(d->base, o);
-		if (!ivshm_state_read(m, &mw))
+		if (!ism_ivshm_state_read(m, &mw))
 			continue;
 		ost = ivshm_state_st(mw);
 		if (ost != IVSHM_ST_JOINING && ost != IVSHM_ST_LIVE &&
@@ -116,7 +116,7 @@ take_slot(struct ivshm_dev *d, unsigned int s, uint64_t epoch)
 	/* A new partition: DMBs of an earlier slot stay where they were
 	 * until unregistered, but are no longer ours to place. */
 	if (d->alloc_slot != s) {
-		ivshm_alloc_reset(&d->alloc, d->lay.part_size /
+		ism_ivshm_alloc_reset(&d->alloc, d->lay.part_size /
 				IVSHM_DMB_ALIGN);
 		d->alloc_slot = s;
 		for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + d->max_dmbs;
@@ -133,7 +133,7 @@ try_claim(struct ivshm_dev *d, unsigned int s)
 	struct ivshm_member *m = ivshm_member(d->base, s);
 	uint64_t w, nw;
 
-	if (!ivshm_state_read(m, &w) || !slot_free(d, s, w))
+	if (!ism_ivshm_state_read(m, &w) || !slot_free(d, s, w))
 		return false;
 	nw = ivshm_state_make(ivshm_state_epoch(w) + 1, IVSHM_ST_JOINING);
 	if (!rte_atomic_compare_exchange_strong_explicit(&m->state, &w, nw,
@@ -175,7 +175,8 @@ step_claim(struct ivshm_dev *d, uint64_t now)
 		goto claimed;
 	for (pass = 0; pass < 2; pass++)
 		for (s = 0; s < d->lay.members; s++) {
-			if (!ivshm_state_read(ivshm_member(d->base, s), &w) ||
+			if (!ism_ivshm_state_read(ivshm_member(d->base, s),
+						  &w) ||
 			    ivshm_state_st(w) != (pass == 0 ? IVSHM_ST_FREE :
 						  IVSHM_ST_DEAD))
 				continue;
@@ -209,7 +210,7 @@ step_check(struct ivshm_dev *d, uint64_t now)
 			continue;
 		m = ivshm_member(d->base, s);
 		p = &d->peers[s];
-		if (!ivshm_state_read(m, &w))
+		if (!ism_ivshm_state_read(m, &w))
 			continue;
 		st = ivshm_state_st(w);
 		if (st != IVSHM_ST_JOINING && st != IVSHM_ST_LIVE &&
@@ -220,10 +221,11 @@ step_check(struct ivshm_dev *d, uint64_t now)
 		    d->gid.gid_ext ||
 		    rte_atomic_load_explicit(&m->chid, rte_memory_order_relaxed) != d->chid)
 			continue;
-		/* Declared gone by ivshm_peers_step() when it is dead. */
-		if (ivshm_peer_dead(d, p, now))
+		/* Declared gone by ism_ivshm_peers_step() when it is dead. */
+		if (ism_ivshm_peer_dead(d, p, now))
 			continue;
-		if (st == IVSHM_ST_LEAVING || !ivshm_peer_alive(d, p, now) ||
+		if (st == IVSHM_ST_LEAVING ||
+		    !ism_ivshm_peer_alive(d, p, now) ||
 		    (st == IVSHM_ST_JOINING && s > d->slot)) {
 			wait = true;
 			continue;
@@ -247,9 +249,11 @@ step_check(struct ivshm_dev *d, uint64_t now)
 	rte_atomic_store_explicit(&d->me->state, ivshm_state_make(d->epoch,
 			 IVSHM_ST_LIVE), rte_memory_order_release);
 	/* Our SBA for polls, our DMBs for moves to ourselves. */
-	d->own_view->sba = ivshm_sba(d->base, &d->lay, d->slot);
-	rte_atomic_store_explicit(&d->views[d->slot], d->own_view, rte_memory_order_release);
-	rte_atomic_store_explicit(&d->sba, d->own_view->sba, rte_memory_order_release);
+	d->own_view->sw.sba = ivshm_sba(d->base, &d->lay, d->slot);
+	rte_atomic_store_explicit(&d->views[d->slot], &d->own_view->sw,
+			rte_memory_order_release);
+	rte_atomic_store_explicit(&d->sba, d->own_view->sw.sba,
+			rte_memory_order_release);
 	set_phase(d, IVSHM_PH_ANNOUNCE, now);
 }
 
@@ -265,10 +269,10 @@ step_announce(struct ivshm_dev *d, uint64_t now)
 		if (s == d->slot)
 			continue;
 		m = ivshm_member(d->base, s);
-		if (!ivshm_state_read(m, &w) ||
+		if (!ism_ivshm_state_read(m, &w) ||
 		    ivshm_state_st(w) != IVSHM_ST_LIVE ||
 		    rte_atomic_load_explicit(&m->chid, rte_memory_order_relaxed) != d->chid ||
-		    ivshm_peer_dead(d, &d->peers[s], now))
+		    ism_ivshm_peer_dead(d, &d->peers[s], now))
 			continue;
 		if (rte_atomic_load_explicit(&m->view_epoch[d->slot],
 				    rte_memory_order_acquire) == d->epoch)
@@ -297,7 +301,7 @@ expelled(struct ivshm_dev *d, uint64_t w, uint64_t now)
 		    d->slot, d->liveness_ns / 1000000);
 	d->expulsions++;
 	for (s = 0; s < d->lay.members; s++)
-		ivshm_peer_retire(d, s, true);
+		ism_ivshm_peer_retire(d, s, true);
 	rte_atomic_store_explicit(&d->views[d->slot], NULL, rte_memory_order_release);
 	rte_atomic_store_explicit(&d->sba, &d->quiet_sba, rte_memory_order_release);
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + d->max_dmbs; x++)
@@ -307,7 +311,7 @@ expelled(struct ivshm_dev *d, uint64_t w, uint64_t now)
 		o = &d->own[x];
 		if (o->token == 0)
 			continue;
-		d->own_view->ent[x].token = 0;
+		ism_sw_view_ent_clear(&d->own_view->sw.ent[x]);
 		if (o->live && o->registered)
 			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
 				     RTE_ISM_BUF_OWNER_ERROR, &d->gid,
@@ -315,7 +319,7 @@ expelled(struct ivshm_dev *d, uint64_t w, uint64_t now)
 		o->live = false;
 		o->attach_cnt = 0;
 		if (!o->registered)
-			ivshm_own_free(d, x);
+			ism_ivshm_own_free(d, x);
 	}
 	ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ERROR_STATE,
 		     &d->gid, 0, 0);
@@ -337,17 +341,15 @@ fix64(uint64_t *p, uint64_t want)
 /*
  * Any member may overwrite our area. What the others read from it is
  * written again when it differs from what we know: identity, the head of
- * our change ring, our acknowledgements and pins. (Our DMB table is not:
- * its entries are checked by every reader, and rewritten on change.)
+ * our change ring, our acknowledgements, pins and resync requests. (Our
+ * DMB table is checked a part at a time: ism_ivshm_own_audit().)
  */
 static void
 repair(struct ivshm_dev *d)
 {
 	struct ivshm_member *m = d->me;
-	struct ivshm_orphan *o;
 	struct ivshm_peer *p;
 	unsigned int s;
-	uint64_t pin;
 
 	if (m->gid != d->gid.gid || m->gid_ext != d->gid.gid_ext ||
 	    m->max_dmbs != d->max_dmbs || m->max_dmb_len != d->max_dmb_len ||
@@ -362,20 +364,17 @@ repair(struct ivshm_dev *d)
 	fix64(&m->chg_head, d->chg_head);
 	for (s = 0; s < d->lay.members; s++) {
 		p = &d->peers[s];
-		pin = 0;
-		TAILQ_FOREACH(o, &d->orphans, next)
-			if (o->owner_gone && ivshm_tok_slot(o->token) == s)
-				pin = o->epoch;
-		fix64(&m->pinned[s], pin);
+		fix64(&m->pinned[s], ism_ivshm_pin(d, s));
 		if (s == d->slot)
 			continue;
+		fix64(&m->resync[s], p->resync_out);
 		fix64(&m->seen_chg[s], p->up ? p->seen_chg : 0);
 		fix64(&m->view_epoch[s], p->up ? p->epoch : 0);
 	}
 }
 
 void
-ivshm_member_step(struct ivshm_dev *d, uint64_t now)
+ism_ivshm_member_step(struct ivshm_dev *d, uint64_t now)
 {
 	uint64_t w;
 
@@ -390,12 +389,13 @@ ivshm_member_step(struct ivshm_dev *d, uint64_t now)
 	case IVSHM_PH_ANNOUNCE:
 	case IVSHM_PH_LIVE:
 		beat(d);
-		ivshm_state_read(d->me, &w);
+		ism_ivshm_state_read(d->me, &w);
 		if (w != ivshm_state_make(d->epoch, IVSHM_ST_LIVE)) {
 			expelled(d, w, now);
 			break;
 		}
 		repair(d);
+		ism_ivshm_own_audit(d);
 		if (d->phase == IVSHM_PH_ANNOUNCE)
 			step_announce(d, now);
 		break;
@@ -420,7 +420,7 @@ joined(struct ivshm_dev *d, void *arg __rte_unused)
 static bool
 all_let_go(struct ivshm_dev *d, void *arg __rte_unused)
 {
-	uint64_t now = ivshm_now_ns();
+	uint64_t now = ism_ivshm_now_ns();
 	struct ivshm_member *m;
 	unsigned int s;
 	uint64_t w;
@@ -429,9 +429,9 @@ all_let_go(struct ivshm_dev *d, void *arg __rte_unused)
 		if (s == d->slot || !d->peers[s].up)
 			continue;
 		m = ivshm_member(d->base, s);
-		if (!ivshm_state_read(m, &w) ||
+		if (!ism_ivshm_state_read(m, &w) ||
 		    ivshm_state_st(w) != IVSHM_ST_LIVE ||
-		    ivshm_peer_dead(d, &d->peers[s], now))
+		    ism_ivshm_peer_dead(d, &d->peers[s], now))
 			continue;
 		if (rte_atomic_load_explicit(&m->view_epoch[d->slot],
 				    rte_memory_order_acquire) == d->epoch)
@@ -441,28 +441,28 @@ all_let_go(struct ivshm_dev *d, void *arg __rte_unused)
 }
 
 int
-ivshm_member_join(struct ivshm_dev *d)
+ism_ivshm_member_join(struct ivshm_dev *d)
 {
 	int ret;
 
-	pthread_mutex_lock(&ivshm_ctl_lock);
-	ret = ivshm_wait(d, joined, NULL, 2 * join_deadline_ns(d) +
+	pthread_mutex_lock(&ism_ivshm_ctl_lock);
+	ret = ism_ivshm_wait(d, joined, NULL, 2 * join_deadline_ns(d) +
 			1000000000ULL);
 	if (ret == 0 && d->phase == IVSHM_PH_FAILED)
 		ret = d->join_err;
 	else if (ret < 0)
 		ISM_PMD_LOG(ERR, "%s: join not finished in time", d->name);
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 	return ret;
 }
 
 void
-ivshm_member_leave(struct ivshm_dev *d)
+ism_ivshm_member_leave(struct ivshm_dev *d)
 {
 	unsigned int s;
 	uint64_t w;
 
-	pthread_mutex_lock(&ivshm_ctl_lock);
+	pthread_mutex_lock(&ism_ivshm_ctl_lock);
 	if (d->slot == IVSHM_NO_SLOT) {
 		d->phase = IVSHM_PH_FAILED;
 		goto out;
@@ -472,9 +472,9 @@ ivshm_member_leave(struct ivshm_dev *d)
 		if (rte_atomic_compare_exchange_strong_explicit(&d->me->state, &w,
 				ivshm_state_make(d->epoch, IVSHM_ST_LEAVING),
 				rte_memory_order_acq_rel, rte_memory_order_relaxed)) {
-			set_phase(d, IVSHM_PH_LEAVING, ivshm_now_ns());
+			set_phase(d, IVSHM_PH_LEAVING, ism_ivshm_now_ns());
 			/* They post their events, then let go of us. */
-			if (ivshm_wait(d, all_let_go, NULL,
+			if (ism_ivshm_wait(d, all_let_go, NULL,
 				       IVSHM_ACK_TIMEOUT_MS * 1000000ULL) < 0)
 				ISM_PMD_LOG(WARNING, "%s: not every member "
 					    "acknowledged our leaving in "
@@ -483,10 +483,10 @@ ivshm_member_leave(struct ivshm_dev *d)
 	}
 	d->phase = IVSHM_PH_LEAVING;
 	for (s = 0; s < d->lay.members; s++)
-		ivshm_peer_retire(d, s, false);
+		ism_ivshm_peer_retire(d, s, false);
 	/* Free for the next member, unless we were declared gone (then it is
 	 * DEAD already, or taken again). */
-	ivshm_state_read(d->me, &w);
+	ism_ivshm_state_read(d->me, &w);
 	if (ivshm_state_epoch(w) == d->epoch &&
 	    ivshm_state_st(w) != IVSHM_ST_FREE)
 		rte_atomic_compare_exchange_strong_explicit(&d->me->state, &w,
@@ -494,5 +494,5 @@ ivshm_member_leave(struct ivshm_dev *d)
 			rte_memory_order_acq_rel, rte_memory_order_relaxed);
 	d->phase = IVSHM_PH_FAILED;
 out:
-	pthread_mutex_unlock(&ivshm_ctl_lock);
+	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 }

@@ -14,6 +14,29 @@
  * Every value read from the region goes through the checked readers of
  * ism_ivshm_layout.c; what fails a check is ignored and counted
  * (protocol_errors), never used.
+ *
+ * Recovery: another member may write anything anywhere, so what a device
+ * told its client about a peer may be wrong (a forged change of a DMB, a
+ * forged twin or state word). The rules that bring honest members back
+ * together once such writes stop:
+ *   - one GID, one slot: a LIVE slot with the GID of one in the view (or
+ *     our own) is not taken up;
+ *   - a slot that misbehaves (such a twin, an invalid identity, an epoch
+ *     that changes under us, an incarnation we retired LIVE again) is
+ *     fenced: not taken up for a liveness timeout, time for a forged one
+ *     that nobody beats for to be declared gone;
+ *   - an invalid DMB entry leaves our checked copy as it is (its owner
+ *     writes it back: ism_ivshm_own_audit()); a token that comes back after
+ *     we reported it unregistered (tokens never repeat) proves that
+ *     another member wrote it;
+ *   - where our client may have been misled (a fenced incarnation taken
+ *     up after all, a token that came back), the pair starts over: both
+ *     devices retire each other and take each other up again (resync),
+ *     so both clients get RTE_ISM_DEV_DISABLED then RTE_ISM_DEV_ENABLED,
+ *     as after a restart of the other;
+ *   - entries of every table are read again, IVSHM_AUDIT_ENTRIES a pass,
+ *     and the owners' ring heads are written back by their owners, so no
+ *     forged change outlives its writer for long.
  */
 
 #include <errno.h>
@@ -28,44 +51,44 @@
 #include "ism_ivshm.h"
 
 struct ivshm_view *
-ivshm_view_new(uint32_t max_dmbs)
+ism_ivshm_view_new(uint32_t max_dmbs)
 {
 	uint32_t n = IVSHM_IDX_FIRST + max_dmbs;
 	struct ivshm_view *v;
 
 	v = rte_zmalloc("ism_ivshm_view", sizeof(*v) + n *
-			(sizeof(*v->ent) + sizeof(*v->attach)),
+			(sizeof(*v->sw.ent) + sizeof(*v->ctl)),
 			RTE_CACHE_LINE_SIZE);
 	if (v == NULL)
 		return NULL;
-	v->max_dmbs = max_dmbs;
-	v->ent = (struct ivshm_view_ent *)(v + 1);
-	v->attach = (uint32_t *)(v->ent + n);
+	v->sw.max_dmbs = max_dmbs;
+	v->sw.ent = (struct ism_sw_view_ent *)(v + 1);
+	v->ctl = (struct ivshm_view_ctl *)(v->sw.ent + n);
 	return v;
 }
 
 void
-ivshm_view_free(struct ivshm_view *v)
+ism_ivshm_view_free(struct ivshm_view *v)
 {
 	rte_free(v);
 }
 
 bool
-ivshm_peer_dead(const struct ivshm_dev *d, const struct ivshm_peer *p,
+ism_ivshm_peer_dead(const struct ivshm_dev *d, const struct ivshm_peer *p,
 		uint64_t now)
 {
 	return p->seen && now - p->t_change >= d->liveness_ns;
 }
 
 bool
-ivshm_peer_alive(const struct ivshm_dev *d, const struct ivshm_peer *p,
+ism_ivshm_peer_alive(const struct ivshm_dev *d, const struct ivshm_peer *p,
 		uint64_t now)
 {
 	return p->seen && p->moved && now - p->t_change < d->liveness_ns;
 }
 
 int
-ivshm_peer_by_gid(const struct ivshm_dev *d, const struct rte_ism_gid *gid)
+ism_ivshm_peer_by_gid(const struct ivshm_dev *d, const struct rte_ism_gid *gid)
 {
 	unsigned int s;
 
@@ -98,102 +121,121 @@ orphan_add(struct ivshm_dev *d, struct ivshm_peer *p, uint32_t idx,
 		uint64_t token, bool owner_gone)
 {
 	struct ivshm_view *v = p->view;
-	struct ivshm_orphan *o;
 
-	o = calloc(1, sizeof(*o));
-	if (o == NULL) {
+	if (ism_sw_orphan_new(&d->orphans, token, v->sw.ent[idx].addr,
+			      v->sw.ent[idx].len, v->ctl[idx].attach,
+			      owner_gone, p->epoch) == NULL)
 		/* The attachment is forgotten: a detach gets -ENOENT. The
 		 * memory may be reused while the client still writes it. */
 		ISM_PMD_LOG(ERR, "%s: no memory to keep attached DMB 0x%"
 			    PRIx64, d->name, token);
-		v->attach[idx] = 0;
-		return;
-	}
-	o->token = token;
-	o->epoch = p->epoch;
-	o->addr = v->ent[idx].addr;
-	o->attach_cnt = v->attach[idx];
-	o->owner_gone = owner_gone;
-	TAILQ_INSERT_TAIL(&d->orphans, o, next);
-	v->attach[idx] = 0;
-	if (owner_gone)
-		rte_atomic_store_explicit(&d->me->pinned[ivshm_tok_slot(token)],
-				 p->epoch, rte_memory_order_release);
+	else if (owner_gone)
+		rte_atomic_store_explicit(
+				&d->me->pinned[ism_sw_tok_slot(token)],
+				ism_ivshm_pin(d, ism_sw_tok_slot(token)),
+				rte_memory_order_release);
+	v->ctl[idx].attach = 0;
 }
 
-/* Set view entry idx of p from what its table holds now. Returns true if
- * a token this device could use was removed (synchronize before acking). */
-static bool
+/* What view_update() did. */
+#define VIEW_REMOVED	1u	/* token removed: synchronize, then ack */
+#define VIEW_MISLED	2u	/* a token reported unregistered is back */
+
+/* Set view entry idx of p from what its table holds now (VIEW_* flags). An
+ * invalid entry leaves the entry as it is: only another member writes
+ * one, and the owner writes its own back. */
+static unsigned int
 view_update(struct ivshm_dev *d, unsigned int s, uint32_t idx)
 {
 	struct ivshm_peer *p = &d->peers[s];
 	struct ivshm_view *v = p->view;
-	struct ivshm_view_ent *e = &v->ent[idx];
+	struct ism_sw_view_ent *e = &v->sw.ent[idx];
+	struct ivshm_view_ctl *c = &v->ctl[idx];
 	struct rte_ism_gid gid = { p->id.gid, p->id.gid_ext };
 	struct ivshm_dmb_view dv;
 	const char *why = NULL;
-	bool removed = false;
+	unsigned int ret_flags = 0;
 	int ret;
 
-	ret = ivshm_ent_read(ivshm_table(d->base, &d->lay, s), &d->lay, s, idx,
-			&p->id, &dv, &why);
-	if (ret < 0 && strcmp(why, "DMB entry changed while read") != 0)
-		ivshm_bad(d, s, why);
+	ret = ism_ivshm_ent_read(ivshm_table(d->base, &d->lay, s), &d->lay, s,
+			idx, &p->id, &dv, &why);
+	if (ret < 0) {
+		/* (A torn read: the owner is changing it, and says so.) */
+		if (strcmp(why, "DMB entry changed while read") != 0)
+			ism_ivshm_bad(d, s, why);
+		return 0;
+	}
 	if (ret == 1 && e->token == dv.token)
-		return false;
+		return 0;
 	if (e->token != 0) {
 		/* Only the writer is told (as on the other backends); only
 		 * the writer can have attached it. */
-		if (e->writable)
+		if (e->writable) {
 			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
 				     RTE_ISM_BUF_UNREGISTERED, &gid, e->token,
 				     0);
-		if (v->attach[idx] > 0)
+			c->gone = e->token;
+		}
+		if (c->attach > 0)
 			orphan_add(d, p, idx, e->token, false);
-		rte_atomic_store_explicit(&e->token, 0, rte_memory_order_release);
-		removed = true;
+		ism_sw_view_ent_clear(e);
+		ret_flags |= VIEW_REMOVED;
 	}
 	if (ret != 1)
-		return removed;
-	e->addr = RTE_PTR_ADD(ivshm_part(d->base, &d->lay, s), dv.off);
-	e->len = dv.len;
-	e->writable = gid_is(&d->gid, dv.rgid, dv.rgid_ext);
-	rte_atomic_store_explicit(&e->token, dv.token, rte_memory_order_release);
-	return removed;
+		return ret_flags;
+	/* An owner never issues a token twice (ism_sw_token.h): this one
+	 * was taken away by another member's writes. */
+	if (dv.token == c->gone) {
+		ism_ivshm_bad(d, s, "a DMB reported unregistered is back");
+		ret_flags |= VIEW_MISLED;
+	}
+	c->gone = 0;
+	ism_sw_view_ent_set(e, dv.token,
+			RTE_PTR_ADD(ivshm_part(d->base, &d->lay, s), dv.off),
+			dv.len, gid_is(&d->gid, dv.rgid, dv.rgid_ext));
+	return ret_flags;
 }
 
-/* Apply what p changed in its table since we last looked. */
-static void
+/* Apply what p changed in its table since we last looked, and read
+ * IVSHM_AUDIT_ENTRIES more of its entries again; VIEW_MISLED if our
+ * client was told of a change that another member forged. */
+static unsigned int
 sync_table(struct ivshm_dev *d, unsigned int s)
 {
 	struct ivshm_peer *p = &d->peers[s];
+	uint32_t nb = p->id.max_dmbs, x, k;
 	uint16_t idx[IVSHM_CHG_RING];
-	unsigned int n = 0, i, bad = 0;
-	bool removed = false;
+	unsigned int n = 0, i, bad = 0, flags = 0;
 	uint64_t head;
-	uint32_t x;
 	int full;
 
-	full = ivshm_chg_read(ivshm_member(d->base, s), p->seen_chg,
-			p->id.max_dmbs, idx, &n, &head, &bad);
-	if (head == p->seen_chg)
-		return;
+	full = ism_ivshm_chg_read(ivshm_member(d->base, s), p->seen_chg, nb,
+			idx, &n, &head, &bad);
 	if (bad > 0)
-		ivshm_bad(d, s, "DMB index out of range in the change ring");
-	if (full) {
-		for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + p->id.max_dmbs;
-		     x++)
-			removed |= view_update(d, s, x);
+		ism_ivshm_bad(d, s, "DMB index out of range in the change "
+			      "ring");
+	if (head != p->seen_chg && full) {
+		for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + nb; x++)
+			flags |= view_update(d, s, x);
 	} else {
 		for (i = 0; i < n; i++)
-			removed |= view_update(d, s, idx[i]);
+			flags |= view_update(d, s, idx[i]);
+	}
+	/* Changes written without an announcement (or behind a forged
+	 * one) are found within nb / IVSHM_AUDIT_ENTRIES passes. */
+	for (k = 0; k < RTE_MIN(nb, (uint32_t)IVSHM_AUDIT_ENTRIES); k++) {
+		flags |= view_update(d, s, IVSHM_IDX_FIRST + p->audit);
+		p->audit = (p->audit + 1) % nb;
 	}
 	/* Whoever moved with a removed token has finished before we say
 	 * so: then the owner may reuse the memory. */
-	if (removed)
+	if (flags & VIEW_REMOVED)
 		rte_ism_pmd_synchronize();
-	p->seen_chg = head;
-	ack(d, s, p->epoch, head);
+	if (head != p->seen_chg) {
+		p->seen_chg = head;
+		ack(d, s, p->epoch, head);
+	}
+	return flags;
 }
 
 /* Take up the member in slot s (epoch, identity read and checked). */
@@ -205,35 +247,47 @@ peer_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 	struct ivshm_view *v;
 	uint32_t x;
 
-	v = ivshm_view_new(id->max_dmbs);
+	v = ism_ivshm_view_new(id->max_dmbs);
 	if (v == NULL) {
 		ISM_PMD_LOG(ERR, "%s: no memory for the DMB table of slot %u",
 			    d->name, s);
 		return;
 	}
-	v->sba = ivshm_sba(d->base, &d->lay, s);
+	v->sw.sba = ivshm_sba(d->base, &d->lay, s);
 	p->view = v;
 	p->id = *id;
 	p->epoch = epoch;
-	p->last_req = 0;
+	/* Its request we answered last, if it is that incarnation's (taken
+	 * up again: resync), is not served twice. */
+	p->last_req = rte_atomic_load_explicit(&d->me->ans[s].seq,
+			rte_memory_order_relaxed);
+	p->audit = 0;
+	p->resync_in = rte_atomic_load_explicit(
+			&ivshm_member(d->base, s)->resync[d->slot],
+			rte_memory_order_acquire);
 	p->seen_chg = rte_atomic_load_explicit(&ivshm_member(d->base, s)->chg_head,
 			rte_memory_order_acquire);
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + id->max_dmbs; x++)
 		view_update(d, s, x);
 	p->up = true;
-	rte_atomic_store_explicit(&d->views[s], v, rte_memory_order_release);
+	rte_atomic_store_explicit(&d->views[s], &v->sw,
+			rte_memory_order_release);
 	ack(d, s, epoch, p->seen_chg);
 	ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
 		     &(struct rte_ism_gid){ id->gid, id->gid_ext }, 0, 0);
 }
 
-void
-ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events)
+/*
+ * Take slot s out of the view. bounce: it stays (resync, peer_bounce()):
+ * the attachments on either side are kept, as its device keeps ours.
+ */
+static void
+retire(struct ivshm_dev *d, unsigned int s, bool events, bool bounce)
 {
 	struct ivshm_peer *p = &d->peers[s];
 	struct rte_ism_gid gid = { p->id.gid, p->id.gid_ext };
 	struct ivshm_view *v = p->view;
-	struct ivshm_orphan *orph;
+	struct ism_sw_orphan *orph;
 	struct ivshm_own *o;
 	uint32_t x;
 
@@ -242,25 +296,25 @@ ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events)
 	/* Unreachable for the fast path, then wait out moves using it. */
 	rte_atomic_store_explicit(&d->views[s], NULL, rte_memory_order_release);
 	rte_ism_pmd_synchronize();
-	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + v->max_dmbs; x++) {
-		if (v->ent[x].token == 0 || !v->ent[x].writable)
+	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + v->sw.max_dmbs; x++) {
+		if (v->sw.ent[x].token == 0 || !v->sw.ent[x].writable)
 			continue;
 		if (events)
 			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
 				     RTE_ISM_BUF_UNREGISTERED, &gid,
-				     v->ent[x].token, 0);
-		if (v->attach[x] > 0)
-			orphan_add(d, p, x, v->ent[x].token, true);
+				     v->sw.ent[x].token, 0);
+		if (v->ctl[x].attach > 0)
+			orphan_add(d, p, x, v->sw.ent[x].token, !bounce);
 	}
 	/* Attachments of its DMBs it had unregistered: now nobody keeps
 	 * that memory for us but the pin. */
 	TAILQ_FOREACH(orph, &d->orphans, next) {
-		if (ivshm_tok_slot(orph->token) != s ||
-		    orph->epoch != p->epoch || orph->owner_gone)
+		if (bounce || ism_sw_tok_slot(orph->token) != s ||
+		    orph->owner_tag != p->epoch || orph->owner_gone)
 			continue;
 		orph->owner_gone = true;
-		rte_atomic_store_explicit(&d->me->pinned[s], p->epoch,
-				 rte_memory_order_release);
+		rte_atomic_store_explicit(&d->me->pinned[s],
+				ism_ivshm_pin(d, s), rte_memory_order_release);
 	}
 	/* Our DMBs it could write: still ours, reported; its attachments
 	 * end with it. */
@@ -272,19 +326,94 @@ ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events)
 			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
 				     RTE_ISM_BUF_USER_DISABLED, &gid, o->token,
 				     0);
+		if (bounce)
+			continue;
 		o->attach_cnt = 0;
 		if (!o->registered)
-			ivshm_own_free(d, x);
+			ism_ivshm_own_free(d, x);
 	}
 	if (events)
 		ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV,
 			     RTE_ISM_DEV_DISABLED, &gid, 0, 0);
 	p->up = false;
-	p->retired = p->epoch;
 	p->view = NULL;
-	ivshm_view_free(v);
+	ism_ivshm_view_free(v);
 	ack(d, s, 0, 0);
+	if (bounce)
+		return;
+	p->retired = p->epoch;
 	d->peers_gone++;
+}
+
+void
+ism_ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events)
+{
+	retire(d, s, events, false);
+}
+
+/*
+ * Slot s (epoch) misbehaved: not taken up for a liveness timeout, and our
+ * client may have been misled about it (broke).
+ */
+static void
+peer_fence(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
+		uint64_t now, const char *why)
+{
+	struct ivshm_peer *p = &d->peers[s];
+
+	ism_ivshm_bad(d, s, why);
+	p->fence_ns = now + d->liveness_ns + 2 * IVSHM_PERIOD_US * 1000ULL;
+	p->broke = true;
+	p->broke_epoch = epoch;
+}
+
+/* Ask up peer s to take us up again: its client may have been misled
+ * about us. */
+static void
+ask_resync(struct ivshm_dev *d, unsigned int s)
+{
+	struct ivshm_peer *p = &d->peers[s];
+
+	rte_atomic_store_explicit(&d->me->resync[s], ++p->resync_out,
+			rte_memory_order_release);
+}
+
+/* Retire up peer s and take it up again at once (with ask, ask it to do
+ * the same): both clients start over with each other. */
+static void
+peer_bounce(struct ivshm_dev *d, unsigned int s, bool ask)
+{
+	struct ivshm_peer *p = &d->peers[s];
+	struct ivshm_ident id = p->id;
+	uint64_t epoch = p->epoch;
+
+	retire(d, s, true, true);
+	peer_up(d, s, epoch, &id);
+	if (!p->up)		/* no memory: taken up by a later pass */
+		return;
+	d->resyncs++;
+	if (ask)
+		ask_resync(d, s);
+}
+
+/* Up peer s asked us to take it up again (ask_resync()). */
+static void
+resync_check(struct ivshm_dev *d, unsigned int s)
+{
+	struct ivshm_member *m = ivshm_member(d->base, s);
+	struct ivshm_peer *p = &d->peers[s];
+	uint64_t v;
+
+	/* Its counter is about us once it has us in view. */
+	if (rte_atomic_load_explicit(&m->view_epoch[d->slot],
+			rte_memory_order_acquire) != d->epoch)
+		return;
+	v = rte_atomic_load_explicit(&m->resync[d->slot],
+			rte_memory_order_acquire);
+	if (v == p->resync_in)
+		return;
+	p->resync_in = v;
+	peer_bounce(d, s, false);
 }
 
 /* Answer a request of up peer s. */
@@ -301,7 +430,7 @@ serve(struct ivshm_dev *d, unsigned int s, const struct ivshm_req *r)
 			     r->arg);
 		return 0;
 	case IVSHM_REQ_ATTACH:
-		o = ivshm_own_find(d, r->arg);
+		o = ism_ivshm_own_find(d, r->arg);
 		if (o == NULL || !o->registered || !o->live)
 			return -ENOENT;
 		if (!rte_ism_gid_equal(&o->rgid, &gid))
@@ -309,12 +438,12 @@ serve(struct ivshm_dev *d, unsigned int s, const struct ivshm_req *r)
 		o->attach_cnt++;
 		return 0;
 	default:	/* IVSHM_REQ_DETACH */
-		o = ivshm_own_find(d, r->arg);
+		o = ism_ivshm_own_find(d, r->arg);
 		if (o == NULL || o->attach_cnt == 0 ||
 		    !rte_ism_gid_equal(&o->rgid, &gid))
 			return -ENOENT;
 		if (--o->attach_cnt == 0 && !o->registered)
-			ivshm_own_free(d, ivshm_tok_idx(o->token));
+			ism_ivshm_own_free(d, ism_sw_tok_idx(o->token));
 		return 0;
 	}
 }
@@ -328,13 +457,13 @@ serve_requests(struct ivshm_dev *d, unsigned int s)
 	struct ivshm_req r;
 	int ret;
 
-	ret = ivshm_req_read(ivshm_member(d->base, s), d->slot, p->epoch,
+	ret = ism_ivshm_req_read(ivshm_member(d->base, s), d->slot, p->epoch,
 			d->epoch, p->last_req, &r, &why);
 	if (ret == 0)
 		return;
 	p->last_req = r.seq;
 	if (ret < 0) {
-		ivshm_bad(d, s, why);
+		ism_ivshm_bad(d, s, why);
 		ret = -EPROTO;
 	} else {
 		ret = serve(d, s, &r);
@@ -349,30 +478,69 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 {
 	struct ivshm_peer *p = &d->peers[s];
 	struct ivshm_member *m = ivshm_member(d->base, s);
+	struct rte_ism_gid gid;
 	struct ivshm_ident id;
 	const char *why = NULL;
 	bool acked;
+	uint64_t w;
+	int o;
 
-	if (epoch == p->retired)
+	if (now < p->fence_ns)
 		return;
 	/* Proof that it runs: it changed since we first looked, or it saw
 	 * us (a member found live at our join may be a dead one). */
 	acked = rte_atomic_load_explicit(&m->view_epoch[d->slot], rte_memory_order_acquire) ==
 		d->epoch;
-	if (!acked && !ivshm_peer_alive(d, p, now))
+	if (!acked && !ism_ivshm_peer_alive(d, p, now))
 		return;
-	if (ivshm_ident_read(m, &d->lay, &id, &why) < 0) {
-		ivshm_bad(d, s, why);
-		p->retired = epoch;	/* not again for this incarnation */
+	if (epoch == p->retired) {
+		/* An honest member that left or was declared gone joins
+		 * again with the next epoch: this state word was written
+		 * back by another member. After the fence, a stale one is
+		 * declared gone (nobody beats for it); one that still runs
+		 * is taken up again. */
+		p->retired = 0;
+		peer_fence(d, s, epoch, now, "a member we retired is LIVE "
+			   "again in the same epoch");
+		return;
+	}
+	if (ism_ivshm_ident_read(m, &d->lay, &id, &why) < 0) {
+		/* Maybe a moment's scribbling, which its owner undoes. */
+		peer_fence(d, s, epoch, now, why);
 		return;
 	}
 	if (id.chid != d->chid)
 		return;
+	gid.gid = id.gid;
+	gid.gid_ext = id.gid_ext;
+	/* A member declared gone that joined again in another slot: this
+	 * pass may have read its old slot before the old state word
+	 * changed. */
+	o = ism_ivshm_peer_by_gid(d, &gid);
+	if (o >= 0 && (!ism_ivshm_state_read(ivshm_member(d->base, o), &w) ||
+		       w != ivshm_state_make(d->peers[o].epoch,
+					     IVSHM_ST_LIVE))) {
+		ism_ivshm_peer_retire(d, o, true);
+		o = -1;
+	}
+	if (rte_ism_gid_equal(&gid, &d->gid) || o >= 0) {
+		/* One of the two was forged: the one in view stays, and the
+		 * other is taken up once the first is gone. */
+		peer_fence(d, s, epoch, now, "the GID of another member");
+		return;
+	}
 	peer_up(d, s, epoch, &id);
+	if (p->up && p->broke && p->broke_epoch == epoch) {
+		/* Its client may think we have it in view since it joined,
+		 * and our client heard of another with its GID meanwhile. */
+		d->resyncs++;
+		ask_resync(d, s);
+	}
+	p->broke = false;
 }
 
 void
-ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
+ism_ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 {
 	struct ivshm_member *m;
 	struct ivshm_peer *p;
@@ -386,7 +554,7 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 			continue;
 		m = ivshm_member(d->base, s);
 		p = &d->peers[s];
-		valid = ivshm_state_read(m, &w);
+		valid = ism_ivshm_state_read(m, &w);
 		b = rte_atomic_load_explicit(&m->beat, rte_memory_order_relaxed);
 		if (!p->seen) {
 			p->seen = true;
@@ -400,10 +568,10 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 			p->moved = true;
 		}
 		if (!valid) {
-			ivshm_bad(d, s, "unknown member state");
-			ivshm_peer_retire(d, s, serving);
+			ism_ivshm_bad(d, s, "unknown member state");
+			ism_ivshm_peer_retire(d, s, serving);
 			/* Garbage that stays: a dead slot, to be reused. */
-			if (ivshm_peer_dead(d, p, now))
+			if (ism_ivshm_peer_dead(d, p, now))
 				rte_atomic_compare_exchange_strong_explicit(&m->state, &w,
 					ivshm_state_make(ivshm_state_epoch(w),
 					IVSHM_ST_DEAD),
@@ -413,11 +581,19 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 		st = ivshm_state_st(w);
 		e = ivshm_state_epoch(w);
 		if (p->up && (st != IVSHM_ST_LIVE || e != p->epoch)) {
-			/* It left, was declared gone, or is another one. */
-			ivshm_peer_retire(d, s, serving);
+			/* It left or was declared gone. Another epoch (or
+			 * JOINING) while in our view is not a member's doing:
+			 * the slot is taken again only once nobody has it in
+			 * view. */
+			if (e != p->epoch || st == IVSHM_ST_JOINING)
+				peer_fence(d, s, e, now, "state word of "
+					   "another epoch in a slot in our "
+					   "view");
+			ism_ivshm_peer_retire(d, s, serving);
 		}
 		if ((st == IVSHM_ST_LIVE || st == IVSHM_ST_JOINING ||
-		     st == IVSHM_ST_LEAVING) && ivshm_peer_dead(d, p, now)) {
+		     st == IVSHM_ST_LEAVING) &&
+		    ism_ivshm_peer_dead(d, p, now)) {
 			/* No heartbeat for the liveness timeout: gone. The
 			 * first device to see it says so for everyone. */
 			if (rte_atomic_compare_exchange_strong_explicit(&m->state, &w,
@@ -429,17 +605,19 @@ ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 					    "gone: no heartbeat for %" PRIu64
 					    " ms", d->name, s, e,
 					    d->liveness_ns / 1000000);
-			ivshm_peer_retire(d, s, serving);
+			ism_ivshm_peer_retire(d, s, serving);
 			continue;
 		}
 		if (!serving)
 			continue;
 		if (!p->up && st == IVSHM_ST_LIVE)
 			maybe_up(d, s, e, now);
-		if (p->up) {
-			sync_table(d, s);
+		if (p->up)
+			resync_check(d, s);
+		if (p->up && (sync_table(d, s) & VIEW_MISLED) != 0)
+			peer_bounce(d, s, true);
+		if (p->up)
 			serve_requests(d, s);
-		}
 	}
 }
 
@@ -491,7 +669,7 @@ req_done(struct ivshm_dev *d, void *arg)
 }
 
 int
-ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
+ism_ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
 		uint32_t code, uint64_t arg, uint32_t trigger)
 {
 	struct req_wait w = { .slot = s, .epoch = d->peers[s].epoch,
@@ -511,7 +689,8 @@ ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
 	q->arg = arg;
 	q->trigger = trigger;
 	rte_atomic_store_explicit(&q->seq, w.seq, rte_memory_order_release);
-	ret = ivshm_wait(d, req_done, &w, IVSHM_ACK_TIMEOUT_MS * 1000000ULL);
+	ret = ism_ivshm_wait(d, req_done, &w,
+			IVSHM_ACK_TIMEOUT_MS * 1000000ULL);
 	if (ret < 0) {
 		ISM_PMD_LOG(ERR, "%s: no answer from slot %u in %u ms",
 			    d->name, s, IVSHM_ACK_TIMEOUT_MS);

@@ -107,7 +107,7 @@ format_region(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 	struct ivshm_layout l;
 	uint32_t members = a->members ? a->members : IVSHM_DEF_MEMBERS;
 
-	if (ivshm_layout_compute(size, members, &l) < 0) {
+	if (ism_ivshm_layout_compute(size, members, &l) < 0) {
 		ISM_PMD_LOG(ERR, "%s: %s: %" PRIu64 " bytes cannot hold %u "
 			    "members of at least %u KiB each (devarg members, "
 			    "or a larger region)", d->name, d->where, size,
@@ -124,7 +124,7 @@ format_region(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 	/* Whatever a crashed formatter left: the tables start empty. */
 	memset((char *)d->base + IVSHM_HDR_SIZE, 0,
 	       l.data_off - IVSHM_HDR_SIZE);
-	ivshm_hdr_write(h, &l);
+	ism_ivshm_hdr_write(h, &l);
 	ISM_PMD_LOG(INFO, "%s: new fabric 0x%016" PRIx64 " in %s: %u slots of "
 		    "%" PRIu64 " bytes, chid 0x%04x, liveness %u ms", d->name,
 		    l.fabric_id, d->where, l.members, l.part_size, l.chid,
@@ -138,27 +138,37 @@ open_fabric(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 {
 	struct ivshm_hdr *h = ivshm_hdr(d->base);
 	uint64_t owner, seen = 0, since = 0, now, nonce;
-	uint64_t end = ivshm_now_ns() + IVSHM_FORMAT_GIVEUP_MS * 1000000ULL;
+	uint64_t end = ism_ivshm_now_ns() + IVSHM_FORMAT_GIVEUP_MS * 1000000ULL;
 	const char *why = NULL;
 	int ret;
 
 	for (;;) {
-		if (ivshm_now_ns() > end) {
+		if (ism_ivshm_now_ns() > end) {
 			ISM_PMD_LOG(ERR, "%s: %s: no usable fabric header after "
 				    "%u ms (someone keeps formatting it?)",
 				    d->name, d->where, IVSHM_FORMAT_GIVEUP_MS);
 			return -ETIMEDOUT;
 		}
-		ret = ivshm_hdr_check(h, size, &d->lay, &why);
+		ret = ism_ivshm_hdr_check(h, size, &d->lay, &why);
 		if (ret == 0)
 			break;
+		if (ret == -EPROTONOSUPPORT) {
+			ISM_PMD_LOG(ERR, "%s: %s holds a fabric of region "
+				    "version %u; this driver uses version %u "
+				    "(another release made it). Every member "
+				    "must run one release: stop them all and "
+				    "zero the region to make a new fabric",
+				    d->name, d->where, d->lay.version,
+				    IVSHM_VERSION);
+			return -EPROTONOSUPPORT;
+		}
 		if (ret == -EBADMSG) {
 			ISM_PMD_LOG(ERR, "%s: %s: %s. To make a new fabric, "
 				    "zero the region while no member uses it",
 				    d->name, d->where, why);
 			return -EINVAL;
 		}
-		now = ivshm_now_ns();
+		now = ism_ivshm_now_ns();
 		owner = rte_atomic_load_explicit(&h->format_owner, rte_memory_order_acquire);
 		if (ret == -EAGAIN && (owner != seen ||
 		    now - since < IVSHM_FORMAT_WAIT_MS * 1000000ULL)) {
@@ -201,7 +211,7 @@ open_fabric(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 }
 
 int
-ivshm_dev_create(const char *name, struct rte_device *device,
+ism_ivshm_dev_create(const char *name, struct rte_device *device,
 		const char *args, const struct ivshm_region *r, bool vdev)
 {
 	struct ivshm_args a = { .c.max_dmbs = 0 };
@@ -218,7 +228,7 @@ ivshm_dev_create(const char *name, struct rte_device *device,
 		ism_random_gid(&a.c.gid);
 	d = ret < 0 ? NULL : (struct ivshm_dev *)ism_pmd_create(name,
 			rte_socket_id(), device, IVSHM_DRIVER_NAME,
-			&ivshm_backend, sizeof(*d));
+			&ism_ivshm_backend, sizeof(*d));
 	if (d == NULL) {
 		/* Until the device owns it, the mapping is ours to undo. */
 		if (r->map != NULL)
@@ -237,6 +247,7 @@ ivshm_dev_create(const char *name, struct rte_device *device,
 	d->prev_slot = IVSHM_NO_SLOT;
 	d->alloc_slot = IVSHM_NO_SLOT;
 	d->sba = &d->quiet_sba;
+	ism_sw_ids_init(&d->ids, d->max_dmbs);
 	TAILQ_INIT(&d->orphans);
 	pthread_mutex_init(&d->op_lock, NULL);
 	ret = open_fabric(d, &a, r->size);
@@ -248,22 +259,22 @@ ivshm_dev_create(const char *name, struct rte_device *device,
 	d->liveness_ns = (uint64_t)d->lay.liveness_ms * 1000000ULL;
 	d->own = rte_zmalloc("ism_ivshm_own", sizeof(*d->own) *
 			(IVSHM_IDX_FIRST + d->max_dmbs), 0);
-	d->own_view = ivshm_view_new(d->max_dmbs);
+	d->own_view = ism_ivshm_view_new(d->max_dmbs);
 	if (d->own == NULL || d->own_view == NULL ||
-	    ivshm_alloc_init(&d->alloc, d->max_dmbs + 2,
+	    ism_ivshm_alloc_init(&d->alloc, d->max_dmbs + 2,
 			     d->lay.part_size / IVSHM_DMB_ALIGN) < 0) {
 		ISM_PMD_LOG(ERR, "%s: no memory for the DMB tables", name);
 		ret = -ENOMEM;
 		goto err;
 	}
-	ret = ivshm_wake_init(d);
+	ret = ism_ivshm_wake_init(d);
 	if (ret < 0)
 		goto err;
 	d->phase = IVSHM_PH_CLAIM;
-	d->phase_ns = ivshm_now_ns();
-	ret = ivshm_ctl_attach(d);
+	d->phase_ns = ism_ivshm_now_ns();
+	ret = ism_ivshm_ctl_attach(d);
 	if (ret == 0)
-		ret = ivshm_member_join(d);
+		ret = ism_ivshm_member_join(d);
 	if (ret < 0)
 		goto err;
 
@@ -274,7 +285,7 @@ ivshm_dev_create(const char *name, struct rte_device *device,
 	ism->max_dmb_len = d->max_dmb_len;
 	ism->capa = RTE_ISM_CAPA_NOCOPY | RTE_ISM_CAPA_SIGNAL_EVENT |
 		RTE_ISM_CAPA_CROSS_PROCESS | RTE_ISM_CAPA_INTR;
-	ivshm_fast_path(ism);
+	ism_ivshm_fast_path(ism);
 	ret = ism_pmd_finish(&d->common);
 	if (ret < 0)
 		goto err;
@@ -282,7 +293,7 @@ ivshm_dev_create(const char *name, struct rte_device *device,
 		    "%u, epoch %" PRIu64 "), %u DMBs of up to %u bytes, %u "
 		    "peers", name, ism->dev_id, d->where, d->chid, d->slot,
 		    d->epoch, d->max_dmbs, d->max_dmb_len,
-		    (unsigned int)ivshm_backend.xstat_get(&d->common, 0));
+		    (unsigned int)ism_ivshm_backend.xstat_get(&d->common, 0));
 	return 0;
 err:
 	ism_pmd_destroy(&d->common);
@@ -380,7 +391,7 @@ ivshm_vdev_probe(struct rte_vdev_device *vdev)
 	if (ret == 0)
 		r.where = rte_kvargs_get(kv, "path");
 	if (ret == 0)
-		ret = ivshm_dev_create(name, &vdev->device, args, &r, true);
+		ret = ism_ivshm_dev_create(name, &vdev->device, args, &r, true);
 	rte_kvargs_free(kv);
 	return ret;
 }
@@ -434,7 +445,7 @@ ivshm_pci_probe(struct rte_ism_bus_driver *drv __rte_unused,
 	}
 	r.base = bar->addr;
 	r.size = bar->size;
-	return ivshm_dev_create(bdev->name, &bdev->device,
+	return ism_ivshm_dev_create(bdev->name, &bdev->device,
 			da != NULL ? da->args : NULL, &r, false);
 }
 

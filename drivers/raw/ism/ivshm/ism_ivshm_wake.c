@@ -23,21 +23,21 @@
 #include "ism_ivshm.h"
 
 int
-ivshm_wake_init(struct ivshm_dev *d)
+ism_ivshm_wake_init(struct ivshm_dev *d)
 {
 	return ism_wake_init(&d->wake, d->name, d->common.ism->socket_id,
 			NULL);
 }
 
 void
-ivshm_wake_fini(struct ivshm_dev *d)
+ism_ivshm_wake_fini(struct ivshm_dev *d)
 {
 	ism_wake_fini(&d->wake);
 }
 
 /* Under the control lock, from every control pass. */
 void
-ivshm_wake_relay(struct ivshm_dev *d)
+ism_ivshm_wake_relay(struct ivshm_dev *d)
 {
 	if (d->wake.intr == NULL || !ism_wake_armed(d->wake.self.armed) ||
 	    rte_atomic_load_explicit(&d->wake_sent, rte_memory_order_relaxed))
@@ -51,13 +51,13 @@ ivshm_wake_relay(struct ivshm_dev *d)
 }
 
 struct rte_intr_handle *
-ivshm_intr_handle_get(struct rte_ism_dev *idev)
+ism_ivshm_intr_handle_get(struct rte_ism_dev *idev)
 {
 	return ivshm_dev_of(idev)->wake.intr;
 }
 
 int
-ivshm_intr_arm(struct rte_ism_dev *idev, bool on)
+ism_ivshm_intr_arm(struct rte_ism_dev *idev, bool on)
 {
 	struct ivshm_dev *d = ivshm_dev_of(idev);
 	unsigned int slot = rte_ism_pmd_lcore_slot();
@@ -81,7 +81,7 @@ ivshm_intr_arm(struct rte_ism_dev *idev, bool on)
 }
 
 void
-ivshm_intr_event(struct rte_ism_dev *idev)
+ism_ivshm_intr_event(struct rte_ism_dev *idev)
 {
 	ism_wake_event(&ivshm_dev_of(idev)->wake);
 }

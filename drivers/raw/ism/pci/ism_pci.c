@@ -110,14 +110,17 @@ gid_is_64bit(const struct rte_ism_gid *g)
 	return g->gid_ext == 0;
 }
 
+_Static_assert(ISM_PCI_MAX_DMBS <= ISM_SW_NB_IDX - RTE_ISM_DMB_IDX_FIRST,
+	       "the index set covers every DMB index of the device");
+
 static int
 pci_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 {
 	struct ism_pci_dev *d = dev_of(idev);
-	uint32_t idx = req->idx, end = RTE_ISM_DMB_IDX_FIRST + d->max_dmbs;
 	struct ism_pci_reg_dmb r;
 	struct ism_pci_dmb *dmb;
 	uint64_t token;
+	uint32_t idx;
 	void *mem;
 	int ret;
 
@@ -127,25 +130,16 @@ pci_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 		return -EINVAL;
 	}
 	pthread_mutex_lock(&d->ctl_lock);
-	if (idx != 0 && d->dmbs[idx].token != 0) {
-		ISM_PMD_LOG(ERR, "%s: DMB index %u is in use", idev->name, idx);
-		ret = -EBUSY;
+	ret = ism_sw_idx_take(&d->idx_set, req->idx, idev->name);
+	if (ret < 0)
 		goto out;
-	}
-	for (idx = idx != 0 ? idx : RTE_ISM_DMB_IDX_FIRST;
-	     idx < end && d->dmbs[idx].token != 0; idx++)
-		;
-	if (idx == end) {
-		ISM_PMD_LOG(ERR, "%s: all %u DMB indices are in use",
-			    idev->name, d->max_dmbs);
-		ret = -ENOSPC;
-		goto out;
-	}
+	idx = ret;
 	dmb = &d->dmbs[idx];
 	mem = dma_alloc(d, "ism_pci_dmb", req->len, idev->socket_id, &r.iova);
 	if (mem == NULL) {
 		ISM_PMD_LOG(ERR, "%s: no DMA memory for a DMB of %u bytes",
 			    idev->name, req->len);
+		ism_sw_idx_put(&d->idx_set, idx);
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -155,13 +149,13 @@ pci_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	r.vlan_id = req->vlan_valid ? req->vlan_id : 0;
 	r.rgid = req->rgid.gid;
 	ret = ism_pci_cmd_reg_dmb(&d->cmd, &r, &token);
-	if (ret == 0 && (token == 0 || (token & ISM_PCI_TOKEN_BAD_MASK))) {
+	if (ret == 0 && (token == 0 || (token & d->token_bad))) {
 		bool released;
 
 		/* move_data could not encode it: give it back. */
 		ISM_PMD_LOG(ERR, "%s: device issued token 0x%016" PRIx64
 			    " with bits of the request encoding (0-19, 23-27)"
-			    " or above BAR 0 (48-63) set", idev->name, token);
+			    " or beyond BAR 0 set", idev->name, token);
 		ism_pci_cmd_unreg_dmb(&d->cmd, token, &released);
 		if (!released) {
 			/*
@@ -183,6 +177,7 @@ pci_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	}
 	if (ret < 0) {
 		rte_free(mem);
+		ism_sw_idx_put(&d->idx_set, idx);
 		goto out;
 	}
 	dmb->token = token;
@@ -211,6 +206,7 @@ dmb_unregister_locked(struct ism_pci_dev *d, uint32_t idx)
 	ism_pci_sba_clear(d, idx);
 	rte_free(dmb->addr);
 	memset(dmb, 0, sizeof(*dmb));
+	ism_sw_idx_put(&d->idx_set, idx);
 	if (ret < 0)
 		ISM_PMD_LOG(WARNING, "%s: DMB at index %u released although "
 			    "the device reported ISM_ERROR", dev_name(d), idx);
@@ -576,6 +572,17 @@ ism_pci_dev_create(const char *name, struct rte_device *device, int socket_id,
 			    ISM_PCI_STORE_MIN, ISM_PCI_STORE_MAX);
 		return -ENOTSUP;
 	}
+	/* A token needs a bit above those of the request (0-27). */
+	if (platform->bar0_size != 0 &&
+	    ((platform->bar0_size & (platform->bar0_size - 1)) != 0 ||
+	     platform->bar0_size < ISM_PCI_BAR_DATA_MIN ||
+	     platform->bar0_size > ISM_PCI_BAR_DATA_SIZE)) {
+		ISM_PMD_LOG(ERR, "%s: BAR 0 of 0x%" PRIx64 " bytes: the "
+			    "backend needs a power of two from 0x%" PRIx64
+			    " to 0x%" PRIx64, name, platform->bar0_size,
+			    ISM_PCI_BAR_DATA_MIN, ISM_PCI_BAR_DATA_SIZE);
+		return -ENOTSUP;
+	}
 	if (platform->dma_window != NULL &&
 	    platform->dma_window->start > platform->dma_window->end) {
 		ISM_PMD_LOG(ERR, "%s: empty DMA window 0x%" PRIx64 "-0x%"
@@ -600,7 +607,10 @@ ism_pci_dev_create(const char *name, struct rte_device *device, int socket_id,
 	d->plat = *platform;
 	d->store_max = platform->maxstbl != 0 ? platform->maxstbl :
 		ISM_PCI_STORE_MAX;
+	d->token_bad = ISM_PCI_REQ_MASK | ~((platform->bar0_size != 0 ?
+		platform->bar0_size : ISM_PCI_BAR_DATA_SIZE) - 1);
 	d->max_dmbs = cfg->max_dmbs != 0 ? cfg->max_dmbs : ISM_PCI_MAX_DMBS;
+	ism_sw_idx_init(&d->idx_set, d->max_dmbs);
 	/* The words holding the bits of every index a DMB can have here. */
 	d->sba_words = (RTE_ISM_DMB_IDX_FIRST + d->max_dmbs + 31) / 32;
 	d->max_dmb_len = cfg->max_dmb_len != 0 ? cfg->max_dmb_len :

@@ -40,6 +40,14 @@ struct ism_pci_platform {
 	 */
 	uint16_t maxstbl;
 	/*
+	 * Size of BAR 0, the data window, in bytes: a power of two, 0 for
+	 * the hardware's 256 TiB. A move's request (token | idx << 24 |
+	 * sf << 23 | offset) is an offset into it, so a token reaching
+	 * beyond it cannot be one the function issued (an emulated function
+	 * behind x86's vfio-pci has 1 TiB at most).
+	 */
+	uint64_t bar0_size;
+	/*
 	 * The function's DMA window, or NULL if it can reach any IOVA. Read
 	 * at every allocation of memory the function writes (SBA, IEQ,
 	 * DMBs): it must outlive the device.

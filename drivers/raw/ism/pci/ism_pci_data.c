@@ -29,14 +29,13 @@ static_assert(RTE_ISM_DMB_IDX_FIRST == ISM_PCI_DMB_IDX_FIRST &&
 
 /*
  * A token the device can have issued: not 0, the request encoding's bits
- * (0-19, 23-27) clear, nothing above BAR 0 (bits 48-63). Bits 20-22 may be
- * set (Linux never checks).
+ * (0-19, 23-27) clear, nothing beyond BAR 0 (token_bad). Bits 20-22 may
+ * be set (Linux never checks).
  */
 static inline int
-check_token(uint64_t token)
+check_token(const struct ism_pci_dev *d, uint64_t token)
 {
-	return (token == 0 || (token & ISM_PCI_TOKEN_BAD_MASK) != 0) ?
-		-ENOENT : 0;
+	return (token == 0 || (token & d->token_bad) != 0) ? -ENOENT : 0;
 }
 
 /*
@@ -72,11 +71,12 @@ store(const struct ism_pci_dev *d, uint64_t token, uint32_t idx, uint32_t sf,
 
 /* The sender cannot see the remote DMB: check what it can, locally. */
 static inline int
-check_local(uint64_t token, uint32_t idx, uint32_t offset, uint32_t len)
+check_local(const struct ism_pci_dev *d, uint64_t token, uint32_t idx,
+		uint32_t offset, uint32_t len)
 {
 	int ret = ism_check_move(idx, offset, len, ISM_PCI_DMB_MAX_LEN);
 
-	return ret != 0 ? ret : check_token(token);
+	return ret != 0 ? ret : check_token(d, token);
 }
 
 int
@@ -87,7 +87,7 @@ ism_pci_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 	unsigned int slot = rte_ism_pmd_lcore_slot();
 	int ret;
 
-	ret = check_local(token, idx, offset, len);
+	ret = check_local(d, token, idx, offset, len);
 	if (likely(ret == 0)) {
 		rte_ism_pmd_move_enter(slot);
 		ret = store(d, token, idx, sf, offset, data, len);
@@ -118,7 +118,8 @@ ism_pci_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 	int ret = nb_segs == 0 ? -EINVAL : 0;
 
 	for (i = 0; ret == 0 && i < nb_segs; i++) {
-		ret = check_local(token, idx, segs[i].offset, segs[i].len);
+		ret = check_local(d, token, idx, segs[i].offset,
+				  segs[i].len);
 		end = segs[i].offset + segs[i].len;
 		if (end >= max_end) {
 			max_end = end;

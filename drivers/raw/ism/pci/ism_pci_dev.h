@@ -14,6 +14,7 @@
 #include <rte_spinlock.h>
 
 #include "ism_pmd.h"
+#include "ism_sw_dmb.h"
 #include "ism_pci.h"
 #include "ism_pci_cmd.h"
 #include "ism_pci_hw.h"
@@ -30,6 +31,7 @@ struct ism_pci_dev {
 	struct ism_pmd_dev common;	/* first: fast-path context */
 	struct ism_pci_platform plat;	/* io used by the fast path */
 	uint32_t store_max;		/* bytes per store block (maxstbl) */
+	uint64_t token_bad;		/* bits no token of the device has */
 	uint32_t sba_words;		/* dmb_bits words the poll scans */
 	struct ism_pci_sba *sba;	/* written by the device */
 	struct ism_pci_ieq *ieq;	/* written by the device */
@@ -44,6 +46,7 @@ struct ism_pci_dev {
 	/* Control path: DMB table and VLANs; taken before the cmd lock. */
 	pthread_mutex_t ctl_lock;
 	struct ism_pci_dmb *dmbs;	/* [RTE_ISM_DMB_IDX_FIRST + max_dmbs] */
+	struct ism_sw_idx_set idx_set;	/* indices taken (dmbs[].token) */
 	uint32_t max_dmbs;
 	uint32_t max_dmb_len;
 	uint64_t vlans[(RTE_ISM_VLAN_ID_MAX + 1) / 64];

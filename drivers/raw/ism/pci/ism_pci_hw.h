@@ -24,10 +24,15 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 
-/* BAR 0: data window (store blocks), 256 TiB; BAR 2: command window. */
+/*
+ * BAR 0: data window (store blocks), 256 TiB on the hardware; emulated
+ * ones may be smaller, but not below one token bit (bit 28). BAR 2:
+ * command window.
+ */
 #define ISM_PCI_BAR_DATA	0
 #define ISM_PCI_BAR_CMD		2
 #define ISM_PCI_BAR_DATA_SIZE	(UINT64_C(1) << 48)
+#define ISM_PCI_BAR_DATA_MIN	(UINT64_C(1) << 29)
 
 /* Limits of the device. */
 #define ISM_PCI_NR_DMB_IDX	1920		/* SBA bits */
@@ -148,11 +153,11 @@ enum ism_pci_cmd_code {
  * at most 1 MiB the offset takes bits 0-19, so a token the device issues
  * must leave bits 0-19, 23 and 24-27 clear (ISM_PCI_REQ_MASK); Linux
  * checks nothing, and bits 20-22 are not known to be clear, so they are
- * the token's. A request must also lie in BAR 0 (256 TiB), so a token
- * with a bit above 47 cannot be used either.
+ * the token's. A request must also lie in BAR 0 (256 TiB on the
+ * hardware), so a token with a bit beyond it cannot be used either
+ * (struct ism_pci_dev's token_bad).
  */
 #define ISM_PCI_REQ_MASK	UINT64_C(0x0f8fffff)
-#define ISM_PCI_TOKEN_BAD_MASK	(ISM_PCI_REQ_MASK | ~(ISM_PCI_BAR_DATA_SIZE - 1))
 #define ISM_PCI_REQ_IDX_SHIFT	24
 #define ISM_PCI_REQ_IDX_MASK	UINT64_C(0xf)
 #define ISM_PCI_REQ_SF_SHIFT	23

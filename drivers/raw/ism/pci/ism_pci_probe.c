@@ -149,6 +149,7 @@ pci_probe(struct rte_ism_bus_driver *drv __rte_unused,
 	}
 	p.io.ctx = g;
 	p.intr = bdev->intr_handle;
+	p.bar0_size = bdev->regions[ISM_PCI_BAR_DATA].size;
 	/* The zPCI PCHID, read by the bus's scan; 0 off s390. */
 	p.chid = bdev->pchid;
 	ret = ism_pci_dev_create(bdev->name, &bdev->device,

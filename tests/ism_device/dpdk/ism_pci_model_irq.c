@@ -3,7 +3,7 @@
  */
 
 /*
- * ISM PCI DEVICE MODEL (tests only): the function's interrupt, through
+ * The emulated ISM function in process (tests only): its interrupt, through
  * the same rte_intr interface the ism bus gives the backend, served by
  * the EAL interrupt thread. The handle is of type VDEV (rte_intr_enable()
  * and _disable() do nothing, as vfio's MSI needs no unmasking) on an

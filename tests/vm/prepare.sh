@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ism authors
 #
-# One-time preparation of the QEMU guest used by the ism bus vfio test
-# (tests/bus_ism/vm/vm_test.py): installs QEMU and busybox, and unpacks
-# (does not install) Debian's kernel image into $ISM_VM_DIR (default
-# /var/tmp/dpdk-ism-vm). Needs root and Debian's apt. A second run finds
-# nothing to do. Undo: rm -rf "$ISM_VM_DIR".
+# One-time preparation of the x86_64 QEMU guests of the VM tests
+# (tests/vm/vmlib.py): installs QEMU and busybox, and unpacks (does not
+# install) Debian's kernel image into $ISM_VM_DIR (default
+# /var/tmp/dpdk-ism-vm), with the vfio modules. Needs root and Debian's
+# apt. A second run finds nothing to do. Undo: rm -rf "$ISM_VM_DIR".
 set -euo pipefail
 
 W=${ISM_VM_DIR:-/var/tmp/dpdk-ism-vm}

@@ -3,11 +3,12 @@
  */
 
 /*
- * vdev "ism_pcimodel" (tests only): one function of the ISM PCI DEVICE
- * MODEL with the real PCI backend on top, so that every suite that runs on
- * a software backend runs on the PCI backend code too:
+ * vdev "ism_pcimodel" (tests only): one emulated ISM function (the device
+ * core of tests/ism_device/core, in process) with the real PCI backend on
+ * top, so that every suite that runs on a software backend runs on the
+ * PCI backend code too:
  *   --vdev=ism_pcimodel0,gid=0x...,chid=...,max_dmbs=...,max_dmb_len=...,
- *          maxstbl=<32..4096>,quirks=<name>[+<name>...]
+ *          maxstbl=<32..4096>,bar0=<2^29..2^48>,quirks=<name>[+<name>...]
  * with the quirks no_s, mask0, qi_fail, qi_short and tok20
  * (ISM_MODEL_Q_*).
  */
@@ -17,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_random.h>
 #include <bus_vdev_driver.h>
 
 #include "ism_pmd.h"
@@ -27,7 +27,8 @@
 #define MODEL_DRIVER_NAME "ism_pcimodel"
 
 static const char *const model_valid_args[] = {
-	"gid", "chid", "max_dmbs", "max_dmb_len", "maxstbl", "quirks", NULL
+	"gid", "chid", "max_dmbs", "max_dmb_len", "maxstbl", "bar0", "quirks",
+	NULL
 };
 
 static const struct {
@@ -80,13 +81,26 @@ model_args_get(const char *name, struct rte_kvargs *kv,
 		errno = 0;
 		n = strtoul(v, &end, 0);
 		if (errno != 0 || end == v || *end != '\0' || v[0] == '-' ||
-		    n < ISM_PCI_STORE_MIN || n > ISM_PCI_STORE_MAX) {
+		    n < MODEL_STORE_MIN || n > MODEL_STORE_MAX) {
 			MODEL_LOG(ERR, "%s: devarg maxstbl=\"%s\": want %u to "
-				  "%u", name, v, ISM_PCI_STORE_MIN,
-				  ISM_PCI_STORE_MAX);
+				  "%u", name, v, MODEL_STORE_MIN,
+				  MODEL_STORE_MAX);
 			return -EINVAL;
 		}
 		mc->maxstbl = n;
+	}
+	v = rte_kvargs_get(kv, "bar0");
+	if (v != NULL) {
+		errno = 0;
+		n = strtoul(v, &end, 0);
+		if (errno != 0 || end == v || *end != '\0' || v[0] == '-' ||
+		    n < ISM_DEV_BAR0_SIZE_MIN || n > ISM_DEV_BAR0_SIZE_HW ||
+		    (n & (n - 1)) != 0) {
+			MODEL_LOG(ERR, "%s: devarg bar0=\"%s\": want a power "
+				  "of two from 2^29 to 2^48", name, v);
+			return -EINVAL;
+		}
+		mc->bar0_size = n;
 	}
 	return parse_quirks(name, rte_kvargs_get(kv, "quirks"), &mc->quirks);
 }
@@ -101,7 +115,6 @@ model_probe(struct rte_vdev_device *vdev)
 	struct ism_pci_model_cfg mc = { .maxstbl = 0 };
 	struct ism_pci_model_fn *fn;
 	struct rte_kvargs *kv;
-	bool random_gid;
 	int ret;
 
 	kv = ism_kvargs_parse(name, rte_vdev_device_args(vdev),
@@ -119,20 +132,15 @@ model_probe(struct rte_vdev_device *vdev)
 			  "(use 0x<up to 16 hex digits>)", name);
 		return -EINVAL;
 	}
-	random_gid = a.gid.gid == 0;
-	do {
-		while (random_gid && a.gid.gid == 0)
-			a.gid.gid = rte_rand();
-		ret = ism_pci_model_fn_create(name, a.gid.gid, a.chid, &mc,
-				&fn);
-		a.gid.gid = 0;
-	} while (random_gid && ret == -EEXIST);
+	/* GID 0: the function draws one. */
+	ret = ism_pci_model_fn_create(name, a.gid.gid, a.chid, &mc, &fn);
 	if (ret < 0)
 		return ret;
 
 	p.io.ctx = fn;
 	p.chid = a.chid;
 	p.maxstbl = mc.maxstbl;
+	p.bar0_size = ism_pci_model_bar0_size(fn);
 	p.dma_window = ism_pci_model_window(fn);
 	p.intr = ism_pci_model_intr(fn);
 	cfg.max_dmbs = a.max_dmbs;
@@ -164,5 +172,5 @@ static struct rte_vdev_driver ism_pcimodel_driver = {
 RTE_PMD_REGISTER_VDEV(ism_pcimodel, ism_pcimodel_driver);
 RTE_PMD_REGISTER_PARAM_STRING(ism_pcimodel,
 	"gid=<0x up to 16 hex digits> chid=<0..65535> max_dmbs=<1..1888> "
-	"max_dmb_len=<1..1048576> maxstbl=<32..4096> "
+	"max_dmb_len=<1..1048576> maxstbl=<32..4096> bar0=<2^29..2^48> "
 	"quirks=<no_s|mask0|qi_fail|qi_short|tok20>[+...]");
