@@ -444,6 +444,30 @@ class Report:
                              for k, v in instr.items()) + ".")
             self.p()
 
+    def wake(self):
+        rows = pick(self.rows, type="wake")
+        body = []
+        for series in ("poll_rtt_intr_ready", "wake_rtt"):
+            for stat in ("median", "p99"):
+                r = one(rows, series=series, stat=stat)
+                if r is not None:
+                    body.append([series, stat, fmt(r["value"], 0),
+                                 r["reference"], fmt(r["ref_value"], 0),
+                                 fmt(r["ratio"])])
+        if not body:
+            return
+        self.p("### Interrupt mode (case 5)")
+        self.p("Loopback, two lcores. poll_rtt_intr_ready: the polling round "
+               "trip of devices whose wake-ups were armed and disarmed "
+               "before, against devices that never used the mode (a poller "
+               "must pay nothing: ratio 1). wake_rtt: the round trip of two "
+               "sides that each sleep in epoll_wait() until the other's "
+               "signal wakes them, against a plain eventfd ping-pong (each "
+               "side asleep in epoll_wait()) between the same cores.")
+        self.p()
+        self.table(["series", "stat", "ns", "reference", "ref ns", "ratio"],
+                   body)
+
     def fastpath(self):
         rows = pick(self.rows, type="fastpath")
         if not rows:
@@ -529,6 +553,7 @@ class Report:
         self.rate()
         self.latency()
         self.poll()
+        self.wake()
         self.fastpath()
         sections = self.lines[body_start:]
         self.lines = self.lines[:body_start]

@@ -35,6 +35,7 @@ static const struct test_suite *const all_suites[] = {
 	&suite_rawdev,
 	&suite_devargs,
 	&suite_twolcore,
+	&suite_intr,
 #ifdef RTE_ISM_PCI_MODEL
 	&suite_pci_protocol,
 	&suite_pmd_api,

@@ -65,6 +65,7 @@ extern const struct perf_type perf_type_latency;
 extern const struct perf_type perf_type_poll;
 extern const struct perf_type perf_type_fastpath;
 extern const struct perf_type perf_type_noise;
+extern const struct perf_type perf_type_wake;
 
 /* What the case processes inherit from the perf program (perf_main.c). */
 struct perf_env {

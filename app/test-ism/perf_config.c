@@ -31,6 +31,7 @@ static const struct perf_type *const perf_types[] = {
 	&perf_type_poll,
 	&perf_type_fastpath,
 	&perf_type_noise,
+	&perf_type_wake,
 };
 
 const char *

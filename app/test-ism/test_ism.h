@@ -118,6 +118,7 @@ extern const struct test_suite suite_fp;
 extern const struct test_suite suite_twolcore;
 extern const struct test_suite suite_rawdev;
 extern const struct test_suite suite_devargs;
+extern const struct test_suite suite_intr;
 /* Driver code, built with the ISM PCI device model (RTE_ISM_PCI_MODEL). */
 extern const struct test_suite suite_pci_protocol;
 extern const struct test_suite suite_pmd_api;

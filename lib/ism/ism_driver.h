@@ -50,6 +50,7 @@ extern "C" {
 
 struct rte_ism_dev;
 struct rte_device;
+struct rte_intr_handle;
 
 /**
  * Control operations of an ISM device. Called by the library after it has
@@ -124,6 +125,26 @@ struct rte_ism_dev_ops {
 	 * -ENOTSUP, with nothing reset, if one of ids cannot be. */
 	int (*xstats_reset)(struct rte_ism_dev *dev, const unsigned int ids[],
 			unsigned int n);
+	/**
+	 * Interrupt mode (RTE_ISM_CAPA_INTR: all three): the client's
+	 * wake-up handle, an eventfd in its fd, nb_efd 1 with efds[0] the
+	 * same fd (for rte_intr_rx_ctl()) and a counter size of 0 (EAL does
+	 * not read it: intr_arm clears it). It lives as long as the device.
+	 */
+	struct rte_intr_handle *(*intr_handle_get)(struct rte_ism_dev *dev);
+	/**
+	 * Arm (on) or disarm the wake-up. Arming stores the armed flag,
+	 * then (full barrier) makes the fd readable if a signal is pending;
+	 * disarming clears the flag, then the fd. Events are the library's
+	 * business (intr_event). Returns 0 or a negative errno.
+	 */
+	int (*intr_arm)(struct rte_ism_dev *dev, bool on);
+	/**
+	 * An event was queued for the client (or was pending when it armed):
+	 * make the fd readable if the device is armed. The library issues a
+	 * full barrier between the queueing and this call. Any thread.
+	 */
+	void (*intr_event)(struct rte_ism_dev *dev);
 };
 
 struct ism_event_queue;

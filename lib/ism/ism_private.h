@@ -175,6 +175,10 @@ void ism_registry_unlock(void);
 /* One-time set-up of the move tracking (ism_sync.c). */
 void ism_sync_init(void);
 
+/* Interrupt mode (ism_intr.c): an event was queued for dev; wake its
+ * client if it is armed. */
+void ism_intr_event_posted(struct rte_ism_dev *dev);
+
 /* Telemetry commands (ism_telemetry.c). */
 void ism_telemetry_init(void);
 

@@ -481,6 +481,10 @@ missing_field(const struct rte_ism_dev *dev)
 		return "signal_event for RTE_ISM_CAPA_SIGNAL_EVENT";
 	if ((ops->xstats_names_get == NULL) != (ops->xstats_get == NULL))
 		return "both xstats_names_get and xstats_get, or neither";
+	if ((dev->capa & RTE_ISM_CAPA_INTR) &&
+	    (ops->intr_handle_get == NULL || ops->intr_arm == NULL ||
+	     ops->intr_event == NULL))
+		return "intr_handle_get/intr_arm/intr_event for RTE_ISM_CAPA_INTR";
 	return NULL;
 }
 
@@ -702,6 +706,8 @@ rte_ism_pmd_event_post(struct rte_ism_dev *dev, const struct rte_ism_event *ev)
 	if (dev->closed)
 		return -ENODEV;
 	ret = ism_evq_post(dev->evq, ev);
+	if (ret == 0)
+		ism_intr_event_posted(dev);
 	if (ret == -ENOSPC) {
 		ism_evq_counters(dev->evq, &posted, &dropped);
 		/* Say it at 1, 2, 4, 8... drops: visible, not a flood. */

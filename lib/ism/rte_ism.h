@@ -20,7 +20,9 @@
  * token; the receiver hands the token to the writer (out of band, or with
  * rte_ism_signal_event()). The writer moves bytes straight into the DMB with
  * rte_ism_move_data(), optionally raising a signal that the receiver finds
- * with rte_ism_signal_poll(). Everything is polled: no interrupts.
+ * with rte_ism_signal_poll(). The data path is polled; a client with
+ * nothing to do may instead sleep until a signal or an event arrives (see
+ * "Waiting without spinning" below, rte_ism_intr_enable()).
  *
  * Devices are created by their driver (e.g. --vdev=ism_lo0 for the loopback
  * backend, --vdev=ism_shm0,dir=... between processes, or an ISM PCI function
@@ -164,6 +166,8 @@ extern "C" {
 #define RTE_ISM_CAPA_CROSS_PROCESS	RTE_BIT64(3)
 /** The device is a hardware (PCI) function. */
 #define RTE_ISM_CAPA_HW			RTE_BIT64(4)
+/** Interrupt mode: rte_ism_intr_fd_get(), rte_ism_intr_enable(), ... */
+#define RTE_ISM_CAPA_INTR		RTE_BIT64(5)
 /** @} */
 
 /**
@@ -770,6 +774,112 @@ int rte_ism_dev_remove_callback_register(uint16_t dev_id,
 __rte_experimental
 int rte_ism_dev_remove_callback_unregister(uint16_t dev_id,
 		rte_ism_dev_remove_cb_t fn, void *arg);
+
+/**
+ * @name Waiting without spinning (interrupt mode)
+ *
+ * A client with nothing to poll may sleep until one of its device's DMBs
+ * is signalled or an event is queued for the device, instead of holding a
+ * core. Each device with RTE_ISM_CAPA_INTR has one wake-up file
+ * descriptor (an eventfd; rte_ism_intr_fd_get()) and an armed flag:
+ *
+ * - while the device is disarmed (the default) nothing changes: a writer
+ *   that raises a signal for it makes no system call, the receiver polls;
+ * - while it is armed, the first signal raised for the device since its
+ *   client last polled its signals, and every event queued for it, make
+ *   the descriptor readable (a writer then makes one system call).
+ *
+ * The race-free way to sleep: arm, re-check, sleep, disarm, poll.
+ *
+ * @code
+ * rte_ism_intr_enable(dev);                 // arm
+ * n = rte_ism_signal_poll(dev, sigs, nb);   // re-check (optional)
+ * m = rte_ism_event_poll(dev, evs, nbe);
+ * if (n == 0 && m == 0)
+ *         epoll_wait(epfd, &ev, 1, timeout); // fd in epfd
+ * rte_ism_intr_disable(dev);                // disarm, clear the fd
+ * // handle sigs/evs, then poll again
+ * @endcode
+ *
+ * Nothing raised after rte_ism_intr_enable() starts is missed: arming
+ * stores the flag and then looks at the device's pending signals and
+ * events; a writer raises its signal and then reads the flag (both with
+ * full memory barriers), so at least one of the two sees the other. When
+ * something is already pending, rte_ism_intr_enable() makes the
+ * descriptor readable itself, so arm-then-sleep without the re-check is
+ * race-free too (the re-check only saves the system calls). Wake-ups can
+ * be spurious (a signal already polled, a wake-up of a previous arming):
+ * after waking, poll, and arm again if there was nothing.
+ *
+ * A waiter wakes when a peer goes away: the RTE_ISM_EVENT_DEV event the
+ * backend queues (RTE_ISM_DEV_DISABLED) makes the descriptor readable
+ * like any event. Wake-ups are per device, not per DMB: to wait for some
+ * DMBs apart from others, give them a device of their own. One thread
+ * waits for a device at a time (as one lcore polls its signals).
+ *
+ * The descriptor belongs to the device (do not close it); it is an
+ * eventfd, which the client may also write to wake its own waiter. It is
+ * closed with the device: a device is closed only once nobody waits on it.
+ * @{
+ */
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * The device's wake-up file descriptor, for epoll(7), poll(2) or
+ * rte_epoll_ctl(): readable while a wake-up is pending (see above).
+ * @return the descriptor (>= 0), -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR).
+ */
+__rte_experimental
+int rte_ism_intr_fd_get(uint16_t dev_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Arm the device's wake-up: from now on a signal raised for one of its
+ * DMBs, or an event queued for it, makes its descriptor readable; if one
+ * is pending already, the descriptor is made readable at once. Arming an
+ * armed device only checks again for what is pending.
+ * @return 0, -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR), or the driver's
+ *   error (-EIO: the descriptor could not be written).
+ */
+__rte_experimental
+int rte_ism_intr_enable(uint16_t dev_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Disarm the device's wake-up and clear its descriptor: writers stop
+ * making system calls; the client polls. Disarming a disarmed device
+ * clears the descriptor.
+ * @return 0, -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR).
+ */
+__rte_experimental
+int rte_ism_intr_disable(uint16_t dev_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Add the device's descriptor to, or remove it from, an EAL epoll
+ * instance, as rte_eth_dev_rx_intr_ctl_q() does for an Rx queue: then
+ * rte_epoll_wait() returns data in the event's epdata.data. EAL adds it
+ * edge-triggered and does not read it: rte_ism_intr_disable() clears it.
+ * The device is in at most one epoll instance this way.
+ * @param dev_id device id
+ * @param epfd epoll instance, or RTE_EPOLL_PER_THREAD
+ * @param op RTE_INTR_EVENT_ADD or RTE_INTR_EVENT_DEL
+ * @param data returned by rte_epoll_wait() for this descriptor
+ * @return 0, -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR), -EINVAL (bad op),
+ *   -EEXIST (added already), or the error of rte_epoll_ctl() (-EPERM).
+ */
+__rte_experimental
+int rte_ism_intr_ctl(uint16_t dev_id, int epfd, int op, void *data);
+
+/** @} */
 
 /** Buffer size for rte_ism_gid_format(). */
 #define RTE_ISM_GID_STRLEN 37

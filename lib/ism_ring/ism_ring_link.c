@@ -236,8 +236,8 @@ on_hello(struct rte_ism_ring_link *l, const struct rte_ism_event *ev)
 	ret = rte_ism_ring_announce(r);
 	if (ret < 0)
 		return what;	/* its DMB is gone: the tick notices */
-	link_send(l, MSG_READY, r->poll_cursor ? READY_F_NO_SIGNAL : 0,
-		  l->peer_token[i]);
+	link_send(l, MSG_READY, r->poll_cursor && !r->rx_signals ?
+		  READY_F_NO_SIGNAL : 0, l->peer_token[i]);
 	return what;
 }
 

@@ -95,6 +95,7 @@ struct __rte_cache_aligned rte_ism_ring {
 	uint16_t port;
 	bool zero_copy;
 	bool poll_cursor;
+	bool rx_signals;		/* poll_cursor, but the sender signals */
 	uint16_t room;			/* data bytes per pool mbuf */
 	struct rte_mempool *pool;
 	/* data_off, refcnt, nb_segs, port of a fresh mbuf; 0: allocate

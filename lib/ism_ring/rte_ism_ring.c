@@ -174,6 +174,7 @@ rte_ism_ring_create(const struct rte_ism_ring_conf *conf)
 	r->port = conf->port;
 	r->zero_copy = conf->zero_copy;
 	r->poll_cursor = conf->poll_cursor;
+	r->rx_signals = conf->rx_signals;
 	r->pool = conf->pool;
 	r->room = mbuf_room - RTE_PKTMBUF_HEADROOM;
 	if (!(rte_pktmbuf_priv_flags(conf->pool) &

@@ -167,6 +167,11 @@ struct rte_ism_ring_conf {
 	 * device's signals, which one ring cannot share with others of the
 	 * same device; the sender is told not to raise signals. */
 	bool poll_cursor;
+	/** With poll_cursor: have the sender raise a signal with each
+	 * publication all the same, for a receiver that sleeps on the
+	 * device's interrupt mode (rte_ism_intr_enable()) when idle; the
+	 * signals themselves are not polled by rte_ism_ring_recv(). */
+	bool rx_signals;
 };
 
 /** A ring pair: our receive ring (in our DMB) and the peer's (which we

@@ -99,6 +99,26 @@ class Report(unittest.TestCase):
         self.assertIn("copy_lo at 64 B: the reference memcpy moved by 50 %",
                       text)
 
+    def test_wake_section(self):
+        body = ("wake_lo,wake,ism_lo,size,64,poll_rtt_intr_ready,median,ns,"
+                "500,poll_rtt_never_armed,500,1.0\n"
+                "wake_lo,wake,ism_lo,size,64,wake_rtt,median,ns,"
+                "30000,eventfd_rtt,20000,1.5\n")
+        with tempfile.TemporaryDirectory() as d:
+            csv_path = self.write(d, body)
+            ini = os.path.join(d, "perf.ini")
+            with open(ini, "w") as f:
+                f.write("[wake_lo]\ntype = wake\ntarget = t: max ratio "
+                        "<= 2 where series=wake_rtt stat=median\n")
+            subprocess.run([sys.executable, os.path.join(
+                ROOT, "devtools", "bench_report.py"), "--csv", csv_path,
+                "--config", ini, "--out", d], check=True)
+            with open(os.path.join(d, "summary.md")) as f:
+                text = f.read()
+        self.assertIn("### Interrupt mode (case 5)", text)
+        self.assertIn("| wake_rtt | median | 30000 | eventfd_rtt | 20000 | "
+                      "1.50 |", text)
+
 
 def rep_row(case, x, series, ref, v, rv, typ="latency"):
     return (f"{case},{typ},ism_lo,size,{x},{series},rep,ns,{v},{ref},{rv},"

@@ -49,7 +49,7 @@ check_accepted(const struct shm_msg *m, size_t len, unsigned int nb_fds)
 {
 	unsigned int t = m->hdr.type;
 	int request = t != SHM_MSG_HELLO && t != SHM_MSG_READY &&
-		t != SHM_MSG_ACK && t != SHM_MSG_REFUSE;
+		t != SHM_MSG_ACK && t != SHM_MSG_REFUSE && t != SHM_MSG_WAKE;
 
 	REQUIRE(len == sizeof(*m));
 	REQUIRE(m->hdr.magic == SHM_MSG_MAGIC);
@@ -91,6 +91,10 @@ check_accepted(const struct shm_msg *m, size_t len, unsigned int nb_fds)
 		REQUIRE(nb_fds == 0);
 		REQUIRE(m->u.refuse.reason < 0 &&
 			m->u.refuse.reason >= -4095);
+		break;
+	case SHM_MSG_WAKE:
+		REQUIRE(nb_fds == 1);
+		REQUIRE(zero(m->u.raw, sizeof(m->u.raw)));
 		break;
 	default:
 		REQUIRE(nb_fds == 0);

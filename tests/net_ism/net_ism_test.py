@@ -37,6 +37,11 @@ Scenarios:
                      behind, beyond the credits, 2^31 ahead; each one
                      error, the link down and up again, no crash; B got
                      exactly the good packets (the pcap holds them)
+  l3fwd-power        the same through DPDK's l3fwd-power in interrupt-only
+                     mode (Rx interrupts): routed IPv4 packets arrive, in
+                     order; idle before and after the traffic its lcore
+                     sleeps in epoll_wait (its CPU time, where it waits),
+                     the traffic wakes it from an Rx interrupt (its log)
 
 Every phase is ordered by what the processes print (link up lines,
 counters), never by how fast a peer runs; waits have deadlines that only
@@ -45,8 +50,10 @@ stop a hang. Exit status 0 pass, 1 fail, 77 skipped (l2fwd not built).
 
 import argparse
 import os
+import random
 import re
 import signal
+import struct
 import sys
 import tempfile
 import time
@@ -57,6 +64,7 @@ import ism_eal  # noqa: E402  (tests/lib)
 from ism_eal import check, run_all  # noqa: E402
 from ism_pcap import (compare, mixed_packets, pcap_read,  # noqa: E402
                       pcap_write)
+import ism_sleep  # noqa: E402
 import testpmd  # noqa: E402
 from testpmd import Testpmd  # noqa: E402
 
@@ -71,6 +79,7 @@ class Env:
         self.asan = args.asan
         self.l2fwd = args.l2fwd
         self.rogue = args.rogue
+        self.l3fwd_power = args.l3fwd_power
         self.tmp = tmp
         self.nb_fabrics = 0
 
@@ -498,8 +507,125 @@ def rogue(env, fwd):
           "exactly the %d good packets" % (fwd, ", ".join(cases), good[0]))
 
 
+# ------------------------------------------------------------ l3fwd-power
+
+def ipv4_packets(n, seed, max_len):
+    """n IPv4/UDP frames to 2.1.1.x (l3fwd-power's route to port 1),
+    valid header checksums, numbered payloads, 64..max_len bytes."""
+    rnd = random.Random(seed)
+    out = []
+    for i in range(n):
+        size = rnd.randint(64, max_len)
+        payload = struct.pack(">I", i) + rnd.randbytes(size - 14 - 20 - 8 - 4)
+        udp = struct.pack(">HHHH", 1024, 1025, 8 + len(payload), 0)
+        hdr = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(udp) +
+                          len(payload), i & 0xffff, 0, 64, 17, 0,
+                          bytes([10, 0, 0, 1]), bytes([2, 1, 1, 1 + i % 200]))
+        words = struct.unpack(">10H", hdr)
+        c = sum(words)
+        c = (c & 0xffff) + (c >> 16)
+        c = (c & 0xffff) + (c >> 16)
+        hdr = hdr[:10] + struct.pack(">H", ~c & 0xffff) + hdr[12:]
+        eth = bytes([0x02, 0, 0, 0, 0, 9, 0x02, 0, 0, 0, 0, 1, 0x08, 0x00])
+        out.append(eth + hdr + udp + payload)
+    return out
+
+
+def routed(sent, got):
+    """got is sent as l3fwd-power forwards it: same length, TTL one
+    less, the same from the IPv4 header's protocol field on but for the
+    header checksum (RFC 1812 update); in order."""
+    check(len(got) == len(sent), "%d packets sent, %d arrived"
+          % (len(sent), len(got)))
+    for i, (a, b) in enumerate(zip(sent, got)):
+        check(len(a) == len(b) and a[12:22] == b[12:22] and
+              b[22] == a[22] - 1 and a[23] == b[23] and a[26:] == b[26:],
+              "packet %d not routed as sent (%d vs %d bytes)"
+              % (i, len(a), len(b)))
+
+
+def l3fwd_power(env):
+    if not env.l3fwd_power or not os.path.exists(env.l3fwd_power):
+        print("SKIP: dpdk-l3fwd-power was not built: DPDK's examples "
+              "(/usr/share/dpdk/examples/l3fwd-power, package dpdk-doc) "
+              "are not installed; run devtools/setup.sh")
+        return 77
+    packets = ipv4_packets(300, 5, 1500)
+    ins = os.path.join(env.tmp, "l3fwd-power-in.pcap")
+    pcap_write(ins, packets)
+    empty = os.path.join(env.tmp, "l3fwd-power-empty.pcap")
+    pcap_write(empty, [])
+    out = os.path.join(env.tmp, "l3fwd-power-out.pcap")
+    junk = os.path.join(env.tmp, "l3fwd-power-junk.pcap")
+    fab = env.fabric()
+    big = ",slot-size=256,ring-slots=2048"
+    a = Testpmd(env, "A", "0,1", 0, [shm(fab, GID_A), pcap_vdev([ins], [junk]),
+                                     ism(GID_L)], [])
+    b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_L, big),
+                                     pcap_vdev([empty], [out])], [])
+    prefix = ism_eal.file_prefix(env.tag, "net-ism", "P")
+    # One lcore, the main thread, polls both ports' Rx queue.
+    argv = [env.l3fwd_power] + ism_eal.eal_args(
+        1, prefix, vdevs=[shm(fab, GID_L),
+                          "net_ism0,ism=ism_shm0,peer=%s" % GID_A,
+                          "net_ism1,ism=ism_shm0,peer=%s%s" % (GID_B, big)],
+        extra=env.plugin_args()) + [
+        "--", "-p", "0x3", "--config", "(0,0,1),(1,0,1)",
+        "--interrupt-only", "--parse-ptype"]
+    procs = [a, b]
+
+    def idle(ell, when):
+        m = ism_sleep.measure(ell.pid, ell.pid)
+        print("l3fwd-power's lcore idle %s: %s" % (when,
+                                                   ism_sleep.describe(m)))
+        # It wakes every 10 ms (its epoll timeout) and may then wait for
+        # a CPU on a busy machine: most samples, not all, find it asleep.
+        ism_sleep.check_asleep(m, "l3fwd-power's lcore (%s)" % when,
+                               cpu_share=0.25, epoll_share=0.5)
+        check(m["sleeps"] > 0, "l3fwd-power's lcore never slept (%s)"
+              % when)
+
+    def body():
+        a.link(1)
+        print("+ [P] %s" % " ".join(argv), flush=True)
+        ell = ism_eal.Process(argv, "P", testpmd.DEADLINE, prefix=prefix,
+                              env=env.preload_env(), line_buffered=True)
+        procs.append(ell)
+        ell.wait_for(r"Port 0 Link up")
+        ell.wait_for(r"Port 1 Link up")
+        ell.wait_for(r"entering main interrupt loop on lcore 1")
+        a.wait_link(1, "up")
+        b.wait_link(0, "up")
+        idle(ell, "before the traffic")
+        mark = ell.count()
+        retry(a)
+        b.fwd_start()
+        a.fwd_start()
+        b.wait_counter(1, "TX-packets", lambda v: v >= len(packets),
+                       "%d" % len(packets))
+        a.fwd_stop()
+        b.fwd_stop()
+        ell.wait_for(r"lcore 1 is waked up from rx interrupt on port 0 "
+                     r"queue 0", start=mark)
+        # Back to sleep once the traffic is over.
+        ell.wait_for(r"lcore 1 sleeps until interrupt triggers",
+                     start=mark)
+        idle(ell, "after the traffic")
+        ell.signal(signal.SIGINT)
+        check(ell.wait(testpmd.WAIT) == 0, "l3fwd-power: exit status %s"
+              % ell.proc.returncode)
+        a.quit()
+        b.quit()
+        routed(packets, pcap_read(out))
+    run_all(procs, body)
+    print("PASS l3fwd-power between two net_ism ports: %d packets routed "
+          "in order; its lcore sleeps when idle and an Rx interrupt wakes "
+          "it" % len(packets))
+
+
 SCENARIOS = {"txrx": txrx, "pcap": pcap, "kill": kill, "l2fwd": l2fwd,
-             "detach": detach, "reuse": reuse, "rogue": rogue}
+             "detach": detach, "reuse": reuse, "rogue": rogue,
+             "l3fwd-power": l3fwd_power}
 
 
 def main():
@@ -510,6 +636,7 @@ def main():
     ap.add_argument("--asan", action="store_true")
     ap.add_argument("--l2fwd", default="")
     ap.add_argument("--rogue", default="")
+    ap.add_argument("--l3fwd-power", default="")
     ap.add_argument("scenario", choices=SCENARIOS)
     ap.add_argument("args", nargs="*")
     args = ap.parse_args()

@@ -16,11 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_epoll.h>
 #include <rte_ethdev.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
@@ -83,9 +85,10 @@ port_create(const char *name, const char *args)
 }
 
 static int
-port_setup(uint16_t port, uint16_t nb_q, uint16_t mtu)
+port_setup_conf(uint16_t port, uint16_t nb_q, uint16_t mtu, bool rxq_intr)
 {
-	struct rte_eth_conf conf = { .intr_conf.lsc = 1 };
+	struct rte_eth_conf conf = { .intr_conf.lsc = 1,
+		.intr_conf.rxq = rxq_intr };
 	uint16_t q;
 
 	TEST_ASSERT_SUCCESS(rte_eth_dev_configure(port, nb_q, nb_q, &conf),
@@ -101,6 +104,12 @@ port_setup(uint16_t port, uint16_t nb_q, uint16_t mtu)
 				      NULL);
 	TEST_ASSERT_SUCCESS(rte_eth_dev_start(port), "start %u", port);
 	return TEST_SUCCESS;
+}
+
+static int
+port_setup(uint16_t port, uint16_t nb_q, uint16_t mtu)
+{
+	return port_setup_conf(port, nb_q, mtu, false);
 }
 
 static int
@@ -673,6 +682,150 @@ test_close_releases_dmbs(void)
 	return TEST_SUCCESS;
 }
 
+/* rte_epoll_wait() on the port's Rx queues: events within ms. */
+static int
+intr_wait(int ms)
+{
+	struct rte_epoll_event ev[4];
+
+	return rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, RTE_DIM(ev), ms);
+}
+
+static int
+intr_set(uint16_t port, uint16_t nb_q, bool on)
+{
+	uint16_t q;
+
+	for (q = 0; q < nb_q; q++)
+		TEST_ASSERT_SUCCESS(on ? rte_eth_dev_rx_intr_enable(port, q) :
+				    rte_eth_dev_rx_intr_disable(port, q),
+				    "rx intr %s q%u", on ? "enable" : "disable",
+				    q);
+	return TEST_SUCCESS;
+}
+
+/* One packet of seed on queue q of a, received on b. */
+static int
+intr_one(uint16_t a, uint16_t b, uint16_t q, uint32_t seed)
+{
+	struct rte_mbuf *m = test_pkt_make(pool, 100, UINT32_MAX, seed), *rx;
+	unsigned int i;
+	uint16_t got = 0;
+
+	TEST_ASSERT(m != NULL, "mbuf");
+	TEST_ASSERT_EQUAL(rte_eth_tx_burst(a, q, &m, 1), 1, "tx");
+	for (i = 0; i < 10000 && got == 0; i++)
+		got = rte_eth_rx_burst(b, q, &rx, 1);
+	TEST_ASSERT_EQUAL(got, 1, "rx q%u", q);
+	TEST_ASSERT_SUCCESS(pkt_verify(rx, 100, seed, b), "data");
+	rte_pktmbuf_free(rx);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Rx interrupts (intr_conf.rxq) as l3fwd-power uses them: the queues in
+ * the thread's epoll set, enable, rte_epoll_wait(), disable, receive. A
+ * packet wakes; one already there when enabling wakes at once; nothing
+ * wakes an idle port; a disabled queue makes the sender write nothing; the
+ * link going down wakes. A port without Rx interrupts says ENOTSUP.
+ */
+static int
+test_rx_intr(void)
+{
+	int a, b, fd, ret = TEST_FAILED;
+	struct pollfd pfd = { .events = POLLIN };
+	uint16_t q;
+
+	if (pair_create(",queues=2", &a, &b) < 0)
+		return TEST_FAILED;
+	if (port_setup(a, 2, 1500) < 0 || port_setup_conf(b, 2, 1500, true) < 0)
+		goto out;
+	TEST_ASSERT(link_wait(a, RTE_ETH_LINK_UP), "no link");
+	TEST_ASSERT(link_wait(b, RTE_ETH_LINK_UP), "no link");
+	TEST_ASSERT_EQUAL(rte_eth_dev_rx_intr_enable(a, 0), -ENOTSUP,
+			  "a port without Rx interrupts");
+	for (q = 0; q < 2; q++)
+		TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_ctl_q(b, q,
+				RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_ADD,
+				(void *)(uintptr_t)(0x100 + q)), "ctl q%u", q);
+	fd = rte_eth_dev_rx_intr_ctl_q_get_fd(b, 0);
+	TEST_ASSERT(fd >= 0, "fd %d", fd);
+	pfd.fd = fd;
+	/* Idle: nothing wakes. */
+	if (intr_set(b, 2, true) < 0)
+		goto out;
+	TEST_ASSERT_EQUAL(intr_wait(0), 0, "woken while idle");
+	/* A packet wakes. */
+	{
+		struct rte_mbuf *m = test_pkt_make(pool, 100, UINT32_MAX, 1);
+
+		TEST_ASSERT(m != NULL, "mbuf");
+		TEST_ASSERT_EQUAL(rte_eth_tx_burst(a, 1, &m, 1), 1, "tx");
+	}
+	TEST_ASSERT(intr_wait(10000) > 0, "a packet did not wake");
+	if (intr_set(b, 2, false) < 0)
+		goto out;
+	TEST_ASSERT(poll(&pfd, 1, 0) == 0, "readable after disable");
+	{
+		struct rte_mbuf *rx;
+		unsigned int i;
+		uint16_t got = 0;
+
+		for (i = 0; i < 10000 && got == 0; i++)
+			got = rte_eth_rx_burst(b, 1, &rx, 1);
+		TEST_ASSERT_EQUAL(got, 1, "rx");
+		TEST_ASSERT_SUCCESS(pkt_verify(rx, 100, 1, b), "data");
+		rte_pktmbuf_free(rx);
+	}
+	/* Polled (disabled): traffic makes the sender write nothing. */
+	if (stream(a, b, 2, 500, 1500) < 0)
+		goto out;
+	TEST_ASSERT(poll(&pfd, 1, 0) == 0, "the sender wrote the eventfd "
+		    "while the receiver polled");
+	/* A packet already there when enabling: at once. */
+	{
+		struct rte_mbuf *m = test_pkt_make(pool, 100, UINT32_MAX, 2);
+
+		TEST_ASSERT(m != NULL, "mbuf");
+		TEST_ASSERT_EQUAL(rte_eth_tx_burst(a, 0, &m, 1), 1, "tx");
+	}
+	rte_delay_us_sleep(10000);	/* not needed: either way it wakes */
+	if (intr_set(b, 2, true) < 0)
+		goto out;
+	TEST_ASSERT(intr_wait(0) > 0, "a waiting packet did not wake");
+	if (intr_set(b, 2, false) < 0)
+		goto out;
+	{
+		struct rte_mbuf *rx;
+		unsigned int i;
+		uint16_t got = 0;
+
+		for (i = 0; i < 10000 && got == 0; i++)
+			got = rte_eth_rx_burst(b, 0, &rx, 1);
+		TEST_ASSERT_EQUAL(got, 1, "rx");
+		rte_pktmbuf_free(rx);
+	}
+	if (intr_one(a, b, 0, 3) < 0)
+		goto out;
+	/* The link goes down: a sleeper wakes. */
+	if (intr_set(b, 2, true) < 0)
+		goto out;
+	TEST_ASSERT_EQUAL(intr_wait(0), 0, "woken while idle");
+	TEST_ASSERT_SUCCESS(rte_eth_dev_stop(a), "stop a");
+	TEST_ASSERT(intr_wait(10000) > 0, "link down did not wake");
+	TEST_ASSERT(link_wait(b, RTE_ETH_LINK_DOWN), "b still up");
+	if (intr_set(b, 2, false) < 0)
+		goto out;
+	for (q = 0; q < 2; q++)
+		TEST_ASSERT_SUCCESS(rte_eth_dev_rx_intr_ctl_q(b, q,
+				RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_DEL, NULL),
+				"ctl del q%u", q);
+	ret = TEST_SUCCESS;
+out:
+	pair_destroy();
+	return ret;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -689,6 +842,7 @@ static const struct {
 	{ "ism_removed_started", test_ism_removed_started },
 	{ "ism_removed_stopped", test_ism_removed_stopped },
 	{ "ism_removed_reuse", test_ism_removed_reuse },
+	{ "rx_intr", test_rx_intr },
 };
 
 int

@@ -89,10 +89,13 @@ link_sync(struct ism_eth_port *p)
 	if (up == p->link_up)
 		return false;
 	p->link_up = up;
-	if (up)
+	if (up) {
 		p->link_up_count++;
-	else
+	} else {
 		p->link_down_count++;
+		/* A receiver asleep waits for nothing any more. */
+		ism_eth_intr_kick(p);
+	}
 	rte_eth_linkstatus_set(p->dev, &link);
 	return p->dev->data->dev_conf.intr_conf.lsc != 0;
 }
@@ -232,15 +235,21 @@ dev_removed(uint16_t dev_id, void *arg __rte_unused)
 	pthread_mutex_unlock(&ctl_lock);
 }
 
-int
-ism_ctl_dev_check(struct ism_eth_port *p, const char *what)
+bool
+ism_ctl_dev_gone(struct ism_eth_port *p)
 {
 	bool gone;
 
 	pthread_mutex_lock(&ctl_lock);
 	gone = p->dev_gone;
 	pthread_mutex_unlock(&ctl_lock);
-	if (!gone)
+	return gone;
+}
+
+int
+ism_ctl_dev_check(struct ism_eth_port *p, const char *what)
+{
+	if (!ism_ctl_dev_gone(p))
 		return 0;
 	ISM_ETH_LOG(ERR, "%s: %s: its ISM device %s was removed",
 		    p->dev->data->name, what, p->args.ism);

@@ -82,6 +82,7 @@ struct __rte_cache_aligned ism_eth_queue {
 	struct rte_mempool *pool;	/* of rx queue i */
 	struct rte_mempool *ring_pool;	/* the ring's, when it was created */
 	uint16_t qid;
+	bool intr_on;			/* Rx interrupt enabled (ism_intr.c) */
 	/* Counters at the last stats reset. */
 	struct rte_ism_ring_rx_stats rx_base;
 	struct rte_ism_ring_tx_stats tx_base;
@@ -117,6 +118,19 @@ void ism_ctl_port_stop(struct ism_eth_port *p);
 const char *ism_ctl_peer_taken(const struct ism_eth_args *a);
 /* 0, or -ENODEV (logged) once the port's ISM device was removed. */
 int ism_ctl_dev_check(struct ism_eth_port *p, const char *what);
+/* The port's ISM device was removed (no log: for calls made often). */
+bool ism_ctl_dev_gone(struct ism_eth_port *p);
+
+/* ism_intr.c: Rx interrupts. */
+/* intr_conf.rxq asked and the ISM device has the interrupt mode. */
+bool ism_eth_intr_wanted(const struct rte_eth_dev *dev);
+/* dev->intr_handle for the Rx queues (at start; 0 also without). */
+int ism_eth_intr_setup(struct rte_eth_dev *dev);
+void ism_eth_intr_teardown(struct rte_eth_dev *dev);
+int ism_eth_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid);
+int ism_eth_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid);
+/* Wake whoever waits for the port's Rx queues (link down). */
+void ism_eth_intr_kick(struct ism_eth_port *p);
 
 /* ism_stats.c */
 int ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st

@@ -103,6 +103,7 @@ ism_eth_configure(struct rte_eth_dev *dev)
 	}
 	/* Rings still holding zero-copy mbufs stay behind (logged); the new
 	 * configuration gets new ones. */
+	ism_eth_intr_teardown(dev);
 	queues_free(p);
 	p->queues = rte_zmalloc_socket("net_ism_queues",
 			n * sizeof(*p->queues), RTE_CACHE_LINE_SIZE,
@@ -177,6 +178,8 @@ rings_init(struct rte_eth_dev *dev)
 		.geom = p->args.geom,
 		.zero_copy = p->args.zero_copy,
 		.poll_cursor = true,	/* rings share the device's signals */
+		/* Signals then only wake a sleeping receiver (ism_intr.c). */
+		.rx_signals = ism_eth_intr_wanted(dev),
 	};
 	uint16_t room = UINT16_MAX, i;
 	struct ism_eth_queue *q;
@@ -232,6 +235,9 @@ ism_eth_start(struct rte_eth_dev *dev)
 	for (i = 0; i < p->nb_queues; i++)
 		rte_ism_ring_set_max_len(p->queues[i].ring,
 				ism_eth_max_len(dev->data->mtu));
+	ret = ism_eth_intr_setup(dev);
+	if (ret < 0)
+		return ret;
 	ret = ism_ctl_port_start(p);
 	if (ret < 0)
 		return ret;
@@ -264,6 +270,7 @@ ism_eth_close(struct rte_eth_dev *dev)
 		return 0;
 	ism_ctl_port_stop(p);
 	ism_ctl_port_del(p);
+	ism_eth_intr_teardown(dev);
 	/* The rings are freed here (kept, with a warning, while zero-copy
 	 * mbufs point into them); ethdev frees dev_private and the MAC
 	 * address when it releases the port. */
@@ -406,6 +413,8 @@ static const struct eth_dev_ops ism_eth_ops = {
 	.xstats_get = ism_eth_xstats_get,
 	.xstats_get_names = ism_eth_xstats_get_names,
 	.xstats_reset = ism_eth_stats_reset,
+	.rx_queue_intr_enable = ism_eth_rx_intr_enable,
+	.rx_queue_intr_disable = ism_eth_rx_intr_disable,
 };
 
 static int

@@ -601,6 +601,9 @@ static const struct rte_ism_dev_ops ivshm_ops = {
 	.stats_get = ism_pmd_stats_get,
 	.stats_reset = ism_pmd_stats_reset,
 	.dump = ivshm_dump,
+	.intr_handle_get = ism_ivshm_intr_handle_get,
+	.intr_arm = ism_ivshm_intr_arm,
+	.intr_event = ism_ivshm_intr_event,
 };
 
 static const char *const ivshm_xstat_names[] = {
@@ -653,6 +656,8 @@ ivshm_close(struct ism_pmd_dev *common)
 		pthread_mutex_unlock(&d->op_lock);
 		ism_ivshm_ctl_detach(d);
 	}
+	/* No control pass relays any more. */
+	ism_ivshm_wake_fini(d);
 	/* Their memory is in the region. */
 	ism_sw_orphans_free(&d->orphans, NULL);
 	ism_ivshm_view_free(d->own_view);

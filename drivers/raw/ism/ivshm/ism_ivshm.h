@@ -20,6 +20,7 @@
  *   ism_ivshm_ctl.c     the control thread and bounded waits
  *   ism_ivshm_alloc.c   placement of DMBs in the device's partition
  *   ism_ivshm_layout.*  the region layout and its checked readers
+ *   ism_ivshm_wake.c    the interrupt mode: the control pass wakes
  *
  * No socket: everything goes through the region. Each member advances a
  * heartbeat every IVSHM_PERIOD_US; one whose heartbeat stands still for
@@ -55,6 +56,7 @@
 #include "ism_sw_sba.h"
 #include "ism_sw_view.h"
 #include "ism_ivshm_layout.h"
+#include "ism_wake.h"
 
 #define IVSHM_DRIVER_NAME	"ism_ivshm"
 /* Control pass (heartbeat, scan of the others) every 1 ms. */
@@ -211,6 +213,9 @@ struct ivshm_dev {
 	TAILQ_ENTRY(ivshm_dev) next;	/* devices of the control thread */
 	bool attached;
 	struct ism_sw_sba quiet_sba;	/* polled while out of the fabric */
+	/* Interrupt mode (ism_ivshm_wake.c): woken once per arming. */
+	struct ism_wake wake;
+	bool wake_sent;
 };
 
 /* In the fabric: live in the region (also while the others take it up
@@ -292,6 +297,15 @@ void ism_ivshm_own_audit(struct ivshm_dev *d);
 extern const struct ism_backend ism_ivshm_backend;
 /* Set the fast-path functions of a device being probed. */
 void ism_ivshm_fast_path(struct rte_ism_dev *ism);
+
+/* ism_ivshm_wake.c: the interrupt mode. */
+int ism_ivshm_wake_init(struct ivshm_dev *d);
+void ism_ivshm_wake_fini(struct ivshm_dev *d);
+/* Wake the armed client if its SBA is pending (control pass). */
+void ism_ivshm_wake_relay(struct ivshm_dev *d);
+struct rte_intr_handle *ism_ivshm_intr_handle_get(struct rte_ism_dev *idev);
+int ism_ivshm_intr_arm(struct rte_ism_dev *idev, bool on);
+void ism_ivshm_intr_event(struct rte_ism_dev *idev);
 
 /* ism_ivshm_alloc.c: offsets and lengths in IVSHM_DMB_ALIGN units. */
 int ism_ivshm_alloc_init(struct ivshm_alloc *a, uint32_t cap, uint64_t units);

@@ -77,6 +77,7 @@ ism_ivshm_pass_all(void)
 	TAILQ_FOREACH(d, &ctl.devs, next) {
 		ism_ivshm_member_step(d, now);
 		ism_ivshm_peers_step(d, now);
+		ism_ivshm_wake_relay(d);
 	}
 	rte_atomic_store_explicit(&ism_ivshm_ctl_due, rte_get_tsc_cycles() +
 			 rte_get_tsc_hz() / 1000000 * IVSHM_PERIOD_US *

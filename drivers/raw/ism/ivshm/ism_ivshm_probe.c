@@ -267,6 +267,9 @@ ism_ivshm_dev_create(const char *name, struct rte_device *device,
 		ret = -ENOMEM;
 		goto err;
 	}
+	ret = ism_ivshm_wake_init(d);
+	if (ret < 0)
+		goto err;
 	d->phase = IVSHM_PH_CLAIM;
 	d->phase_ns = ism_ivshm_now_ns();
 	ret = ism_ivshm_ctl_attach(d);
@@ -281,7 +284,7 @@ ism_ivshm_dev_create(const char *name, struct rte_device *device,
 	ism->max_dmbs = d->max_dmbs;
 	ism->max_dmb_len = d->max_dmb_len;
 	ism->capa = RTE_ISM_CAPA_NOCOPY | RTE_ISM_CAPA_SIGNAL_EVENT |
-		RTE_ISM_CAPA_CROSS_PROCESS;
+		RTE_ISM_CAPA_CROSS_PROCESS | RTE_ISM_CAPA_INTR;
 	ism_ivshm_fast_path(ism);
 	ret = ism_pmd_finish(&d->common);
 	if (ret < 0)

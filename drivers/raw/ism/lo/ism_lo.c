@@ -28,6 +28,7 @@
 #include "ism_pmd.h"
 #include "ism_sw_dmb.h"
 #include "ism_sw_move.h"
+#include "ism_wake.h"
 
 #define LO_DRIVER_NAME	"ism_lo"
 #define LO_MAX_DEVS	32
@@ -76,6 +77,8 @@ struct lo_dev {
 	 * this device's CHID, lo_no_dmbs for the others (empty slots, other
 	 * CHIDs). Written under the fabric lock, read with atomics. */
 	struct lo_dmb *reach[1 << ISM_SW_TOK_SLOT_BITS];
+	/* Interrupt mode: the flag in the tail of sba. */
+	struct ism_wake wake;
 };
 
 /* What reach[] holds for a slot without a device of the same CHID: every
@@ -148,6 +151,7 @@ lo_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 		t->len = dmb->len;
 		t->dmb_idx = tok_idx(token);
 		t->sba = dst->sba;
+		t->wake = &dst->wake.self;
 	}
 	return ret;
 }
@@ -488,6 +492,30 @@ lo_dump(struct rte_ism_dev *idev, FILE *f)
 	return 0;
 }
 
+/* Interrupt mode (ism_wake.h). */
+static struct rte_intr_handle *
+lo_intr_handle_get(struct rte_ism_dev *idev)
+{
+	return lo_dev_of(idev)->wake.intr;
+}
+
+static int
+lo_intr_arm(struct rte_ism_dev *idev, bool on)
+{
+	struct lo_dev *d = lo_dev_of(idev);
+
+	ism_wake_arm(&d->wake, on);
+	if (on && ism_sw_sba_pending(d->sba))
+		ism_wake_kick(d->wake.self.fd);
+	return 0;
+}
+
+static void
+lo_intr_event(struct rte_ism_dev *idev)
+{
+	ism_wake_event(&lo_dev_of(idev)->wake);
+}
+
 static const struct rte_ism_dev_ops lo_ops = {
 	.dmb_register = lo_dmb_register,
 	.dmb_unregister = lo_dmb_unregister,
@@ -500,6 +528,9 @@ static const struct rte_ism_dev_ops lo_ops = {
 	.stats_get = ism_pmd_stats_get,
 	.stats_reset = ism_pmd_stats_reset,
 	.dump = lo_dump,
+	.intr_handle_get = lo_intr_handle_get,
+	.intr_arm = lo_intr_arm,
+	.intr_event = lo_intr_event,
 };
 
 /* Tell everyone else in the fabric that d is gone; drop what it held. */
@@ -585,6 +616,8 @@ lo_close(struct ism_pmd_dev *common)
 	ism_sw_orphans_free(&d->orphans, lo_mem_free);
 out:
 	pthread_mutex_unlock(&lo_fabric.lock);
+	/* No move raises into d any more (lo_leave_fabric). */
+	ism_wake_fini(&d->wake);
 	rte_free(d->dmbs);
 	rte_free(d->sba);
 	d->dmbs = NULL;
@@ -716,13 +749,16 @@ lo_probe(struct rte_vdev_device *vdev)
 		ret = -ENOMEM;
 		goto err;
 	}
+	ret = ism_wake_init(&d->wake, name, socket, ism_sw_sba_armed(d->sba));
+	if (ret < 0)
+		goto err;
 	ism = d->common.ism;
 	ism->gid = a.gid;
 	ism->chid = a.chid;
 	ism->max_dmbs = a.max_dmbs;
 	ism->max_dmb_len = a.max_dmb_len;
 	ism->capa = RTE_ISM_CAPA_NOCOPY | RTE_ISM_CAPA_VLAN |
-		RTE_ISM_CAPA_SIGNAL_EVENT;
+		RTE_ISM_CAPA_SIGNAL_EVENT | RTE_ISM_CAPA_INTR;
 	/* The fast path assumes membarrier(2) (ism_sw_move_data_fast). */
 	ism->fp.move_data = rte_ism_pmd_need_fence ? lo_move_data_full :
 		lo_move_data;

@@ -324,6 +324,30 @@ pci_dump(struct rte_ism_dev *idev, FILE *f)
 	return 0;
 }
 
+/* Interrupt mode (ism_wake.h): the interrupt handler wakes the client. */
+static struct rte_intr_handle *
+pci_intr_handle_get(struct rte_ism_dev *idev)
+{
+	return ((struct ism_pci_dev *)idev->dev_private)->wake.intr;
+}
+
+static int
+pci_intr_arm(struct rte_ism_dev *idev, bool on)
+{
+	struct ism_pci_dev *d = idev->dev_private;
+
+	ism_wake_arm(&d->wake, on);
+	if (on && ism_pci_sba_pending(d))
+		ism_wake_kick(d->wake.self.fd);
+	return 0;
+}
+
+static void
+pci_intr_event(struct rte_ism_dev *idev)
+{
+	ism_wake_event(&((struct ism_pci_dev *)idev->dev_private)->wake);
+}
+
 static const struct rte_ism_dev_ops pci_ops = {
 	.dmb_register = pci_dmb_register,
 	.dmb_unregister = pci_dmb_unregister,
@@ -334,6 +358,9 @@ static const struct rte_ism_dev_ops pci_ops = {
 	.stats_get = ism_pmd_stats_get,
 	.stats_reset = ism_pmd_stats_reset,
 	.dump = pci_dump,
+	.intr_handle_get = pci_intr_handle_get,
+	.intr_arm = pci_intr_arm,
+	.intr_event = pci_intr_event,
 };
 
 enum {
@@ -434,6 +461,8 @@ pci_close(struct ism_pmd_dev *common)
 	if (d->irq_enabled)
 		pci_irq_off(d);
 	d->irq_enabled = false;
+	/* The handler, which wakes, runs no more. */
+	ism_wake_fini(&d->wake);
 	if (d->ieq_registered)
 		ISM_PMD_LOG(ERR, "%s: IEQ not unregistered; its memory is left "
 			    "to the device", dev_name(d));
@@ -592,6 +621,10 @@ ism_pci_dev_create(const char *name, struct rte_device *device, int socket_id,
 	ism_pci_cmd_init(&d->cmd, &d->plat.io, d->common.ism->name);
 	d->dmbs = rte_zmalloc_socket("ism_pci_dmbs", sizeof(*d->dmbs) *
 			(RTE_ISM_DMB_IDX_FIRST + d->max_dmbs), 0, socket_id);
+	/* Before the interrupt is on: its handler reads the wake-up. A
+	 * device without it only has no interrupt mode. */
+	if (platform->intr != NULL)
+		ism_wake_init(&d->wake, name, socket_id, NULL);
 	ret = d->dmbs == NULL ? -ENOMEM : pci_bring_up(d, socket_id);
 	if (ret < 0)
 		goto err;
@@ -605,6 +638,9 @@ ism_pci_dev_create(const char *name, struct rte_device *device, int socket_id,
 	/* No nocopy: the device copies, peers may be in other machines. */
 	ism->capa = RTE_ISM_CAPA_VLAN | RTE_ISM_CAPA_SIGNAL_EVENT |
 		RTE_ISM_CAPA_HW | platform->capa;
+	/* Waiting needs the function's interrupt. */
+	if (d->irq_enabled && d->wake.intr != NULL)
+		ism->capa |= RTE_ISM_CAPA_INTR;
 	ism->fp.move_data = ism_pci_move_data;
 	ism->fp.move_burst = ism_pci_move_burst;
 	ism->fp.signal_poll = ism_pci_signal_poll;

@@ -221,6 +221,23 @@ ism_pci_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 	return n;
 }
 
+bool
+ism_pci_sba_pending(const struct ism_pci_dev *d)
+{
+	const struct ism_pci_sba *sba = d->sba;
+	uint32_t w;
+
+	if (rte_atomic_load_explicit(&sba->s_e, rte_memory_order_relaxed) &
+	    (ISM_SBA_S | ISM_SBA_E))
+		return true;
+	/* Not S alone: a function may set bits without it (see the poll). */
+	for (w = ISM_PCI_DMB_IDX_FIRST / 32; w < d->sba_words; w++)
+		if (rte_atomic_load_explicit(&sba->dmb_bits[w],
+				rte_memory_order_relaxed) != 0)
+			return true;
+	return false;
+}
+
 void
 ism_pci_sba_clear(struct ism_pci_dev *d, uint32_t idx)
 {
@@ -316,4 +333,10 @@ ism_pci_irq(void *arg)
 	rte_atomic_fetch_add_explicit(&d->irqs, 1, rte_memory_order_relaxed);
 	/* DMB signals stay in the SBA for rte_ism_signal_poll(). */
 	ism_pci_events_drain(d, false);
+	/* An interrupt is a signal or an event the client has not seen: its
+	 * client sleeps if armed (events posted above woke it already). The
+	 * device wrote the SBA before it raised the interrupt, so a client
+	 * arming after the flag was read here finds the signal pending. */
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+	ism_wake_event(&d->wake);
 }

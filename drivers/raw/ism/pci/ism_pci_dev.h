@@ -18,6 +18,7 @@
 #include "ism_pci.h"
 #include "ism_pci_cmd.h"
 #include "ism_pci_hw.h"
+#include "ism_wake.h"
 
 struct ism_pci_dmb {
 	uint64_t token;		/* 0: index free */
@@ -55,6 +56,8 @@ struct ism_pci_dev {
 	bool sba_registered;
 	bool ieq_registered;
 	bool irq_enabled;
+	/* Interrupt mode (with irq_enabled): the handler wakes the client. */
+	struct ism_wake wake;
 
 	/* Counters (xstats). */
 	uint64_t irqs;
@@ -73,6 +76,8 @@ int ism_pci_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb);
 void ism_pci_events_drain(struct ism_pci_dev *d, bool try);
 /* Interrupt handler (rte_intr callback): drains the event queue. */
 void ism_pci_irq(void *arg);
+/* Anything in the SBA the client has not polled (interrupt mode). */
+bool ism_pci_sba_pending(const struct ism_pci_dev *d);
 /* Forget a pending signal of idx (DMB unregistered). */
 void ism_pci_sba_clear(struct ism_pci_dev *d, uint32_t idx);
 

@@ -26,6 +26,7 @@
 #include "ism_shm.h"
 #include "ism_shm_ops.h"
 #include "ism_shm_peer.h"
+#include "ism_shm_wake.h"
 #include "ism_sw_move.h"
 
 static inline int
@@ -63,6 +64,8 @@ shm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 		t->len = e->len;
 		t->dmb_idx = ism_sw_tok_idx(token);
 		t->sba = v->sba;
+		t->wake = rte_atomic_load_explicit(&v->wake,
+				rte_memory_order_acquire);
 	}
 	return ret;
 }
@@ -280,6 +283,8 @@ shm_close(struct ism_pmd_dev *common)
 			ism_shm_own_free(d, idx);
 	ism_sw_orphans_free(&d->orphans, ism_shm_mem_free);
 	ism_shm_view_free(d->own_view);
+	/* Our flag is in sba; nobody raises there any more. */
+	ism_shm_wake_fini(d);
 	rte_free(d->own);
 	rte_free(d->sba);
 	d->own_view = NULL;
@@ -310,6 +315,7 @@ shm_start(struct ism_shm_dev *d, struct ism_shm_fabric_peer *fp,
 
 	ism_shm_ctl_lock();
 	d->own_view->sba = d->sba;
+	d->own_view->wake = &d->wake.self;
 	ism_shm_view_publish(d, d->slot, d->own_view);
 	rte_atomic_store_explicit(&d->rx_sba[d->slot], d->sba,
 			rte_memory_order_release);
@@ -373,6 +379,9 @@ ism_shm_dev_setup(struct ism_shm_dev *d, const struct ism_shm_args *a)
 		ISM_PMD_LOG(ERR, "%s: no memory for the DMB tables", d->name);
 		return -ENOMEM;
 	}
+	ret = ism_shm_wake_init(d);
+	if (ret < 0)
+		return ret;
 	ret = ism_shm_policy_ids_init(&d->pol);
 	if (ret < 0)
 		return ret;
@@ -397,7 +406,7 @@ ism_shm_dev_setup(struct ism_shm_dev *d, const struct ism_shm_args *a)
 	ism->max_dmbs = d->max_dmbs;
 	ism->max_dmb_len = d->max_dmb_len;
 	ism->capa = RTE_ISM_CAPA_NOCOPY | RTE_ISM_CAPA_SIGNAL_EVENT |
-		RTE_ISM_CAPA_CROSS_PROCESS;
+		RTE_ISM_CAPA_CROSS_PROCESS | RTE_ISM_CAPA_INTR;
 	/* The fast path assumes membarrier(2) (ism_sw_move_data_fast). */
 	ism->fp.move_data = rte_ism_pmd_need_fence ? shm_move_data_full :
 		shm_move_data;

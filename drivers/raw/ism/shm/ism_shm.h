@@ -31,7 +31,7 @@
  *   3  ism_shm_policy ism_shm_event
  *   4  ism_shm_fabric
  *   5  ism_shm_conn
- *   6  ism_shm_peer ism_shm_dev
+ *   6  ism_shm_peer ism_shm_dev ism_shm_wake
  *   7  ism_shm_ops
  *   8  ism_shm ism_shm_probe
  *
@@ -50,6 +50,7 @@
  *                   accepting, waiting for answers
  *   ism_shm_peer    the protocol: handshakes, DMB tables, departures,
  *                   connecting again; ism_shm_dev.h: the device it keeps
+ *   ism_shm_wake    the interrupt mode: armed flags, WAKE, its ops
  *   ism_shm_ops     the control ops (register, attach, signal_event...)
  *   ism_shm         the fast path, xstats, setting up and closing a device
  *   ism_shm_probe   the vdev glue: devargs, probe, remove

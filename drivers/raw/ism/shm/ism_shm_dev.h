@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <sys/queue.h>
 
+#include <rte_spinlock.h>
+
 #include "ism_pmd.h"
 #include "ism_shm_conn.h"
 #include "ism_shm_event.h"
@@ -33,6 +35,7 @@
 #include "ism_shm_policy.h"
 #include "ism_sw_dmb.h"
 #include "ism_sw_sba.h"
+#include "ism_wake.h"
 
 #define ISM_SHM_DRIVER_NAME	"ism_shm"
 /* A connection we made that failed before it was up is made again after
@@ -66,6 +69,10 @@ struct shm_view_ctl {
 /* One owner's DMBs as a device sees them; indexed by DMB index. */
 struct shm_view {
 	struct ism_sw_sba *sba;	/* where to raise the owner's signals */
+	/* How to wake the owner after a raise (its flag in the tail of sba,
+	 * its eventfd): NULL until it sent WAKE (ism_shm_wake.c). */
+	const struct ism_wake_peer *wake;
+	struct ism_wake_peer wake_peer;	/* a peer's; fd -1 if none */
 	uint32_t max_dmbs;
 	/* [SHM_NB_IDX]: every index a token can name, so that the fast
 	 * path needs no range check (those past max_dmbs stay empty). */
@@ -96,6 +103,7 @@ struct ism_shm_peer {
 	bool hello_sent;	/* our announcements may follow */
 	bool hello_rcvd;	/* identity verified, in dev->peers[] */
 	bool ready_rcvd;
+	bool wake_rcvd;		/* its WAKE: view->wake set */
 	bool up;		/* DEV_ENABLED posted */
 	/* Identity: from the socket name (initiator) or HELLO (verified). */
 	struct rte_ism_gid gid;
@@ -169,6 +177,13 @@ struct ism_shm_dev {
 	struct rte_ism_gid retry_gid[SHM_MAX_SLOTS];
 	uint64_t retry_ns[SHM_MAX_SLOTS];
 	uint16_t retry_ms[SHM_MAX_SLOTS];
+
+	/* Interrupt mode (ism_shm_wake.c): our eventfd; our armed flag in
+	 * the tail of sba and of every SBA a peer raises ours in (wake_sba,
+	 * set together under wake_lock). */
+	struct ism_wake wake;
+	rte_spinlock_t wake_lock;
+	struct ism_sw_sba *wake_sba[SHM_MAX_SLOTS];
 
 	/* Control (under the control lock). */
 	pthread_mutex_t op_lock;	/* one waiting control op at a time */

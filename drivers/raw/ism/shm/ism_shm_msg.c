@@ -25,6 +25,7 @@ static const char *const type_names[SHM_MSG_TYPE_END] = {
 	[SHM_MSG_BYE] = "BYE",
 	[SHM_MSG_ACK] = "ACK",
 	[SHM_MSG_REFUSE] = "REFUSE",
+	[SHM_MSG_WAKE] = "WAKE",
 };
 
 const char *
@@ -97,6 +98,12 @@ check_body(const struct shm_msg *m, unsigned int nb_fds)
 		if (!all_zero(m->u.raw, sizeof(m->u.raw)))
 			return "body of a message without one is not zero";
 		break;
+	case SHM_MSG_WAKE:
+		if (nb_fds != 1)
+			return "WAKE must carry exactly one fd (an eventfd)";
+		if (!all_zero(m->u.raw, sizeof(m->u.raw)))
+			return "WAKE with a body that is not zero";
+		return NULL;
 	case SHM_MSG_DMB_ADD:
 		if (nb_fds > 1)
 			return "DMB_ADD with more than one fd";
@@ -171,9 +178,11 @@ ism_shm_msg_parse(const void *buf, size_t len, unsigned int nb_fds,
 		err = "unknown message type";
 	if (err != NULL)
 		goto bad;
-	/* Everything but HELLO, READY, ACK and REFUSE asks for an ACK. */
+	/* Everything but HELLO, WAKE, READY, ACK and REFUSE asks for an
+	 * ACK. */
 	request = m.hdr.type != SHM_MSG_HELLO && m.hdr.type != SHM_MSG_READY &&
-		m.hdr.type != SHM_MSG_ACK && m.hdr.type != SHM_MSG_REFUSE;
+		m.hdr.type != SHM_MSG_ACK && m.hdr.type != SHM_MSG_REFUSE &&
+		m.hdr.type != SHM_MSG_WAKE;
 	if (request != (m.hdr.seq != 0)) {
 		err = request ? "request with seq 0" :
 			"seq set on a message that is not a request";

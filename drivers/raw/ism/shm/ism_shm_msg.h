@@ -13,14 +13,19 @@
  * ends are on one host), file descriptors attached with SCM_RIGHTS. Every
  * message starts with a header (magic, version, type, length, seq). A
  * request with seq != 0 is answered by exactly one ACK carrying that seq
- * and a status (0 or a negative errno); HELLO and READY have seq 0 and get
- * no answer. Anything else is a protocol error and ends the connection.
+ * and a status (0 or a negative errno); HELLO, WAKE and READY have seq 0
+ * and get no answer. Anything else is a protocol error and ends the
+ * connection.
  *
  * Conversation of a connection (the newcomer connects, the older device
  * accepts):
- *   initiator -> HELLO(+SBA fd) DMB_ADD... READY
- *   acceptor  -> HELLO(+SBA fd) DMB_ADD... READY   (after the initiator's)
+ *   initiator -> HELLO(+SBA fd) WAKE(+eventfd) DMB_ADD... READY
+ *   acceptor  -> HELLO(+SBA fd) WAKE(+eventfd) DMB_ADD... READY
+ *                (after the initiator's)
  *   then either side: DMB_ADD, DMB_DEL, ATTACH, DETACH, EVENT, BYE; ACK.
+ * WAKE gives the peer the sender's wake-up eventfd (the interrupt mode,
+ * ism_wake.h): the peer writes it after raising a signal in the SBA of the
+ * sender's HELLO when the armed flag in that SBA's tail is set.
  * An acceptor that refuses a connection sends REFUSE (why, as an errno)
  * instead of its HELLO, then closes it: the initiator logs the reason and,
  * if it is a passing one (-EBUSY), connects again later.
@@ -35,8 +40,8 @@
 #include "ism_sw_token.h"
 
 #define SHM_MSG_MAGIC		0x314d5349u	/* "ISM1" in memory */
-/* 2: REFUSE added. */
-#define SHM_PROTO_VERSION	2
+/* 2: REFUSE added. 3: WAKE added. */
+#define SHM_PROTO_VERSION	3
 
 /* Devices of one fabric: fabric slots 0..63. */
 #define SHM_MAX_SLOTS		64
@@ -60,6 +65,7 @@ enum shm_msg_type {
 	SHM_MSG_BYE,		/* the sender's device is closing */
 	SHM_MSG_ACK,		/* answer to a request */
 	SHM_MSG_REFUSE,		/* the acceptor refuses this connection */
+	SHM_MSG_WAKE,		/* fd: the sender's wake-up eventfd */
 	SHM_MSG_TYPE_END
 };
 

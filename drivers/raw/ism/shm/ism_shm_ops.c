@@ -19,6 +19,7 @@
 #include "ism_shm_mem.h"
 #include "ism_shm_ops.h"
 #include "ism_shm_peer.h"
+#include "ism_shm_wake.h"
 
 /* Wait for the answers to a request sent to n connections. */
 static void
@@ -466,4 +467,7 @@ const struct rte_ism_dev_ops ism_shm_ops = {
 	.stats_get = ism_pmd_stats_get,
 	.stats_reset = ism_pmd_stats_reset,
 	.dump = shm_dump,
+	.intr_handle_get = ism_shm_intr_handle_get,
+	.intr_arm = ism_shm_intr_arm,
+	.intr_event = ism_shm_intr_event,
 };

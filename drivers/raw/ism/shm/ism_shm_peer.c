@@ -34,6 +34,7 @@
 #include "ism_log_rl.h"
 #include "ism_shm_mem.h"
 #include "ism_shm_peer.h"
+#include "ism_shm_wake.h"
 
 static void peer_retry(struct ism_shm_dev *d, uint8_t slot,
 		const struct rte_ism_gid *gid);
@@ -68,6 +69,7 @@ ism_shm_view_new(uint32_t max_dmbs)
 	if (v == NULL)
 		return NULL;
 	v->max_dmbs = max_dmbs;
+	v->wake_peer.fd = -1;
 	v->ent = RTE_PTR_ADD(v, head);
 	v->ctl = (struct shm_view_ctl *)(v->ent + SHM_NB_IDX);
 	return v;
@@ -86,6 +88,8 @@ ism_shm_view_publish(struct ism_shm_dev *d, unsigned int slot,
 void
 ism_shm_view_free(struct shm_view *v)
 {
+	if (v != NULL && v->wake_peer.fd >= 0)
+		close(v->wake_peer.fd);
 	rte_free(v);
 }
 
@@ -227,6 +231,8 @@ peer_greet(struct ism_shm_peer *p)
 	if (ret < 0)
 		return ret;
 	p->rx_sba = addr;
+	/* Our armed flag, before the peer can raise in it. */
+	ism_shm_wake_sba_add(d, p->slot, p->rx_sba);
 	ism_shm_msg_init(&m, SHM_MSG_HELLO, 0);
 	gid_to_wire(&m.u.hello.gid, &d->gid);
 	m.u.hello.max_dmbs = d->max_dmbs;
@@ -238,6 +244,9 @@ peer_greet(struct ism_shm_peer *p)
 	if (ret < 0)
 		return ret;
 	p->hello_sent = true;
+	ret = ism_shm_wake_send(p);
+	if (ret < 0)
+		return ret;
 
 	for (idx = SHM_IDX_FIRST; idx < SHM_IDX_FIRST + d->max_dmbs; idx++) {
 		if (!d->own[idx].registered)
@@ -250,6 +259,7 @@ peer_greet(struct ism_shm_peer *p)
 	}
 	rte_atomic_store_explicit(&d->rx_sba[p->slot], p->rx_sba, rte_memory_order_release);
 	rte_atomic_fetch_or_explicit(&d->rx_active, RTE_BIT64(p->slot), rte_memory_order_release);
+	ism_shm_wake_rx_published(d, p->rx_sba);
 	ism_shm_msg_init(&m, SHM_MSG_READY, 0);
 	return ism_shm_conn_send(&p->c, &m, -1);
 }
@@ -526,6 +536,8 @@ peer_handle(struct ism_shm_peer *p, const struct shm_msg *m, int fd,
 		return on_hello(p, m, fd, why);
 	case SHM_MSG_READY:
 		return on_ready(p, why);
+	case SHM_MSG_WAKE:
+		return ism_shm_wake_on_msg(p, fd, why);
 	case SHM_MSG_DMB_ADD:
 		return on_dmb_add(p, m, fd, why);
 	case SHM_MSG_DMB_DEL:
@@ -665,6 +677,7 @@ ism_shm_peer_down(struct ism_shm_peer *p, enum ism_shm_peer_how how)
 
 	if (p->view != NULL)
 		view_release(p, events);
+	ism_shm_wake_sba_del(d, slot, p->rx_sba);
 	ism_shm_unmap(p->tx_sba, sizeof(struct ism_sw_sba));
 	ism_shm_unmap(p->rx_sba, sizeof(struct ism_sw_sba));
 	if (how != ISM_SHM_DOWN_CLOSE && slot != ISM_SHM_NO_SLOT)

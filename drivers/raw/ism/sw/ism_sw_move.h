@@ -21,6 +21,7 @@
 #include "ism_pmd.h"
 #include "ism_sw_copy_wide.h"
 #include "ism_sw_sba.h"
+#include "ism_wake.h"
 
 _Static_assert(ISM_SW_MAX_DMBS == ISM_SW_SBA_NB_IDX - RTE_ISM_DMB_IDX_FIRST,
 	       "a software SBA covers every DMB index of a software backend");
@@ -31,6 +32,9 @@ struct ism_sw_target {
 	uint64_t len;			/* DMB length */
 	uint32_t dmb_idx;		/* the DMB's index in sba */
 	struct ism_sw_sba *sba;	/* where the owner polls this writer */
+	/* The owner's wake-up (interrupt mode), NULL if it has none; only
+	 * the paths that raise signals read it. */
+	const struct ism_wake_peer *wake;
 };
 
 /*
@@ -146,6 +150,7 @@ ism_sw_move_data(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 	struct ism_sw_target t;
 	int ret;
 
+	t.wake = NULL;
 	rte_ism_pmd_move_enter(slot);
 	ret = lookup(ctx, token, &t);
 	if (likely(ret == 0))
@@ -156,9 +161,11 @@ ism_sw_move_data(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 			ism_sw_sba_prepare(t.sba, t.dmb_idx);
 		memcpy(RTE_PTR_ADD(t.addr, offset), data, len);
 		if (sf && ism_sw_sba_raise(t.sba, t.dmb_idx,
-					       RTE_BIT32(idx)) &&
-		    len <= ISM_SW_DEMOTE_MAX)
-			ism_sw_demote(t.addr, offset, len);
+					       RTE_BIT32(idx))) {
+			if (len <= ISM_SW_DEMOTE_MAX)
+				ism_sw_demote(t.addr, offset, len);
+			ism_wake_raised(t.wake);
+		}
 	}
 	rte_ism_pmd_move_exit(slot);
 	if (unlikely(ret != 0))
@@ -290,6 +297,7 @@ ism_sw_move_burst(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 	void *dst;
 	int ret;
 
+	t.wake = NULL;
 	rte_ism_pmd_move_enter(slot);
 	ret = lookup(ctx, token, &t);
 	if (likely(ret == 0)) {
@@ -321,8 +329,8 @@ ism_sw_move_burst(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 				rte_atomic_thread_fence(
 					rte_memory_order_release);
 			}
-		if (sf)
-			ism_sw_sba_raise(t.sba, t.dmb_idx, RTE_BIT32(idx));
+		if (sf && ism_sw_sba_raise(t.sba, t.dmb_idx, RTE_BIT32(idx)))
+			ism_wake_raised(t.wake);
 	}
 	rte_ism_pmd_move_exit(slot);
 	if (unlikely(ret != 0))

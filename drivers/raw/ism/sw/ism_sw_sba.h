@@ -254,6 +254,25 @@ ism_sw_sba_poll(struct ism_sw_sba *sba, struct rte_ism_signal *sigs,
 	return n;
 }
 
+/** @internal Mask slot of the armed flag: past the last DMB index. */
+#define ISM_SW_SBA_ARMED_SLOT	(ISM_SW_SBA_NB_IDX - RTE_ISM_DMB_IDX_FIRST)
+
+_Static_assert(ISM_SW_SBA_ARMED_SLOT + 2 <= RTE_DIM(((struct ism_sw_sba *)0)->mask),
+	       "two unused mask slots at the end of the SBA");
+_Static_assert(ISM_SW_SBA_ARMED_SLOT % 2 == 0, "the armed flag is aligned");
+
+/**
+ * The receiver's armed flag of the interrupt mode (ism_wake.h): the
+ * first two mask slots past the last DMB index, which no poll reports and
+ * no raise writes, so that a writer finds the flag with the SBA it raises
+ * in, also across processes. Only the receiver writes it.
+ */
+static inline uint32_t *
+ism_sw_sba_armed(struct ism_sw_sba *sba)
+{
+	return (uint32_t *)&sba->mask[ISM_SW_SBA_ARMED_SLOT];
+}
+
 /**
  * Drop anything pending for index idx (when a DMB is unregistered, so a
  * late signal is not reported for the next DMB using the index).

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ism authors
+ */
+
+#ifndef ISM_WAKE_H
+#define ISM_WAKE_H
+
+/*
+ * The interrupt mode of every backend (rte_ism.h, "Waiting without
+ * spinning"): a receiving device's wake-up is an eventfd and an armed
+ * flag. The receiver's client arms (flag set) before it sleeps on the
+ * eventfd and disarms (flag clear, eventfd read empty) when it polls.
+ *
+ * Software backends: the writer that raises a signal the receiver has not
+ * seen yet (the group's summary bit of the software SBA went from clear to
+ * set, ism_sw_sba_raise()) loads the receiver's flag and writes the
+ * eventfd only if it is set (ism_wake_raised()). A polling receiver costs
+ * a writer one load of a line that only the receiver writes, and only
+ * when it arms or disarms: never a system call. The flag is where the
+ * writers can read it: this process's memory for loopback, a page shared
+ * with the peers for shm and ivshm, whose eventfd the peers receive.
+ *
+ * PCI: the device raises its MSI for every signal the driver has not seen
+ * yet (its summary bit), whatever the flag; the driver's interrupt
+ * handler writes the eventfd when the flag is set.
+ *
+ * No lost wake-up: the receiver stores the flag, issues a full barrier
+ * and then looks for pending signals (ism_wake_arm() and the backend's
+ * check); the writer's raise is a sequentially consistent
+ * read-modify-write of the summary, after which it loads the flag. Of the
+ * two, one sees the other's store (Dekker): either the writer wakes the
+ * receiver or the receiver finds the signal and does not sleep. A raise
+ * that finds the summary bit set already does not load the flag: the bit
+ * was set by a raise that did, and stays set until the receiver polls, so
+ * arming finds it pending.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+
+#include <ism_compat.h>
+
+struct rte_intr_handle;
+
+/*
+ * The armed flag is a 32-bit word: the receiver writes it, the writers
+ * only read it, in a line the receiver writes nowhere else. In the
+ * software backends it is in the tail of the SBA the writer raises in
+ * (ism_sw_sba_armed()), hence in memory shared with the writer (a peer
+ * may write anything there: any value but 0 is "armed", which costs it a
+ * spurious wake-up of ours, nothing else).
+ */
+
+/* What a writer needs to wake one receiver. */
+struct ism_wake_peer {
+	const uint32_t *armed;
+	int fd;				/* the receiver's eventfd */
+};
+
+/* A receiving device's wake-up. */
+struct ism_wake {
+	/* The receiver's flag and eventfd: what this process's writers
+	 * use (loopback), and what is shared with the peers. */
+	struct ism_wake_peer self;
+	uint32_t *own;			/* a line allocated here, or NULL */
+	/* The client's handle: fd and efds[0] the eventfd, type VDEV with a
+	 * counter size of 0: EAL, which adds it edge-triggered
+	 * (rte_intr_rx_ctl()), never reads it; disarming clears it. (Had EAL
+	 * to read it, a read finding it empty, cleared by another thread,
+	 * would spin in eal_intr_proc_rxtx_intr() of
+	 * lib/eal/linux/eal_interrupts.c, which retries on EAGAIN.) */
+	struct rte_intr_handle *intr;
+};
+
+/*
+ * Create the eventfd and the handle; the flag at armed (e.g. the tail of
+ * the backend's SBA) or, if NULL, in a cache line allocated on socket. 0
+ * or a negative errno (logged); nothing is left on failure.
+ */
+int ism_wake_init(struct ism_wake *w, const char *name, int socket,
+		uint32_t *armed);
+
+/* Wake a waiter one last time (the device goes away), then free
+ * everything. Idempotent; a zeroed struct ism_wake (never initialised) is
+ * left alone. */
+void ism_wake_fini(struct ism_wake *w);
+
+/*
+ * Arm: set the flag, then a full barrier; the caller then looks for
+ * pending signals and calls ism_wake_kick() if there are any. Disarm:
+ * clear the flag, then read the eventfd empty.
+ */
+void ism_wake_arm(struct ism_wake *w, bool on);
+
+/* Make the eventfd readable. Any thread; never blocks. */
+void ism_wake_kick(int fd);
+
+static inline bool
+ism_wake_armed(const uint32_t *armed)
+{
+	return rte_atomic_load_explicit(armed, rte_memory_order_seq_cst) != 0;
+}
+
+/* Store the flag (the receiver only); ism_wake_arm() orders it. */
+static inline void
+ism_wake_flag_set(uint32_t *armed, bool on)
+{
+	rte_atomic_store_explicit(armed, on ? 1 : 0, rte_memory_order_relaxed);
+}
+
+/* The library queued an event (rte_ism_dev_ops intr_event). */
+static inline void
+ism_wake_event(const struct ism_wake *w)
+{
+	if (w->self.armed != NULL && ism_wake_armed(w->self.armed))
+		ism_wake_kick(w->self.fd);
+}
+
+/*
+ * Writer side, after a raise that set the receiver's summary bit (see
+ * above): wake the receiver if it is armed. w NULL: the receiver has no
+ * wake-up (yet).
+ */
+static __rte_always_inline void
+ism_wake_raised(const struct ism_wake_peer *w)
+{
+	if (w != NULL && unlikely(ism_wake_armed(w->armed)))
+		ism_wake_kick(w->fd);
+}
+
+#endif /* ISM_WAKE_H */
