@@ -108,8 +108,8 @@ ism_vfio_map_bars(struct rte_ism_bus_device *dev)
 		 * emulated function: stores in one uninterrupted kernel
 		 * loop). So it is never mapped, where vfio-pci would let it.
 		 */
-		if (i == 0 && dev->vendor_id == ISM_BUS_PCI_VENDOR_IBM &&
-		    dev->device_id == ISM_BUS_PCI_DEVICE_ISM)
+		if (i == 0 && dev->vendor_id == RTE_ISM_BUS_PCI_VENDOR_IBM &&
+		    dev->device_id == RTE_ISM_BUS_PCI_DEVICE_ISM)
 			continue;
 		addr = mmap(NULL, info.size, PROT_READ | PROT_WRITE, MAP_SHARED,
 				dev->vfio_dev_fd, info.offset);
