@@ -19,12 +19,15 @@ cp -r "$src" "$dest/ism_fwd"
 rm -rf "$dest/ism_fwd/build"
 make -s -C "$dest/ism_fwd"
 
-# The binary finds the PMD, librte_ism, librte_ism_ring and DPDK through
-# its run paths alone, as a user's program in a prefix of its own must
-# (LD_LIBRARY_PATH hid a missing one). tests/lib/ism_eal.py adds a
-# --file-prefix of its own, bounds the run and removes the runtime
-# directory.
-env -u LD_LIBRARY_PATH python3 "$eal_py" run \
+# The binary finds the PMD, librte_ism and librte_ism_ring through its run
+# paths alone, as a user's program in a prefix of its own must
+# (LD_LIBRARY_PATH hid a missing one). A DPDK outside the loader's paths
+# (DPDK_LIBDIR: the tests of other DPDK versions) is found as for any DPDK
+# program, through LD_LIBRARY_PATH naming its libdir and nothing else.
+# tests/lib/ism_eal.py adds a --file-prefix of its own, bounds the run and
+# removes the runtime directory.
+env -u LD_LIBRARY_PATH ${DPDK_LIBDIR:+LD_LIBRARY_PATH="$DPDK_LIBDIR"} \
+	python3 "$eal_py" run \
 	--quiet --tag rel --name fwd-make --timeout 60 -- \
 	"$dest/ism_fwd/build/dpdk-ism_fwd" -l 0 --no-huge -m 256 --no-shconf \
 	--no-pci --vdev ism_lo0,gid=0x1 -- \
