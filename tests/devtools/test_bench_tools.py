@@ -230,7 +230,7 @@ class Fwd(unittest.TestCase):
                          [(4.5, 4)])
 
     def test_two_modes(self):
-        # The AMD host of issue 17: 1.3 or 4.5 Mpps across repetitions.
+        # A loaded AMD host seen here: 1.3 or 4.5 Mpps across repetitions.
         m = bench_fwd.split_modes([1.3, 1.2, 1.4, 4.5, 4.4, 4.6, 1.3])
         self.assertEqual(m, [(1.3, 4), (4.5, 3)])
         self.assertIn("bimodal", bench_fwd.describe(
