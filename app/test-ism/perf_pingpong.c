@@ -88,8 +88,13 @@ pp_whole_line(enum perf_pp_kind k)
 bool
 perf_pp_supported(enum perf_pp_kind k)
 {
+#ifdef RTE_ARCH_X86
 	return !pp_demotes(k) ||
 		rte_cpu_get_flag_enabled(RTE_CPUFLAG_CLDEMOTE) > 0;
+#else
+	/* CLDEMOTE is an x86 instruction. */
+	return !pp_demotes(k);
+#endif
 }
 
 /* One direction: its flag word and its data line. */
