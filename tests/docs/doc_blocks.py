@@ -313,10 +313,11 @@ def run_terminals(ctx, b):
         o, _ = p.communicate()
         if p.returncode != 0:
             return "preamble: exit status %d" % p.returncode, o.decode()
-    # Variables the preamble sets are the terminals' too (a user types
+    # Variables the preamble sets (NAME=, export NAME=) are the
+    # terminals' too (a user types
     # them in each terminal).
     assign = "".join(line + "\n" for line in pre.split("\n")
-                     if re.match(r"^[A-Za-z_]\w*=", line))
+                     if re.match(r"^(export\s+)?[A-Za-z_]\w*=", line))
     outs, procs = {}, {}
     try:
         for n, script in parts.items():
