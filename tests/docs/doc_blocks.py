@@ -314,8 +314,7 @@ def run_terminals(ctx, b):
         if p.returncode != 0:
             return "preamble: exit status %d" % p.returncode, o.decode()
     # Variables the preamble sets (NAME=, export NAME=) are the
-    # terminals' too (a user types
-    # them in each terminal).
+    # terminals' too (a user types them in each terminal).
     assign = "".join(line + "\n" for line in pre.split("\n")
                      if re.match(r"^(export\s+)?[A-Za-z_]\w*=", line))
     outs, procs = {}, {}
