@@ -550,6 +550,10 @@ def noise_probe(perf_bin, cpus=(0, 1), ms=1000, tag="bench"):
 
 # ---------------------------------------------------------- command line
 
+class _Stopped(Exception):
+    """Raised by run's SIGTERM/SIGINT handler to unwind to its clean-up."""
+
+
 def _cli_run(a):
     prefix = file_prefix(a.tag, a.name)
     tmp = None
@@ -563,24 +567,42 @@ def _cli_run(a):
     cmd = [a.command[0], "--file-prefix", prefix] + args
     if not a.quiet:
         print("+ " + " ".join(cmd), flush=True)
-    p = Process(cmd, a.name, a.timeout, prefix=prefix, echo="plain",
-                deadline_signal=signal.SIGTERM)
+    # SIGTERM or SIGINT (meson's timeout, timeout(1), ^C) only unwinds:
+    # the clean-up runs outside the handler, with both ignored, because
+    # the handler may interrupt the very code it would call (Popen.wait()
+    # holding its non-reentrant waitpid lock: a cleanup there waits for
+    # ever in a futex).
+    stopped = []
 
     def stop(signum, _frame):
-        p.cleanup()
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
-        sys.exit(128 + signum)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        stopped.append(signum)
+        raise _Stopped()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    p = None
     try:
+        p = Process(cmd, a.name, a.timeout, prefix=prefix, echo="plain",
+                    deadline_signal=signal.SIGTERM)
         rc = p.wait(a.timeout + KILL_AFTER_S + 5)
     except Error as e:
         print("FAIL: %s" % e, flush=True)
         rc = 1
+    except _Stopped:
+        rc = 1
     finally:
-        p.cleanup()
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if p is not None:
+            p.cleanup()
+        else:
+            remove_runtime_dirs(prefix)
+    if stopped:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return 128 + stopped[0]
     if rc == 124:
         print("FAIL: %s hit its %d s deadline" % (a.name, a.timeout))
         rc = 1
