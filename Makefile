@@ -12,7 +12,7 @@
 #               tarballs are there (CI), else skipped with the reason
 #   make test DPDK=25.11   (or 24.11) builds that DPDK from the tarballs of
 #               ../shared/dpdk-src once per machine (devtools/dpdk-version.sh,
-#               about 3 minutes on 2 cores), then runs the suites against it
+#               about 2 minutes on 2 cores), then runs the suites against it
 #   make test-emul  the tests of the emulated ISM function in QEMU guests
 #               (suite emul): QEMU with the device and the s390x guest's
 #               kernel built once per machine (devtools/qemu-ism.sh,

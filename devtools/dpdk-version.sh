@@ -36,7 +36,7 @@
 #             own plugin directory there ("world-writable and insecure").
 #
 # The build is DPDK's README recipe (doc/guides/linux_gsg/build.rst): the
-# drivers and the testpmd the tests use, the driver SDK installed. About 3
+# drivers and the testpmd the tests use, the driver SDK installed. About 2
 # minutes on 2 idle cores; a lock keeps two runs from building the same
 # version at once, and a finished build is reused while its recipe is the
 # same.
