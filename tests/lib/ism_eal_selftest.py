@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ism authors
 """ism_eal.py run, stopped by a signal as meson's timeout and timeout(1)
-stop it: it must end soon with 128 + the signal, its program killed and
-its directories removed, whatever it was doing when the signal came
-(waiting for the program, or cleaning up after a program that was just
-exiting). Its handler used to clean up inside the handler, which can wait
-for ever on a lock the interrupted code holds.
+stop it: it must end soon with 128 + the signal (or 0 when its program
+had ended first) and its program must be gone, whatever it was doing when
+the signal came (waiting for the program, or cleaning up after a program
+that was just exiting). Its handler used to clean up inside the handler,
+which can wait for ever on a lock the interrupted code holds. The fake
+program is no EAL program: the removal of EAL's runtime directories is
+not checked here.
 
     ism_eal_selftest.py <rounds>
 """
