@@ -127,7 +127,9 @@ struct rte_ism_dev_ops {
 			unsigned int n);
 	/**
 	 * Interrupt mode (RTE_ISM_CAPA_INTR: all three): the client's
-	 * wake-up handle, an eventfd in its fd, nb_efd 1 with efds[0] the
+	 * wake-up handle, a pollable fd that no peer can read or change the
+	 * flags of (the software backends: an epoll instance of datagram
+	 * channels, drivers/raw/ism/ism_wake.h), nb_efd 1 with efds[0] the
 	 * same fd (for rte_intr_rx_ctl()) and a counter size of 0 (EAL does
 	 * not read it: intr_arm clears it). It lives as long as the device.
 	 */

@@ -91,6 +91,21 @@ rte_ism_intr_disable(uint16_t dev_id)
 }
 
 int
+rte_ism_intr_kick(uint16_t dev_id)
+{
+	struct rte_ism_dev *dev;
+	int ret;
+
+	dev = intr_dev_get(dev_id, __func__, &ret);
+	if (dev == NULL)
+		return ret;
+	/* What the driver does for a queued event: wake if armed. */
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+	dev->dev_ops->intr_event(dev);
+	return 0;
+}
+
+int
 rte_ism_intr_ctl(uint16_t dev_id, int epfd, int op, void *data)
 {
 	struct rte_ism_dev *dev;

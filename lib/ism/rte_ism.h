@@ -781,7 +781,8 @@ int rte_ism_dev_remove_callback_unregister(uint16_t dev_id,
  * A client with nothing to poll may sleep until one of its device's DMBs
  * is signalled or an event is queued for the device, instead of holding a
  * core. Each device with RTE_ISM_CAPA_INTR has one wake-up file
- * descriptor (an eventfd; rte_ism_intr_fd_get()) and an armed flag:
+ * descriptor (rte_ism_intr_fd_get(), to poll, not to read or write) and an
+ * armed flag:
  *
  * - while the device is disarmed (the default) nothing changes: a writer
  *   that raises a signal for it makes no system call, the receiver polls;
@@ -817,9 +818,17 @@ int rte_ism_dev_remove_callback_unregister(uint16_t dev_id,
  * DMBs apart from others, give them a device of their own. One thread
  * waits for a device at a time (as one lcore polls its signals).
  *
- * The descriptor belongs to the device (do not close it); it is an
- * eventfd, which the client may also write to wake its own waiter. It is
- * closed with the device: a device is closed only once nobody waits on it.
+ * No peer can take a wake-up meant for this device or make its calls
+ * wait: every writer wakes the device through a channel of its own that
+ * only the device reads, written and read without blocking whatever the
+ * writer does with its end. A peer that sends wake-ups in a loop only
+ * costs the waiter the cycles of waking to find nothing (a spurious
+ * wake-up each time it disarms and arms again).
+ *
+ * The descriptor belongs to the device (do not close, read or write it;
+ * it is an epoll instance for the software backends); to wake the
+ * device's own waiter, call rte_ism_intr_kick(). It is closed with the
+ * device: a device is closed only once nobody waits on it.
  * @{
  */
 
@@ -859,6 +868,18 @@ int rte_ism_intr_enable(uint16_t dev_id);
  */
 __rte_experimental
 int rte_ism_intr_disable(uint16_t dev_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Wake the device's waiter: if the device is armed, make its descriptor
+ * readable (a spurious wake-up: the waiter polls and finds what the
+ * caller wants it to see). Any thread; never blocks.
+ * @return 0, -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR).
+ */
+__rte_experimental
+int rte_ism_intr_kick(uint16_t dev_id);
 
 /**
  * @warning

@@ -9,21 +9,22 @@
  * raise a signal with each publication (rte_ism_ring_conf rx_signals):
  * the device's summary bit then goes from clear to set at the first
  * publication after the receiver last drained the signals, and that raise
- * writes the device's eventfd when the device is armed. While nobody is
+ * wakes the device's descriptor when the device is armed. While nobody is
  * armed a sender makes no system call.
  *
- * The eventfd is the device's, so every Rx queue of every port on one ISM
- * device wakes with it: efds[q] of the port's interrupt handle is a dup()
- * of it per queue (one epoll instance may hold them all; epoll keys on the
- * file and the fd number). EAL adds them edge-triggered and, with a
- * counter size of 0, never reads them: the eventfd is read empty when the
+ * The descriptor is the device's, so every Rx queue of every port on one
+ * ISM device wakes with it: efds[q] of the port's interrupt handle is a
+ * dup() of it per queue (one epoll instance may hold them all; epoll keys
+ * on the file and the fd number). EAL adds them edge-triggered and, with a
+ * counter size of 0, never reads them: the descriptor is cleared when the
  * last queue of the device is disabled (rte_ism_intr_disable()), so one
- * queue's disable never swallows another's wake-up.
+ * queue's disable never swallows another's wake-up. We never read or
+ * write it: a wake-up of our own goes through rte_ism_intr_kick().
  *
  * Enabling queue q (rx_queue_intr_enable, on the lcore that polls it):
  * drain the device's signals (their only use here is the wake-up: the
  * rings are read by their cursors), arm the device, then look at ring q:
- * if it has something, write the eventfd ourselves. A publication after
+ * if it has something, wake the device ourselves (rte_ism_intr_kick()). A publication after
  * the drain sets the summary bit and so wakes; one before it is in the
  * ring, which is looked at after arming.
  */
@@ -41,17 +42,6 @@ static struct {
 	rte_spinlock_t lock;	/* zero: unlocked */
 	uint32_t enabled;
 } intr_devs[RTE_ISM_MAX_DEVS];
-
-static void
-kick(int fd)
-{
-	uint64_t one = 1;
-
-	/* EAGAIN: at the counter's maximum, readable anyway. */
-	if (write(fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-		ISM_ETH_LOG(ERR, "wake-up eventfd %d: %s", fd,
-			    strerror(errno));
-}
 
 bool
 ism_eth_intr_wanted(const struct rte_eth_dev *dev)
@@ -168,7 +158,7 @@ ism_eth_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
 	 * thread may ask the ring; no ring yet: nothing to receive). */
 	pending = q->ring != NULL && rte_ism_ring_rx_pending(q->ring);
 	if (pending)
-		kick(rte_intr_efds_index_get(dev->intr_handle, qid));
+		rte_ism_intr_kick(id);
 	return 0;
 }
 
@@ -197,9 +187,8 @@ ism_eth_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
 void
 ism_eth_intr_kick(struct ism_eth_port *p)
 {
-	const struct rte_intr_handle *h = p->dev->intr_handle;
-
-	/* The queues share one eventfd. */
-	if (h != NULL && rte_intr_nb_efd_get(h) > 0)
-		kick(rte_intr_efds_index_get(h, 0));
+	/* The queues share the device's wake-up; a removed device's id
+	 * may be another's now. */
+	if (p->dev->intr_handle != NULL && !ism_ctl_dev_gone(p))
+		rte_ism_intr_kick(p->args.dev_id);
 }

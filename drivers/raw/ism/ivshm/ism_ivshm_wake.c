@@ -6,9 +6,10 @@
  * The interrupt mode of the ivshmem backend (ism_wake.h, rte_ism.h
  * "Waiting without spinning"). Members share no socket and no file
  * descriptor (a QEMU guest has none of the host's), so a writer cannot
- * write our eventfd: the control pass of this process, which runs every
+ * wake us itself: the control pass of this process, which runs every
  * IVSHM_PERIOD_US anyway, does it for them. While the device is armed, a
- * pass that finds our SBA pending writes the eventfd, once per arming. A
+ * pass that finds our SBA pending kicks our own channel (ism_wake.h), once
+ * per arming. A
  * sleeping client so wakes within a control period of the raise (plus the
  * time the control thread waits for a CPU); writers make no system call
  * and read nothing more than before. Events are posted by the pass too

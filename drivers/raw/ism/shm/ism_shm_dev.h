@@ -70,7 +70,8 @@ struct shm_view_ctl {
 struct shm_view {
 	struct ism_sw_sba *sba;	/* where to raise the owner's signals */
 	/* How to wake the owner after a raise (its flag in the tail of sba,
-	 * its eventfd): NULL until it sent WAKE (ism_shm_wake.c). */
+	 * its channel's sending end): NULL until it sent WAKE
+	 * (ism_shm_wake.c). */
 	const struct ism_wake_peer *wake;
 	struct ism_wake_peer wake_peer;	/* a peer's; fd -1 if none */
 	uint32_t max_dmbs;
@@ -178,7 +179,7 @@ struct ism_shm_dev {
 	uint64_t retry_ns[SHM_MAX_SLOTS];
 	uint16_t retry_ms[SHM_MAX_SLOTS];
 
-	/* Interrupt mode (ism_shm_wake.c): our eventfd; our armed flag in
+	/* Interrupt mode (ism_shm_wake.c): our channels; our armed flag in
 	 * the tail of sba and of every SBA a peer raises ours in (wake_sba,
 	 * set together under wake_lock). */
 	struct ism_wake wake;

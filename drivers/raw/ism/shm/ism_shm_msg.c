@@ -100,7 +100,7 @@ check_body(const struct shm_msg *m, unsigned int nb_fds)
 		break;
 	case SHM_MSG_WAKE:
 		if (nb_fds != 1)
-			return "WAKE must carry exactly one fd (an eventfd)";
+			return "WAKE must carry exactly one fd (a socket)";
 		if (!all_zero(m->u.raw, sizeof(m->u.raw)))
 			return "WAKE with a body that is not zero";
 		return NULL;

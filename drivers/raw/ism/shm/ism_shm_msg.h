@@ -19,13 +19,15 @@
  *
  * Conversation of a connection (the newcomer connects, the older device
  * accepts):
- *   initiator -> HELLO(+SBA fd) WAKE(+eventfd) DMB_ADD... READY
- *   acceptor  -> HELLO(+SBA fd) WAKE(+eventfd) DMB_ADD... READY
+ *   initiator -> HELLO(+SBA fd) WAKE(+socket) DMB_ADD... READY
+ *   acceptor  -> HELLO(+SBA fd) WAKE(+socket) DMB_ADD... READY
  *                (after the initiator's)
  *   then either side: DMB_ADD, DMB_DEL, ATTACH, DETACH, EVENT, BYE; ACK.
- * WAKE gives the peer the sender's wake-up eventfd (the interrupt mode,
- * ism_wake.h): the peer writes it after raising a signal in the SBA of the
- * sender's HELLO when the armed flag in that SBA's tail is set.
+ * WAKE gives the peer the sending end of an AF_UNIX datagram socket pair
+ * whose receiving end the sender keeps (its wake-up channel for this peer,
+ * the interrupt mode, ism_wake.h): the peer sends a byte on it with
+ * MSG_DONTWAIT after raising a signal in the SBA of the sender's HELLO when
+ * the armed flag in that SBA's tail is set.
  * An acceptor that refuses a connection sends REFUSE (why, as an errno)
  * instead of its HELLO, then closes it: the initiator logs the reason and,
  * if it is a passing one (-EBUSY), connects again later.
@@ -40,8 +42,9 @@
 #include "ism_sw_token.h"
 
 #define SHM_MSG_MAGIC		0x314d5349u	/* "ISM1" in memory */
-/* 2: REFUSE added. 3: WAKE added. */
-#define SHM_PROTO_VERSION	3
+/* 2: REFUSE added. 3: WAKE added. 4: WAKE carries a datagram socket per
+ * peer (3: the sender's eventfd, shared with every peer). */
+#define SHM_PROTO_VERSION	4
 
 /* Devices of one fabric: fabric slots 0..63. */
 #define SHM_MAX_SLOTS		64
@@ -65,7 +68,7 @@ enum shm_msg_type {
 	SHM_MSG_BYE,		/* the sender's device is closing */
 	SHM_MSG_ACK,		/* answer to a request */
 	SHM_MSG_REFUSE,		/* the acceptor refuses this connection */
-	SHM_MSG_WAKE,		/* fd: the sender's wake-up eventfd */
+	SHM_MSG_WAKE,		/* fd: a wake-up channel of the sender's */
 	SHM_MSG_TYPE_END
 };
 

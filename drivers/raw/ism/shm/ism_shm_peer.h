@@ -15,7 +15,7 @@
  * (a type before SHM_MSG_TYPE_END, its body checks in ism_shm_msg.c,
  * SHM_PROTO_VERSION raised), its handling in peer_recv() here, and its
  * sending where the protocol decides (ism_shm_peer_greet() for what a
- * peer must know from the start: a second fd of HELLO, say an eventfd,
+ * peer must know from the start: a second fd of HELLO, say a socket,
  * goes with the HELLO's SBA; a later change of state as a request with
  * its ACK). State a peer shares in memory belongs next to the SBAs of
  * struct ism_shm_peer.

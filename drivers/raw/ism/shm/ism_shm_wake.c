@@ -6,26 +6,30 @@
  * The interrupt mode of the shm backend (ism_wake.h, rte_ism.h "Waiting
  * without spinning"):
  *
- * - Our eventfd goes to every peer in WAKE, right after our HELLO. A
- *   peer's eventfd is kept in its view (closed when the view is freed);
- *   a raise in the peer's SBA that sets its summary bit writes it when the
- *   armed flag in that SBA's tail is set.
+ * - Every peer gets a channel of its own to wake us (ism_wake.h): we
+ *   make it when we greet the peer and send the peer its sending end in
+ *   WAKE, right after our HELLO; its receiving end stays ours alone, so no
+ *   peer can read another's wake-up nor change the flags of a file we
+ *   read. It closes when the peer goes. The sending end a peer sends us
+ *   is kept in its view (closed when the view is freed); a raise in the
+ *   peer's SBA that sets its summary bit sends on it when the armed flag
+ *   in that SBA's tail is set.
  * - Our armed flag is in the tail of every SBA that peers raise our
  *   signals in (one per writer peer, made by us and passed in HELLO) and
  *   of our own (self-writes). Arming sets them all under wake_lock, which
  *   the control thread also holds to give a new SBA the current value
  *   before a peer can raise in it; then, as for every backend, a full
  *   barrier and a look at what is pending.
- * - A peer may send any fd as its eventfd: ours is refused if /proc shows
- *   it is no eventfd, and made non-blocking whatever it is, so that a raise
- *   never blocks on what a peer sent (writing to the peer's own file can
- *   only harm the peer).
+ * - A peer may send any fd in WAKE: one that is no AF_UNIX datagram
+ *   socket is refused. Whatever it is, we only ever send on it with
+ *   MSG_DONTWAIT (ism_wake_kick()): the peer shares that file and may
+ *   clear its O_NONBLOCK or fill the queue behind it; neither makes a
+ *   send of ours wait, and what we send only reaches the peer.
  */
 
-#include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 #include "ism_shm_conn.h"
 #include "ism_shm_wake.h"
@@ -64,8 +68,11 @@ ism_shm_wake_sba_del(struct ism_shm_dev *d, uint8_t slot,
 	if (slot >= SHM_MAX_SLOTS)
 		return;
 	rte_spinlock_lock(&d->wake_lock);
-	if (d->wake_sba[slot] == sba)
+	if (d->wake_sba[slot] == sba) {
 		d->wake_sba[slot] = NULL;
+		/* The peer's channel goes with it. */
+		ism_wake_channel_del(&d->wake, 1 + slot);
+	}
 	rte_spinlock_unlock(&d->wake_lock);
 }
 
@@ -84,25 +91,39 @@ ism_shm_wake_rx_published(struct ism_shm_dev *d,
 int
 ism_shm_wake_send(struct ism_shm_peer *p)
 {
+	struct ism_shm_dev *d = p->dev;
 	struct shm_msg m;
+	int fd, ret;
 
+	if (p->slot >= SHM_MAX_SLOTS)
+		return -EINVAL;
+	/* A new channel: whatever an earlier peer of the slot left in the
+	 * old one goes with it (this peer's SBA is new, nothing raised in
+	 * it yet). */
+	rte_spinlock_lock(&d->wake_lock);
+	fd = ism_wake_channel_new(&d->wake, 1 + p->slot);
+	rte_spinlock_unlock(&d->wake_lock);
+	if (fd < 0)
+		return fd;
 	ism_shm_msg_init(&m, SHM_MSG_WAKE, 0);
-	return ism_shm_conn_send(&p->c, &m, p->dev->wake.self.fd);
+	ret = ism_shm_conn_send(&p->c, &m, fd);
+	close(fd);
+	return ret;
 }
 
-/* Whether /proc calls fd an eventfd; true if /proc cannot tell. */
+/* Whether fd is an AF_UNIX datagram socket. */
 static bool
-is_eventfd(int fd)
+is_wake_channel(int fd)
 {
-	char path[64], target[64];
-	ssize_t n;
+	int type = -1, domain = -1;
+	socklen_t len = sizeof(type);
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return true;
-	target[n] = '\0';
-	return strcmp(target, "anon_inode:[eventfd]") == 0;
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) < 0)
+		return false;
+	len = sizeof(domain);
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
+		return false;
+	return type == SOCK_DGRAM && domain == AF_UNIX;
 }
 
 int
@@ -110,20 +131,17 @@ ism_shm_wake_on_msg(struct ism_shm_peer *p, int fd,
 		const char **why)
 {
 	struct shm_view *v = p->view;
-	int fl;
 
 	if (fd == ISM_SHM_FD_LOST) {
-		*why = "cannot receive the peer's eventfd";
+		*why = "cannot receive the peer's wake-up channel";
 		return -EMFILE;
 	}
 	if (p->wake_rcvd || v == NULL || p->tx_sba == NULL) {
 		*why = p->wake_rcvd ? "second WAKE" : "WAKE before HELLO";
 		goto bad;
 	}
-	fl = fcntl(fd, F_GETFL);
-	if (!is_eventfd(fd) || fl < 0 ||
-	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) {
-		*why = "WAKE with an fd that is not an eventfd";
+	if (!is_wake_channel(fd)) {
+		*why = "WAKE with an fd that is not a datagram socket";
 		goto bad;
 	}
 	v->wake_peer.armed = ism_sw_sba_armed(p->tx_sba);
@@ -160,7 +178,7 @@ ism_shm_intr_arm(struct rte_ism_dev *idev, bool on)
 	for (s = 0; s < SHM_MAX_SLOTS; s++)
 		if (d->wake_sba[s] != NULL)
 			ism_wake_flag_set(ism_sw_sba_armed(d->wake_sba[s]), on);
-	/* Our own SBA's flag, then the barrier (or the eventfd cleared). */
+	/* Our own SBA's flag, then the barrier (or the channels read empty). */
 	ism_wake_arm(&d->wake, on);
 	rte_spinlock_unlock(&d->wake_lock);
 	if (!on)

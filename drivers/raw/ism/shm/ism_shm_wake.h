@@ -6,9 +6,10 @@
 #define ISM_SHM_WAKE_H
 
 /*
- * The interrupt mode of the shm backend (ism_shm_wake.c): our eventfd and
- * armed flags, the WAKE message, the ops. Layer 6 (see ism_shm.h), with
- * the protocol that calls it; under the control lock but for the ops.
+ * The interrupt mode of the shm backend (ism_shm_wake.c): our wake-up
+ * channels and armed flags, the WAKE message, the ops. Layer 6 (see
+ * ism_shm.h), with the protocol that calls it; under the control lock but
+ * for the ops.
  */
 
 #include <stdbool.h>
@@ -16,11 +17,12 @@
 
 #include "ism_shm_dev.h"
 
-/* Our wake-up: the eventfd, the flag in the tail of d->sba. */
+/* Our wake-up: the channels, the flag in the tail of d->sba. */
 int ism_shm_wake_init(struct ism_shm_dev *d);
 void ism_shm_wake_fini(struct ism_shm_dev *d);
 /* A new SBA for the peer of slot, before the peer gets it: its armed
- * flag is ours from now on; _del before it is unmapped. */
+ * flag is ours from now on; _del before it is unmapped (and closes the
+ * peer's wake-up channel). */
 void ism_shm_wake_sba_add(struct ism_shm_dev *d, uint8_t slot,
 		struct ism_sw_sba *sba);
 void ism_shm_wake_sba_del(struct ism_shm_dev *d, uint8_t slot,
@@ -28,7 +30,8 @@ void ism_shm_wake_sba_del(struct ism_shm_dev *d, uint8_t slot,
 /* sba is polled from now on (published in rx_sba[]). */
 void ism_shm_wake_rx_published(struct ism_shm_dev *d,
 		struct ism_sw_sba *sba);
-/* Send WAKE with our eventfd (after HELLO). */
+/* A new wake-up channel for the peer, its sending end in WAKE (after
+ * HELLO). */
 int ism_shm_wake_send(struct ism_shm_peer *p);
 /* The peer's WAKE: fd becomes the callee's. 0, -EMFILE (ours) or -EPROTO
  * (*why). */
