@@ -7,6 +7,7 @@
  * (tests/intr/intr_test.py, which orders their phases by what they print).
  *
  *   dpdk-ism-intr-peer [EAL, one ISM device] -- --role rx --peer GID
+ *       [--no-timeout | --idle]
  *   dpdk-ism-intr-peer [EAL, one ISM device] -- --role tx --peer GID
  *   dpdk-ism-intr-peer [EAL, two ism_lo devices, -l 0,1] -- --role pair
  *
@@ -16,8 +17,13 @@
  *     wake-up it disarms and polls: "WOKE signal idx=I data=ok" or
  *     "WOKE event type=T code=C" (then it waits again). It exits 0 after
  *     its peer is gone (RTE_ISM_DEV_DISABLED: "WOKE event ... gone").
+ *     With --no-timeout it sleeps in epoll_wait() without a timeout (the
+ *     process' deadline stops a hang); with --idle it arms once, says
+ *     "ARMED", never sleeps on the descriptor nor disarms, and polls its
+ *     events until its peer is gone.
  * tx  waits for the token ("TOKEN"), then obeys stdin: "move" moves 8
- *     bytes with a signal ("MOVED"), "quit" exits.
+ *     bytes with a signal ("MOVED"), "token" waits for the next token
+ *     from any device ("TOKEN"; later moves go there), "quit" exits.
  * pair  rx on the first device (main lcore), tx on the second, which a
  *     worker lcore drives from stdin; "kill" removes the tx device (the
  *     loopback's way of a peer going away).
@@ -48,6 +54,7 @@
 
 static struct rte_ism_gid peer;
 static uint64_t token;
+static bool no_timeout, idle;
 
 static uint64_t
 now_s(void)
@@ -133,6 +140,21 @@ rx_main(uint16_t dev)
 		return 1;
 	}
 	say("TOKEN SENT 0x%" PRIx64, dmb.token);
+	if (idle) {
+		/* Armed with nobody reading the descriptor: what a peer
+		 * does to it must not stop our control thread. */
+		if (rte_ism_intr_enable(dev) != 0) {
+			say("FAIL enable");
+			return 1;
+		}
+		say("ARMED tid=%ld", (long)syscall(SYS_gettid));
+		while (!gone && now_s() < end) {
+			gone = report_events(dev);
+			usleep(1000);
+		}
+		say(gone ? "DONE" : "FAIL no end within %d s", DEADLINE_S);
+		return gone ? 0 : 1;
+	}
 	fd = rte_ism_intr_fd_get(dev);
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (fd < 0 || ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -149,7 +171,8 @@ rx_main(uint16_t dev)
 		gone = report_events(dev);
 		if (n == 0 && !gone) {
 			say("ARMED tid=%ld", (long)syscall(SYS_gettid));
-			n = epoll_wait(ep, &ev, 1, (end - now_s()) * 1000);
+			n = epoll_wait(ep, &ev, 1, no_timeout ? -1 :
+				       (int)(end - now_s()) * 1000);
 			if (n < 0)
 				say("FAIL epoll_wait: %s", strerror(errno));
 		}
@@ -163,7 +186,7 @@ rx_main(uint16_t dev)
 	return gone ? 0 : 1;
 }
 
-/* The token from the software event of from. */
+/* The token from the software event of from (NULL: anyone). */
 static int
 tx_wait_token(uint16_t dev, const struct rte_ism_gid *from)
 {
@@ -174,7 +197,8 @@ tx_wait_token(uint16_t dev, const struct rte_ism_gid *from)
 		if (rte_ism_event_poll(dev, &ev, 1) == 1) {
 			if (ev.type == RTE_ISM_EVENT_SW &&
 			    ev.code == EV_TOKEN &&
-			    rte_ism_gid_equal(&ev.gid, from)) {
+			    (from == NULL ||
+			     rte_ism_gid_equal(&ev.gid, from))) {
 				token = ev.info;
 				say("TOKEN 0x%" PRIx64, token);
 				return 0;
@@ -203,6 +227,9 @@ tx_main(uint16_t dev, const struct rte_ism_gid *from, const char *kill_name)
 						sizeof(v));
 			say(ret == 0 ? "MOVED" : "FAIL move: %s",
 			    strerror(-ret));
+		} else if (strncmp(line, "token", 5) == 0) {
+			if (tx_wait_token(dev, NULL) < 0)
+				return 1;
 		} else if (strncmp(line, "kill", 4) == 0 && kill_name) {
 			ret = rte_vdev_uninit(kill_name);
 			say(ret == 0 ? "KILLED" : "FAIL kill: %s",
@@ -235,6 +262,8 @@ main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "role", required_argument, NULL, 'r' },
 		{ "peer", required_argument, NULL, 'p' },
+		{ "no-timeout", no_argument, NULL, 'n' },
+		{ "idle", no_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rte_ism_dev_info info;
@@ -253,6 +282,10 @@ main(int argc, char **argv)
 			role = optarg;
 		else if (c == 'p' && rte_ism_gid_parse(optarg, &peer) == 0)
 			continue;
+		else if (c == 'n')
+			no_timeout = true;
+		else if (c == 'i')
+			idle = true;
 		else
 			role = NULL;
 	}
