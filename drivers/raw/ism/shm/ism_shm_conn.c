@@ -576,6 +576,7 @@ refuse_one(struct ism_shm_conns *d)
 	if (spare_fd < 0)
 		return -1;
 	close(spare_fd);
+	/* own-fd: our listening socket (SOCK_NONBLOCK), never passed. */
 	fd = accept4(d->lw->fd, NULL, NULL, SOCK_CLOEXEC);
 	err = errno;
 	if (fd >= 0)
@@ -676,6 +677,7 @@ listen_fn(struct ism_shm_watch *w, uint32_t events __rte_unused)
 	int fd, i, r, reason;
 
 	for (i = 0; i < SHM_ACCEPT_BURST && ism_shm_loop_work(1); i++) {
+		/* own-fd: our listening socket (SOCK_NONBLOCK). */
 		fd = accept4(w->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0 && errno == EINTR)
 			continue;

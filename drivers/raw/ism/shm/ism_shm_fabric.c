@@ -155,6 +155,8 @@ sock_connect(const struct ism_shm_fabric *d, const char *name)
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
+	/* own-fd: a SOCK_NONBLOCK socket of ours: connect() fails with
+	 * EAGAIN on a full backlog rather than waiting. */
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		ret = -errno;
 		close(fd);
@@ -455,7 +457,7 @@ reaper_stop(struct ism_shm_fabric *d)
 	if (d->reaper_fd < 0)
 		return;
 	/* One byte: "exit, leave the socket alone" (we unlinked it). */
-	if (send(d->reaper_fd, "x", 1, MSG_NOSIGNAL) < 0)
+	if (send(d->reaper_fd, "x", 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
 		ISM_PMD_LOG(ERR, "%s: cannot stop the reaper: %s", d->name,
 			    strerror(errno));
 	close(d->reaper_fd);

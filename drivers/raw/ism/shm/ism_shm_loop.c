@@ -169,6 +169,7 @@ kick(void)
 {
 	uint64_t one = 1;
 
+	/* own-fd: the loop's eventfd (EFD_NONBLOCK), never passed. */
 	if (loop.evw != NULL && write(loop.evw->fd, &one, sizeof(one)) < 0 &&
 	    errno != EAGAIN)
 		ISM_PMD_LOG_RL(ERR, "cannot wake the control thread: %s",
@@ -189,6 +190,7 @@ ev_fn(struct ism_shm_watch *w, uint32_t events __rte_unused)
 {
 	uint64_t v;
 
+	/* own-fd: the loop's eventfd (EFD_NONBLOCK), never passed. */
 	if (read(w->fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		ISM_PMD_LOG_RL(ERR, "eventfd read: %s", strerror(errno));
 }
@@ -318,6 +320,8 @@ ctl_main(void *arg __rte_unused)
 		pthread_mutex_unlock(&ctl_lock);
 		yield_to_waiters();
 
+		/* own-fd: the control thread's epoll instance, never
+		 * passed; what it watches is read with MSG_DONTWAIT. */
 		n = epoll_wait(loop.epfd, ev, RTE_DIM(ev), timeout_ms(next));
 		if (n < 0 && errno != EINTR) {
 			ISM_PMD_LOG_RL(ERR, "epoll_wait: %s", strerror(errno));

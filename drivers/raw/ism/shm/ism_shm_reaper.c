@@ -123,6 +123,8 @@ main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	close_others();
 	do {
+		/* own-fd: the reaper waits here on purpose, on a socket
+		 * whose other end only its device holds. */
 		n = read(STDIN_FILENO, &c, 1);
 	} while (n < 0 && errno == EINTR);
 	if (n == 1)
