@@ -143,6 +143,7 @@ forget_peer(struct rte_ism_ring_link *l)
 	l->peer_nb_rings = 0;
 	l->up = false;
 	l->next_hello = 0;
+	l->extra_rings_told = false;
 }
 
 /* The peer is gone: drop its state, report, start announcing ourselves. */
@@ -195,6 +196,7 @@ on_hello(struct rte_ism_ring_link *l, const struct rte_ism_event *ev)
 	};
 	struct rte_ism_ring *r;
 	unsigned int what = 0;
+	char unused[32];
 	int ret;
 
 	if (ev->info == 0) {
@@ -202,10 +204,22 @@ on_hello(struct rte_ism_ring_link *l, const struct rte_ism_event *ev)
 			RING_LOG(WARNING, "ignoring a HELLO without a token");
 		return 0;
 	}
+	/* Repeated by the peer until confirmed, i.e. for as long as the
+	 * connection lasts: said once per connection. */
 	if (i >= l->nb_rings) {
-		if (warn_ok(l))
-			RING_LOG(WARNING, "the peer offers ring %u, we have "
-				 "%u rings: not used", i, l->nb_rings);
+		if (!l->extra_rings_told) {
+			l->extra_rings_told = true;
+			nb = RTE_MAX(nb, i + 1);
+			if (nb == l->nb_rings + 1)
+				snprintf(unused, sizeof(unused), "ring %u is",
+					 l->nb_rings);
+			else
+				snprintf(unused, sizeof(unused),
+					 "rings %u-%u are", l->nb_rings,
+					 nb - 1);
+			RING_LOG(WARNING, "the peer has %u rings, we have %u: "
+				 "its %s not used", nb, l->nb_rings, unused);
+		}
 		return 0;
 	}
 	r = l->rings[i];

@@ -525,6 +525,7 @@ struct rte_ism_ring_link {
 	uint64_t nb_up;				/**< times the link came up */
 	uint64_t nb_lost;			/**< losses and clean exits */
 	int last_send_error;			/**< to log each error once */
+	bool extra_rings_told;			/**< "not used" logged */
 	rte_ism_ring_link_cb_t cb;		/**< told of each change */
 	void *cb_arg;				/**< its argument */
 };

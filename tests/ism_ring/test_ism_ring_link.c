@@ -9,9 +9,11 @@
  */
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_log.h>
 
 #include "ring_test.h"
 
@@ -380,4 +382,75 @@ test_link_protocol_error(void)
 	ring_fini(&ra);
 	ring_fini(&rb);
 	return ret;
+}
+
+/* Lines of what was captured that contain text. */
+static unsigned int
+count_lines(const char *buf, const char *text)
+{
+	unsigned int n = 0;
+	const char *p = buf;
+
+	while (p != NULL && (p = strstr(p, text)) != NULL) {
+		n++;
+		p += strlen(text);
+	}
+	return n;
+}
+
+/* a has two rings, b one: a offers its ring 1 (a HELLO every 100 ms, for
+ * as long as the link lasts); b says once that it does not use it, in
+ * words that name both counts (regression: once a second for ever, "the
+ * peer offers ring 1, we have 1 rings"). */
+int
+test_link_extra_ring_told_once(void)
+{
+	struct rte_ism_ring *a[2], *b[1];
+	unsigned int ev_a = 0, ev_b = 0, i, n;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	events_drain();
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
+				      false, true), "a0");
+	TEST_ASSERT_SUCCESS(ring_init(&ra2, dev_a, &gid_b, &geom_default,
+				      false, true), "a1");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
+				      false, true), "b0");
+	a[0] = ra;
+	a[1] = ra2;
+	b[0] = rb;
+	mem = open_memstream(&buf, &len);
+	TEST_ASSERT_NOT_NULL(mem, "memstream");
+	rte_openlog_stream(mem);
+	TEST_ASSERT_SUCCESS(link_a(a, 2), "link a");
+	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
+	poll_both(&ev_a, &ev_b, both_up);
+	/* 2.5 s of a's HELLOs for its ring 1: the old rate limit let one
+	 * line a second through. */
+	for (i = 0; i < 5; i++) {
+		unsigned int k;
+
+		for (k = 0; k < 500; k++) {
+			ev_a |= rte_ism_ring_link_poll(&la, rte_rdtsc());
+			ev_b |= rte_ism_ring_link_poll(&lb, rte_rdtsc());
+			rte_delay_us_block(1000);
+		}
+	}
+	rte_openlog_stream(NULL);
+	fclose(mem);
+	n = count_lines(buf, "not used");
+	printf("b's lines about a's extra ring: %u\n%s", n, buf);
+	TEST_ASSERT(both_up(), "handshake did not complete");
+	TEST_ASSERT_EQUAL(n, 1u, "b logged a's extra ring %u times", n);
+	TEST_ASSERT(strstr(buf, "the peer has 2 rings, we have 1: its ring 1 "
+			   "is not used") != NULL, "b's line reads wrong");
+	free(buf);
+	rte_ism_ring_link_bye(&la);
+	rte_ism_ring_link_bye(&lb);
+	ring_fini(&ra);
+	ring_fini(&ra2);
+	ring_fini(&rb);
+	return TEST_SUCCESS;
 }
