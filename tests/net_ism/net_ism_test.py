@@ -37,6 +37,14 @@ Scenarios:
                      behind, beyond the credits, 2^31 ahead; each one
                      error, the link down and up again, no crash; B got
                      exactly the good packets (the pcap holds them)
+  rogue-flood        the rogue breaks the ring protocol after each new
+                     connection for 3 s (a descriptor of length 2^32 - 1):
+                     B's restarts and its ISM log lines stay within what
+                     the back-off and the rate limit allow for the time it
+                     took (regression: thousands of each), its control
+                     thread's CPU share too; once the rogue behaves the
+                     link comes back, and B counted exactly one error per
+                     bad write and received exactly the good packets
   l3fwd-power        the same through DPDK's l3fwd-power in interrupt-only
                      mode (Rx interrupts): routed IPv4 packets arrive, in
                      order; idle before and after the traffic its lcore
@@ -507,6 +515,108 @@ def rogue(env, fwd):
           "exactly the %d good packets" % (fwd, ", ".join(cases), good[0]))
 
 
+def thread_cpu(pid, name):
+    """CPU seconds (user and system) of the threads of pid whose name
+    contains name."""
+    total = 0
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/comm" % (pid, tid)) as f:
+                if name not in f.read():
+                    continue
+            with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+# Restarts a peer that breaks the protocol after each connection gets in
+# s seconds: the free ones (RTE_ISM_RING_LINK_FREE_RESTARTS), then one per
+# period of 50 ms, 100 ms, ... at most 1 s (rte_ism_ring.h).
+def flood_restarts_max(s):
+    n, t, quiet = 3, 0.0, 0.05
+    while t <= s:
+        n += 1
+        t += quiet
+        quiet = min(quiet * 2, 1.0)
+    return n + 1
+
+
+# ISM lines a port may log in s seconds: net_ism's link lines (10 per 5 s
+# and a count of those held back), a line a second of librte_ism_ring's
+# warnings, a few more.
+def flood_lines_max(s):
+    windows = int(s // 5) + 2
+    return windows * 11 + int(s) + 2 + 6
+
+
+def rogue_flood(env):
+    fab = env.fabric()
+    b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A)],
+                ["--forward-mode=rxonly"])
+    prefix = ism_eal.file_prefix(env.tag, "net-ism", "R")
+    argv = [env.rogue] + ism_eal.eal_args(
+        1, prefix, vdevs=[shm(fab, GID_A)]) + ["--", "--peer", GID_B]
+    procs = [b]
+    good = [0]
+
+    def send_good(r, n):
+        r.wait_for(r"rogue: sent %d$" % n, start=r.send("good %d" % n))
+        good[0] += n
+        b.wait_counter(0, "RX-packets", lambda v: v >= good[0],
+                       "%d" % good[0])
+
+    def body():
+        print("+ [R] %s" % " ".join(argv), flush=True)
+        r = ism_eal.Process(argv, "R", testpmd.DEADLINE, prefix=prefix,
+                            stdin=True)
+        procs.append(r)
+        r.wait_for(r"rogue: link up 1$")
+        b.wait_link(0, "up")
+        b.fwd_start()
+        send_good(r, 100)
+        mark = b.count()
+        cpu0 = thread_cpu(b.pid, "ism-eth")
+        t0 = time.monotonic()
+        i = r.wait_for(r"rogue: flooded (\d+)$", start=r.send("flood 3000"))
+        took = time.monotonic() - t0
+        cpu = thread_cpu(b.pid, "ism-eth") - cpu0
+        k = int(re.search(r"flooded (\d+)", r.line(i)).group(1))
+        b.wait_link(0, "up")
+        lines = ism_lines(b, mark)
+        print("B: %d restarts in %.1f s (at most %d), %d ISM log lines (at "
+              "most %d), its control thread used %.2f s of CPU:\n  %s"
+              % (k, took, flood_restarts_max(took), len(lines),
+                 flood_lines_max(took), cpu, "\n  ".join(lines)))
+        check(k >= 1, "the rogue wrote nothing")
+        check(k <= flood_restarts_max(took), "B restarted %d times in "
+              "%.1f s" % (k, took))
+        check(len(lines) <= flood_lines_max(took), "B logged %d ISM lines "
+              "in %.1f s" % (len(lines), took))
+        check(cpu <= took / 2, "B's control thread used %.2f s of CPU in "
+              "%.1f s" % (cpu, took))
+        send_good(r, 100)
+        st = b.port_stats(0)
+        print("B: %s" % st)
+        check(st["RX-packets"] == good[0] and
+              st["RX-bytes"] == 64 * good[0],
+              "B received %d packets %d bytes, the rogue sent %d good ones"
+              % (st["RX-packets"], st["RX-bytes"], good[0]))
+        check(st["RX-errors"] == k, "B counted %d errors for %d bad "
+              "writes" % (st["RX-errors"], k))
+        b.fwd_stop()
+        b.quit()
+        r.send("quit")
+        check(r.wait(testpmd.WAIT) == 0, "rogue: exit status %s"
+              % r.proc.returncode)
+    run_all(procs, body)
+    print("PASS a peer breaking the protocol after each connection: "
+          "restarts and log lines bounded, the link back once it behaves, "
+          "exact counters")
+
+
 # ------------------------------------------------------------ l3fwd-power
 
 def ipv4_packets(n, seed, max_len):
@@ -625,6 +735,7 @@ def l3fwd_power(env):
 
 SCENARIOS = {"txrx": txrx, "pcap": pcap, "kill": kill, "l2fwd": l2fwd,
              "detach": detach, "reuse": reuse, "rogue": rogue,
+             "rogue-flood": rogue_flood,
              "l3fwd-power": l3fwd_power}
 
 
