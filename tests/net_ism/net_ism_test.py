@@ -27,6 +27,15 @@ Scenarios:
                      once (LSC event), B's too, a bounded number of log
                      lines, A's port stops (no crash), refuses to start
                      (No such device), closes, and A quits cleanly
+  detach-busy        A detaches its ISM device while a telemetry client
+                     polls /ism/xstats,0 and /rawdev/dump,0 in a loop,
+                     both cores are kept busy, and the device's reaper
+                     process (dpdk-ism-shm-reaper) is stopped (SIGSTOP):
+                     the detach completes anyway, the command line
+                     answers, the reaper exits once continued
+                     (regression: the close waited for the reaper, which
+                     got no CPU on the main lcore's core: seconds; stopped,
+                     for ever)
   reuse              one testpmd, net_ism0 on ism_lo0 talking to itself:
                      port stop, device detach ism_lo0, port attach ism_lo7
                      (it takes the freed ISM device id): the old port
@@ -61,9 +70,12 @@ import os
 import random
 import re
 import signal
+import socket
 import struct
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -416,6 +428,136 @@ def detach(env, order):
           "down, port stopped, start refused, closed, quit" % order)
 
 
+class Spinner:
+    """A process that keeps one CPU busy (pure Python), ended by pid."""
+
+    def __init__(self, cpu):
+        self.proc = subprocess.Popen(
+            ["taskset", "-c", str(cpu), sys.executable, "-c",
+             "while True: pass"])
+
+    def end(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+class TelemetryLoop(threading.Thread):
+    """Polls the given telemetry commands of a process in a loop until
+    stopped (DPDK's telemetry socket, protocol v2)."""
+
+    def __init__(self, prefix, cmds):
+        super().__init__(daemon=True)
+        self.path = os.path.join(ism_eal.runtime_dir(prefix),
+                                 "dpdk_telemetry.v2")
+        self.cmds = cmds
+        self.halt = threading.Event()
+        self.replies = 0
+
+    def run(self):
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as so:
+                so.settimeout(testpmd.WAIT)
+                so.connect(self.path)
+                so.recv(65536)                  # its greeting
+                while not self.halt.is_set():
+                    for c in self.cmds:
+                        so.send(c.encode())
+                        if so.recv(1 << 20):
+                            self.replies += 1
+        except OSError:
+            pass                                # the process quit
+
+    def stop(self):
+        self.halt.set()
+        self.join(testpmd.WAIT)
+
+
+def reaper_of(pid):
+    """The pid of pid's dpdk-ism-shm-reaper child."""
+    for k in ism_eal._children(pid):
+        try:
+            with open("/proc/%d/comm" % k) as f:
+                if f.read().startswith("dpdk-ism-shm-re"):
+                    return k
+        except OSError:
+            pass
+    raise ism_eal.Error("no dpdk-ism-shm-reaper child of %d" % pid)
+
+
+def running(pid):
+    """Whether pid exists and is not a zombie."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def detach_busy(env):
+    fab = env.fabric()
+    a = Testpmd(env, "A", "0,1", 0, [shm(fab, GID_A), ism(GID_B)],
+                ["--forward-mode=txonly", "--txpkts=200"])
+    b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A)],
+                ["--forward-mode=rxonly"])
+    spin = []
+    tel = [None]
+
+    def body():
+        a.wait_link(0, "up")
+        b.wait_link(0, "up")
+        b.fwd_start()
+        a.fwd_start()
+        b.wait_counter(0, "RX-packets", lambda v: v >= 1000, ">= 1000")
+        reaper = reaper_of(a.pid)
+        spin.extend([Spinner(0), Spinner(1)])
+        tel[0] = TelemetryLoop(a.prefix, ["/ism/xstats,0",
+                                          "/rawdev/dump,0"])
+        tel[0].start()
+        end = time.monotonic() + testpmd.WAIT
+        while tel[0].replies < 10:
+            check(tel[0].is_alive() and time.monotonic() < end,
+                  "no telemetry replies from A")
+            time.sleep(0.01)
+        os.kill(reaper, signal.SIGSTOP)
+        try:
+            a.ask("device detach ism_shm0", r"Device (\S+ )?is detached")
+            # The command line answers.
+            check(a.link(0) == "down", "A: link up after the detach")
+        finally:
+            os.kill(reaper, signal.SIGCONT)
+        tel[0].stop()
+        print("telemetry: %d replies from A" % tel[0].replies)
+        for sp in spin:
+            sp.end()
+        # Told to exit, it does once it runs.
+        end = time.monotonic() + testpmd.WAIT
+        while running(reaper):
+            check(time.monotonic() < end, "A's reaper %d did not exit"
+                  % reaper)
+            time.sleep(0.01)
+        mine = "%032x.sock" % int(GID_A, 16)
+        check(not [n for n in os.listdir(fab) if n.endswith(mine)],
+              "A's socket left behind: %s" % os.listdir(fab))
+        b.wait_link(0, "down")
+        a.fwd_stop()
+        a.ask("port stop 0", r"^Done")
+        a.ask("port close 0", r"^Done")
+        a.quit()
+        b.fwd_stop()
+        b.quit()
+
+    try:
+        run_all([a, b], body)
+    finally:
+        if tel[0] is not None:
+            tel[0].stop()
+        for sp in spin:
+            sp.end()
+    print("PASS device detach with the reaper stopped, a telemetry loop "
+          "and both cores busy: done at once, the reaper exited later")
+
+
 def reuse(env):
     a = Testpmd(env, "A", "0,1", 0, ["ism_lo0,gid=0xa",
                                      "net_ism0,ism=ism_lo0,peer=0xa"], [])
@@ -735,7 +877,7 @@ def l3fwd_power(env):
 
 SCENARIOS = {"txrx": txrx, "pcap": pcap, "kill": kill, "l2fwd": l2fwd,
              "detach": detach, "reuse": reuse, "rogue": rogue,
-             "rogue-flood": rogue_flood,
+             "rogue-flood": rogue_flood, "detach-busy": detach_busy,
              "l3fwd-power": l3fwd_power}
 
 
