@@ -591,6 +591,48 @@ def rogue_packets(n):
     return [bytes((k + i) & 0xff for i in range(64)) for k in range(n)]
 
 
+class Rogue:
+    """dpdk-ism-ring-rogue on ism_shm of fabric fab, the peer of B's port
+    (b); its good packets counted where B counts them (port, key)."""
+
+    def __init__(self, env, fab, b, procs, counted):
+        prefix = ism_eal.file_prefix(env.tag, "net-ism", "R")
+        self.argv = [env.rogue] + ism_eal.eal_args(
+            1, prefix, vdevs=[shm(fab, GID_A)]) + ["--", "--peer", GID_B]
+        self.prefix = prefix
+        self.b = b
+        self.procs = procs
+        self.counted = counted
+        self.good = 0
+        self.r = None
+
+    def start(self):
+        """Start it; once both links are up, B forwards."""
+        print("+ [R] %s" % " ".join(self.argv), flush=True)
+        # Not under stdbuf: an ASan build's runtime must come first (the
+        # rogue flushes each line itself).
+        self.r = ism_eal.Process(self.argv, "R", testpmd.DEADLINE,
+                                 prefix=self.prefix, stdin=True)
+        self.procs.append(self.r)
+        self.r.wait_for(r"rogue: link up 1$")
+        self.b.wait_link(0, "up")
+        self.b.fwd_start()
+        return self.r
+
+    def send_good(self, n):
+        """n good packets, until B counted them."""
+        self.r.wait_for(r"rogue: sent %d$" % n,
+                        start=self.r.send("good %d" % n))
+        self.good += n
+        self.b.wait_counter(self.counted[0], self.counted[1],
+                            lambda v: v >= self.good, "%d" % self.good)
+
+    def quit(self):
+        self.r.send("quit")
+        check(self.r.wait(testpmd.WAIT) == 0, "rogue: exit status %s"
+              % self.r.proc.returncode)
+
+
 def rogue(env, fwd):
     cases = ROGUE_CASES if fwd == "rxonly" else ["len", "len-slot"]
     fab = env.fabric()
@@ -605,30 +647,13 @@ def rogue(env, fwd):
         b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A),
                                          pcap_vdev([empty], [out])], [])
         counted = (1, "TX-packets")
-    prefix = ism_eal.file_prefix(env.tag, "net-ism", "R")
-    argv = [env.rogue] + ism_eal.eal_args(
-        1, prefix, vdevs=[shm(fab, GID_A)]) + ["--", "--peer", GID_B]
     procs = [b]
-    good = [0]
-
-    def send_good(r, n):
-        r.wait_for(r"rogue: sent %d$" % n, start=r.send("good %d" % n))
-        good[0] += n
-        b.wait_counter(counted[0], counted[1], lambda v: v >= good[0],
-                       "%d" % good[0])
+    rg = Rogue(env, fab, b, procs, counted)
 
     def body():
-        print("+ [R] %s" % " ".join(argv), flush=True)
-        # Not under stdbuf: an ASan build's runtime must come first (the
-        # rogue flushes each line itself).
-        r = ism_eal.Process(argv, "R", testpmd.DEADLINE, prefix=prefix,
-                            stdin=True)
-        procs.append(r)
-        r.wait_for(r"rogue: link up 1$")
-        b.wait_link(0, "up")
-        b.fwd_start()
+        r = rg.start()
         for k, case in enumerate(cases):
-            send_good(r, 100)
+            rg.send_good(100)
             mark = b.count()
             r.wait_for(r"rogue: wrote %s$" % case,
                        start=r.send("bad " + case))
@@ -636,25 +661,28 @@ def rogue(env, fwd):
                        r"protocol", start=mark)
             r.wait_for(r"rogue: link up %d$" % (k + 2))
             b.wait_link(0, "up")
-        send_good(r, 100)
-        st = b.port_stats(0)
-        print("B: %s" % st)
-        check(st["RX-packets"] == good[0] and
-              st["RX-bytes"] == 64 * good[0],
-              "B received %d packets %d bytes, the rogue sent %d good ones"
-              % (st["RX-packets"], st["RX-bytes"], good[0]))
-        check(st["RX-errors"] == len(cases), "B counted %d errors for %d "
-              "bad writes" % (st["RX-errors"], len(cases)))
+        rg.send_good(100)
+        rx_exact(b, rg.good, len(cases))
         b.fwd_stop()
         b.quit()
-        r.send("quit")
-        check(r.wait(testpmd.WAIT) == 0, "rogue: exit status %s"
-              % r.proc.returncode)
+        rg.quit()
         if fwd == "pcap":
-            compare(rogue_packets(good[0]), pcap_read(out), "to the pcap")
+            compare(rogue_packets(rg.good), pcap_read(out), "to the pcap")
     run_all(procs, body)
     print("PASS a lying peer (%s; %s): one error each, link down and up, "
-          "exactly the %d good packets" % (fwd, ", ".join(cases), good[0]))
+          "exactly the %d good packets" % (fwd, ", ".join(cases), rg.good))
+
+
+def rx_exact(b, good, bad):
+    """B's port 0 received exactly good packets of 64 bytes and counted
+    bad errors."""
+    st = b.port_stats(0)
+    print("B: %s" % st)
+    check(st["RX-packets"] == good and st["RX-bytes"] == 64 * good,
+          "B received %d packets %d bytes, the rogue sent %d good ones"
+          % (st["RX-packets"], st["RX-bytes"], good))
+    check(st["RX-errors"] == bad, "B counted %d errors for %d bad writes"
+          % (st["RX-errors"], bad))
 
 
 def thread_cpu(pid, name):
@@ -698,27 +726,12 @@ def rogue_flood(env):
     fab = env.fabric()
     b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A)],
                 ["--forward-mode=rxonly"])
-    prefix = ism_eal.file_prefix(env.tag, "net-ism", "R")
-    argv = [env.rogue] + ism_eal.eal_args(
-        1, prefix, vdevs=[shm(fab, GID_A)]) + ["--", "--peer", GID_B]
     procs = [b]
-    good = [0]
-
-    def send_good(r, n):
-        r.wait_for(r"rogue: sent %d$" % n, start=r.send("good %d" % n))
-        good[0] += n
-        b.wait_counter(0, "RX-packets", lambda v: v >= good[0],
-                       "%d" % good[0])
+    rg = Rogue(env, fab, b, procs, (0, "RX-packets"))
 
     def body():
-        print("+ [R] %s" % " ".join(argv), flush=True)
-        r = ism_eal.Process(argv, "R", testpmd.DEADLINE, prefix=prefix,
-                            stdin=True)
-        procs.append(r)
-        r.wait_for(r"rogue: link up 1$")
-        b.wait_link(0, "up")
-        b.fwd_start()
-        send_good(r, 100)
+        r = rg.start()
+        rg.send_good(100)
         mark = b.count()
         cpu0 = thread_cpu(b.pid, "ism-eth")
         t0 = time.monotonic()
@@ -739,20 +752,11 @@ def rogue_flood(env):
               "in %.1f s" % (len(lines), took))
         check(cpu <= took / 2, "B's control thread used %.2f s of CPU in "
               "%.1f s" % (cpu, took))
-        send_good(r, 100)
-        st = b.port_stats(0)
-        print("B: %s" % st)
-        check(st["RX-packets"] == good[0] and
-              st["RX-bytes"] == 64 * good[0],
-              "B received %d packets %d bytes, the rogue sent %d good ones"
-              % (st["RX-packets"], st["RX-bytes"], good[0]))
-        check(st["RX-errors"] == k, "B counted %d errors for %d bad "
-              "writes" % (st["RX-errors"], k))
+        rg.send_good(100)
+        rx_exact(b, rg.good, k)
         b.fwd_stop()
         b.quit()
-        r.send("quit")
-        check(r.wait(testpmd.WAIT) == 0, "rogue: exit status %s"
-              % r.proc.returncode)
+        rg.quit()
     run_all(procs, body)
     print("PASS a peer breaking the protocol after each connection: "
           "restarts and log lines bounded, the link back once it behaves, "
