@@ -61,8 +61,8 @@
  * start, stop, close, DMBs, nocopy, software events, event polling,
  * reachability, VLANs, counter resets, the selftest, the interrupt mode
  * (rte_ism_intr_*()); the fast path of a device is not available there
- * (-ENODEV). When the primary closes or
- * removes a device, the calls of a secondary on its id return -ENODEV.
+ * (-ENODEV). When the primary closes or removes a device, the calls of a
+ * secondary on its id return -ENODEV.
 
  * Conventions: functions return 0 (or a count) on success and a negative
  * errno on failure, with a log line (log type lib.ism) saying what was wrong.

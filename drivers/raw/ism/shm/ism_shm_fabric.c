@@ -410,6 +410,7 @@ reapers_collect(pid_t pid)
 	}
 	pthread_mutex_unlock(&reapers_lock);
 }
+
 static int
 reaper_path(char *buf, size_t size)
 {
