@@ -25,6 +25,11 @@ intr_dev_get(uint16_t dev_id, const char *caller, int *err)
 	*err = -ENODEV;
 	if (dev == NULL)
 		return NULL;
+	/* The descriptor and the armed flag are the primary's user's; a
+	 * secondary's device has no such ops. */
+	*err = ism_primary_only(dev, caller);
+	if (*err < 0)
+		return NULL;
 	if (!(dev->capa & RTE_ISM_CAPA_INTR)) {
 		RTE_LOG_LINE(ERR, ISM, "%s(): %s (%s) has no interrupt mode",
 			caller, dev->name, dev->driver_name);

@@ -59,9 +59,10 @@
  * there. Everything that changes a device, or takes what belongs to its
  * user in the primary, returns -E_RTE_SECONDARY in a secondary process:
  * start, stop, close, DMBs, nocopy, software events, event polling,
- * reachability, VLANs, counter resets, the selftest; the fast path of a
- * device is not available there (-ENODEV). When the primary closes or
- * removes a device, the calls of a secondary on its id return -ENODEV.
+ * reachability, VLANs, counter resets, the selftest, the interrupt mode
+ * (rte_ism_intr_*()); the fast path of a device is not available there
+ * (-ENODEV). When the primary closes or removes a device, the calls of a
+ * secondary on its id return -ENODEV.
 
  * Conventions: functions return 0 (or a count) on success and a negative
  * errno on failure, with a log line (log type lib.ism) saying what was wrong.
@@ -838,7 +839,8 @@ int rte_ism_dev_remove_callback_unregister(uint16_t dev_id,
  *
  * The device's wake-up file descriptor, for epoll(7), poll(2) or
  * rte_epoll_ctl(): readable while a wake-up is pending (see above).
- * @return the descriptor (>= 0), -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR).
+ * @return the descriptor (>= 0), -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR),
+ *   -E_RTE_SECONDARY.
  */
 __rte_experimental
 int rte_ism_intr_fd_get(uint16_t dev_id);
@@ -851,8 +853,8 @@ int rte_ism_intr_fd_get(uint16_t dev_id);
  * DMBs, or an event queued for it, makes its descriptor readable; if one
  * is pending already, the descriptor is made readable at once. Arming an
  * armed device only checks again for what is pending.
- * @return 0, -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR), or the driver's
- *   error (-EIO: the descriptor could not be written).
+ * @return 0, -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR), -E_RTE_SECONDARY,
+ *   or the driver's error (-EIO: the descriptor could not be written).
  */
 __rte_experimental
 int rte_ism_intr_enable(uint16_t dev_id);
@@ -864,7 +866,7 @@ int rte_ism_intr_enable(uint16_t dev_id);
  * Disarm the device's wake-up and clear its descriptor: writers stop
  * making system calls; the client polls. Disarming a disarmed device
  * clears the descriptor.
- * @return 0, -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR).
+ * @return 0, -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR), -E_RTE_SECONDARY.
  */
 __rte_experimental
 int rte_ism_intr_disable(uint16_t dev_id);
@@ -894,8 +896,9 @@ int rte_ism_intr_kick(uint16_t dev_id);
  * @param epfd epoll instance, or RTE_EPOLL_PER_THREAD
  * @param op RTE_INTR_EVENT_ADD or RTE_INTR_EVENT_DEL
  * @param data returned by rte_epoll_wait() for this descriptor
- * @return 0, -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR), -EINVAL (bad op),
- *   -EEXIST (added already), or the error of rte_epoll_ctl() (-EPERM).
+ * @return 0, -ENODEV, -ENOTSUP (no RTE_ISM_CAPA_INTR), -E_RTE_SECONDARY,
+ *   -EINVAL (bad op), -EEXIST (added already), or the error of
+ *   rte_epoll_ctl() (-EPERM).
  */
 __rte_experimental
 int rte_ism_intr_ctl(uint16_t dev_id, int epfd, int op, void *data);

@@ -33,6 +33,7 @@
 
 #define HELLO_PERIOD_MS	100
 #define WARN_PERIOD_MS	1000	/* peer-triggered warnings, at most */
+#define FIRST_QUIET_MS	50	/* after the free restarts, then doubled */
 
 static uint32_t
 msg_code(uint32_t type, uint32_t payload)
@@ -143,6 +144,45 @@ forget_peer(struct rte_ism_ring_link *l)
 	l->peer_nb_rings = 0;
 	l->up = false;
 	l->next_hello = 0;
+	l->extra_rings_told = false;
+}
+
+static uint64_t
+ms_to_tsc(uint64_t ms)
+{
+	return rte_get_tsc_hz() / 1000 * ms;
+}
+
+/* Whether the link ignores its peer now (it broke the protocol again and
+ * again). */
+static bool
+quiet(const struct rte_ism_ring_link *l, uint64_t now)
+{
+	return l->quiet_until != 0 && now < l->quiet_until;
+}
+
+/* The peer broke the ring protocol once more (the link went down): past
+ * the free restarts, ignore it for a while, longer each time; otherwise a
+ * peer doing it after each new connection has us restart thousands of
+ * times a second. */
+static void
+violation(struct rte_ism_ring_link *l, uint64_t now)
+{
+	uint32_t extra;
+	uint64_t ms;
+
+	l->nb_violations++;
+	if (l->nb_violations <= RTE_ISM_RING_LINK_FREE_RESTARTS)
+		return;
+	extra = RTE_MIN(l->nb_violations - RTE_ISM_RING_LINK_FREE_RESTARTS - 1,
+			16u);
+	ms = RTE_MIN((uint64_t)FIRST_QUIET_MS << extra,
+			(uint64_t)RTE_ISM_RING_LINK_MAX_QUIET_MS);
+	l->quiet_until = now + ms_to_tsc(ms);
+	if (warn_ok(l))
+		RING_LOG(WARNING, "the peer broke the ring protocol %u times in "
+			 "a row: ignoring it for %" PRIu64 " ms",
+			 l->nb_violations, ms);
 }
 
 /* The peer is gone: drop its state, report, start announcing ourselves. */
@@ -180,6 +220,7 @@ up_check(struct rte_ism_ring_link *l)
 		RING_LOG(WARNING, "the peer has %u rings, we have %u: only %u "
 			 "are used", l->peer_nb_rings, l->nb_rings, n);
 	l->up = true;
+	l->up_since = rte_rdtsc();
 	l->nb_up++;
 	return report(l, RTE_ISM_RING_LINK_UP, NULL, NULL);
 }
@@ -195,17 +236,32 @@ on_hello(struct rte_ism_ring_link *l, const struct rte_ism_event *ev)
 	};
 	struct rte_ism_ring *r;
 	unsigned int what = 0;
+	char unused[32];
 	int ret;
 
+	if (quiet(l, rte_rdtsc()))
+		return 0;
 	if (ev->info == 0) {
 		if (warn_ok(l))
 			RING_LOG(WARNING, "ignoring a HELLO without a token");
 		return 0;
 	}
+	/* Repeated by the peer until confirmed, i.e. for as long as the
+	 * connection lasts: said once per connection. */
 	if (i >= l->nb_rings) {
-		if (warn_ok(l))
-			RING_LOG(WARNING, "the peer offers ring %u, we have "
-				 "%u rings: not used", i, l->nb_rings);
+		if (!l->extra_rings_told) {
+			l->extra_rings_told = true;
+			nb = RTE_MAX(nb, i + 1);
+			if (nb == l->nb_rings + 1)
+				snprintf(unused, sizeof(unused), "ring %u is",
+					 l->nb_rings);
+			else
+				snprintf(unused, sizeof(unused),
+					 "rings %u-%u are", l->nb_rings,
+					 nb - 1);
+			RING_LOG(WARNING, "the peer has %u rings, we have %u: "
+				 "its %s not used", nb, l->nb_rings, unused);
+		}
 		return 0;
 	}
 	r = l->rings[i];
@@ -252,7 +308,8 @@ on_ready(struct rte_ism_ring_link *l, const struct rte_ism_event *ev)
 			break;
 	/* A READY before the peer's HELLO is ignored; our next HELLO
 	 * brings another one. */
-	if (i == l->nb_rings || l->peer_token[i] == 0 || l->confirmed[i])
+	if (i == l->nb_rings || l->peer_token[i] == 0 || l->confirmed[i] ||
+	    quiet(l, rte_rdtsc()))
 		return 0;
 	ret = rte_ism_ring_tx_start(l->rings[i],
 			(ev->code & READY_F_NO_SIGNAL) == 0);
@@ -371,11 +428,17 @@ rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 				 strerror(-err));
 		what = peer_lost(l, why, NULL, RTE_ISM_RING_LINK_LOST);
 		link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
+		if (err == -EPROTO)
+			violation(l, now);
 		return what;
 	}
+	/* A link that lasted: the peer's earlier violations are forgiven. */
+	if (l->up && l->nb_violations != 0 && now > l->up_since &&
+	    now - l->up_since >= ms_to_tsc(RTE_ISM_RING_LINK_MAX_QUIET_MS))
+		l->nb_violations = 0;
 	for (i = 0; i < l->nb_rings; i++)
 		all &= l->confirmed[i];
-	if (all || now < l->next_hello)
+	if (all || now < l->next_hello || quiet(l, now))
 		return 0;
 	for (i = 0; i < l->nb_rings; i++)
 		if (!l->confirmed[i])

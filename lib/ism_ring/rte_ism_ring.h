@@ -487,7 +487,20 @@ int rte_ism_ring_stats_get(const struct rte_ism_ring *r,
  * treated as lost first. Sending on ring i starts on READY; receiving as
  * soon as the peer's HELLO for it was handled. The link is up when every
  * ring both sides have is.
+ *
+ * A peer that breaks the ring protocol (rte_ism_ring_link_tick()) again
+ * and again is not let back at once: after RTE_ISM_RING_LINK_FREE_RESTARTS
+ * such restarts in a row the link ignores the peer (its messages, and
+ * sends no HELLO) for 50 ms, then twice as long after each further one,
+ * at most RTE_ISM_RING_LINK_MAX_QUIET_MS; a link that stays up that long
+ * clears the count. Once the peer behaves, the link comes up again within
+ * that time.
  */
+
+/** Restarts after protocol violations in a row that are not delayed. */
+#define RTE_ISM_RING_LINK_FREE_RESTARTS	3
+/** The longest a link ignores a peer that keeps breaking the protocol. */
+#define RTE_ISM_RING_LINK_MAX_QUIET_MS	1000
 
 /** Link changes reported by the link functions (bits). */
 #define RTE_ISM_RING_LINK_UP	0x1	/**< every ring connected */
@@ -525,6 +538,12 @@ struct rte_ism_ring_link {
 	uint64_t nb_up;				/**< times the link came up */
 	uint64_t nb_lost;			/**< losses and clean exits */
 	int last_send_error;			/**< to log each error once */
+	/** Protocol violations of the peer in a row (none since a link
+	 * that lasted): past a few, each restart waits longer. */
+	uint32_t nb_violations;
+	uint64_t quiet_until;			/**< TSC: the peer ignored */
+	uint64_t up_since;			/**< TSC of the last link up */
+	bool extra_rings_told;			/**< "not used" logged */
 	rte_ism_ring_link_cb_t cb;		/**< told of each change */
 	void *cb_arg;				/**< its argument */
 };

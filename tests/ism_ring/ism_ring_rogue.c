@@ -20,6 +20,10 @@
  *              behind    a producer cursor one slot behind
  *              beyond    a producer cursor one slot beyond the credits
  *              ahead31   a producer cursor 2^31 slots ahead
+ *   flood MS   for MS milliseconds, write a descriptor of length 2^32 - 1
+ *              after each new connection (as soon as the link is up),
+ *              then wait for the link to come up again
+ *                                        -> "rogue: flooded K" (K writes)
  *   quit                                 -> exit 0
  *
  * It prints "rogue: link up K" each time the link comes up (the K-th time)
@@ -139,6 +143,34 @@ write_bad(const char *what)
 			RTE_ISM_RING_PROD_OFF, &prod, sizeof(prod));
 }
 
+/* A bad descriptor after each new connection for ms milliseconds; the
+ * number written, or a negative errno. */
+static int
+flood(unsigned int ms)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * ms;
+	unsigned int done_up = nb_up - 1;	/* the current one too */
+	int k = 0, ret;
+
+	while (rte_get_timer_cycles() < end) {
+		poll_link();
+		if (rte_ism_ring_link_up(&rlink) && nb_up != done_up) {
+			ret = write_bad("len");
+			if (ret < 0)
+				return ret;
+			done_up = nb_up;
+			k++;
+		}
+		rte_delay_us_sleep(100);
+	}
+	/* The peer lets us back in once we behave. */
+	while (!rte_ism_ring_link_up(&rlink) || nb_up == done_up) {
+		poll_link();
+		rte_delay_us_sleep(100);
+	}
+	return k;
+}
+
 static int
 command(char *line)
 {
@@ -154,6 +186,10 @@ command(char *line)
 		ret = send_good(strtoul(arg, NULL, 0));
 		if (ret == 0)
 			printf("rogue: sent %s\n", arg);
+	} else if (strcmp(line, "flood") == 0 && arg != NULL) {
+		ret = flood(strtoul(arg, NULL, 0));
+		if (ret >= 0)
+			printf("rogue: flooded %d\n", ret);
 	} else if (strcmp(line, "bad") == 0 && arg != NULL) {
 		ret = write_bad(arg);
 		if (ret == 0)

@@ -46,6 +46,8 @@ int test_link_multi_ring(void);
 int test_link_ring_mismatch(void);
 int test_link_poll_cursor(void);
 int test_link_protocol_error(void);
+int test_link_extra_ring_told_once(void);
+int test_link_violation_backoff(void);
 
 /* test_ism_ring_handoff.c */
 int test_handoff(void);

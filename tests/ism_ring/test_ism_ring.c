@@ -840,6 +840,8 @@ static const struct {
 	{ "link_ring_mismatch", test_link_ring_mismatch },
 	{ "link_poll_cursor", test_link_poll_cursor },
 	{ "link_protocol_error", test_link_protocol_error },
+	{ "link_extra_ring_told_once", test_link_extra_ring_told_once },
+	{ "link_violation_backoff", test_link_violation_backoff },
 	{ "handoff", test_handoff },
 	{ "quiesce", test_quiesce },
 	{ "ring_removal", test_ring_removal },

@@ -9,9 +9,11 @@
  */
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_log.h>
 
 #include "ring_test.h"
 
@@ -373,6 +375,167 @@ test_link_protocol_error(void)
 	TEST_ASSERT_EQUAL(rep_a.nb_bye, 1, "a saw %u BYEs", rep_a.nb_bye);
 	TEST_ASSERT_EQUAL(rb->rx_stats.bad, 1, "errors counted: %" PRIu64,
 			  rb->rx_stats.bad);
+	if (one_packet(ra, rb, 1000, 2) < 0 || one_packet(rb, ra, 64, 3) < 0)
+		ret = -1;
+	rte_ism_ring_link_bye(&la);
+	rte_ism_ring_link_bye(&lb);
+	ring_fini(&ra);
+	ring_fini(&rb);
+	return ret;
+}
+
+/* Lines of what was captured that contain text. */
+static unsigned int
+count_lines(const char *buf, const char *text)
+{
+	unsigned int n = 0;
+	const char *p = buf;
+
+	while (p != NULL && (p = strstr(p, text)) != NULL) {
+		n++;
+		p += strlen(text);
+	}
+	return n;
+}
+
+/* a has two rings, b one: a offers its ring 1 (a HELLO every 100 ms, for
+ * as long as the link lasts); b says once that it does not use it, in
+ * words that name both counts (regression: once a second for ever, "the
+ * peer offers ring 1, we have 1 rings"). */
+int
+test_link_extra_ring_told_once(void)
+{
+	struct rte_ism_ring *a[2], *b[1];
+	unsigned int ev_a = 0, ev_b = 0, i, n;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	events_drain();
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
+				      false, true), "a0");
+	TEST_ASSERT_SUCCESS(ring_init(&ra2, dev_a, &gid_b, &geom_default,
+				      false, true), "a1");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
+				      false, true), "b0");
+	a[0] = ra;
+	a[1] = ra2;
+	b[0] = rb;
+	mem = open_memstream(&buf, &len);
+	TEST_ASSERT_NOT_NULL(mem, "memstream");
+	rte_openlog_stream(mem);
+	TEST_ASSERT_SUCCESS(link_a(a, 2), "link a");
+	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
+	poll_both(&ev_a, &ev_b, both_up);
+	/* 2.5 s of a's HELLOs for its ring 1: the old rate limit let one
+	 * line a second through. */
+	for (i = 0; i < 5; i++) {
+		unsigned int k;
+
+		for (k = 0; k < 500; k++) {
+			ev_a |= rte_ism_ring_link_poll(&la, rte_rdtsc());
+			ev_b |= rte_ism_ring_link_poll(&lb, rte_rdtsc());
+			rte_delay_us_block(1000);
+		}
+	}
+	rte_openlog_stream(NULL);
+	fclose(mem);
+	n = count_lines(buf, "not used");
+	printf("b's lines about a's extra ring: %u\n%s", n, buf);
+	TEST_ASSERT(both_up(), "handshake did not complete");
+	TEST_ASSERT_EQUAL(n, 1u, "b logged a's extra ring %u times", n);
+	TEST_ASSERT(strstr(buf, "the peer has 2 rings, we have 1: its ring 1 "
+			   "is not used") != NULL, "b's line reads wrong");
+	free(buf);
+	rte_ism_ring_link_bye(&la);
+	rte_ism_ring_link_bye(&lb);
+	ring_fini(&ra);
+	ring_fini(&ra2);
+	ring_fini(&rb);
+	return TEST_SUCCESS;
+}
+
+static bool
+b_down(void)
+{
+	return !rte_ism_ring_link_up(&lb) && lb.peer_token[0] == 0;
+}
+
+#define VIOLATIONS	(RTE_ISM_RING_LINK_FREE_RESTARTS + 4)
+
+/* a writes a descriptor that breaks b's ring after each new connection:
+ * b restarts at once the first RTE_ISM_RING_LINK_FREE_RESTARTS times, then
+ * ignores a for 50 ms, 100 ms, ... (never up again before that ends); the
+ * errors and losses counted exactly; once a behaves the link comes back
+ * and traffic passes (regression: thousands of restarts a second). */
+int
+test_link_violation_backoff(void)
+{
+	struct rte_ism_ring_desc d = { .len = UINT32_MAX };
+	struct rte_ism_ring *a[1], *b[1];
+	unsigned int ev_a = 0, ev_b = 0, v, i;
+	uint64_t hz = rte_get_tsc_hz(), t, want_ms;
+	struct rte_mbuf *rx[4];
+	uint32_t prod, next;
+	int ret = 0;
+
+	events_drain();
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
+				      false, true), "a");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
+				      false, true), "b");
+	a[0] = ra;
+	b[0] = rb;
+	TEST_ASSERT_SUCCESS(link_a(a, 1), "link a");
+	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
+	for (v = 1; v <= VIOLATIONS; v++) {
+		poll_both(&ev_a, &ev_b, both_up);
+		TEST_ASSERT(both_up(), "violation %u: no handshake", v);
+		/* Never up while b ignores a. */
+		TEST_ASSERT(lb.quiet_until == 0 ||
+			    lb.up_since >= lb.quiet_until,
+			    "violation %u: up %" PRIu64 " ms before the end of "
+			    "b's quiet time", v, (lb.quiet_until -
+			    lb.up_since) * 1000 / hz);
+		if (one_packet(ra, rb, 100, v) < 0)
+			return TEST_FAILED;
+		next = rte_atomic_load_explicit(&rb->rx_next,
+				rte_memory_order_relaxed);
+		prod = next + 1;
+		TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb->dmb.token, 0,
+				0, RTE_ISM_RING_DESC_OFF + (next &
+				(geom_default.nb_slots - 1)) * sizeof(d), &d,
+				sizeof(d)), "move");
+		TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb->dmb.token, 0,
+				0, RTE_ISM_RING_PROD_OFF, &prod, sizeof(prod)),
+				"move");
+		for (i = 0; i < 10; i++)
+			TEST_ASSERT_EQUAL(rte_ism_ring_recv(rb, rx, 4), 0,
+					  "received");
+		t = rte_rdtsc();
+		poll_both(&ev_a, &ev_b, b_down);
+		TEST_ASSERT(b_down(), "violation %u: b still up", v);
+		if (v <= RTE_ISM_RING_LINK_FREE_RESTARTS) {
+			TEST_ASSERT_EQUAL(lb.quiet_until, 0, "violation %u: "
+					  "b ignores a", v);
+			continue;
+		}
+		want_ms = RTE_MIN(50ull << (v -
+				RTE_ISM_RING_LINK_FREE_RESTARTS - 1),
+				(uint64_t)RTE_ISM_RING_LINK_MAX_QUIET_MS);
+		TEST_ASSERT(lb.quiet_until >= t + hz / 1000 * want_ms,
+			    "violation %u: b ignores a for %" PRId64 " ms, "
+			    "want %" PRIu64, v, (int64_t)(lb.quiet_until - t) *
+			    1000 / (int64_t)hz, want_ms);
+	}
+	poll_both(&ev_a, &ev_b, both_up);
+	TEST_ASSERT(both_up(), "no handshake once a behaves");
+	TEST_ASSERT(lb.up_since >= lb.quiet_until, "up before b's quiet "
+		    "time ended");
+	TEST_ASSERT_EQUAL(rb->rx_stats.bad, (uint64_t)VIOLATIONS,
+			  "errors counted: %" PRIu64, rb->rx_stats.bad);
+	TEST_ASSERT_EQUAL(rep_b.nb_lost, VIOLATIONS, "b lost the link %u "
+			  "times", rep_b.nb_lost);
 	if (one_packet(ra, rb, 1000, 2) < 0 || one_packet(rb, ra, 64, 3) < 0)
 		ret = -1;
 	rte_ism_ring_link_bye(&la);

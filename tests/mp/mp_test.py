@@ -20,6 +20,12 @@ Scenarios:
                    secondary (dpdk-ism-mp-tool info) reads the ISM
                    device's identity and counters and is refused every
                    change (-E_RTE_SECONDARY)
+  api              every function of rte_ism.h called in a secondary
+                   (dpdk-ism-mp-tool api; the list generated from the
+                   header) on the ism_shm device of a testpmd primary:
+                   each works read-only or returns the error rte_ism.h
+                   documents (regression: the interrupt mode's functions
+                   called a driver op a secondary does not have: SIGSEGV)
   fwd-detach forwarding|peer-gone
                    X, a dpdk-ism_fwd primary with hugepages, sends to Y
                    over ism_shm; a secondary asks X to remove its ISM
@@ -287,6 +293,34 @@ def tools(env):
           "net_ism port, rte_ism_* in a secondary")
 
 
+# ------------------------------------------------------------------ api
+
+def api(env):
+    fab = fabric(env, "fabric")
+    b = HugeTestpmd(env, "B", "1@0,2@1", 1,
+                    [shm(fab, GID_B), "net_null0,no-rx=1"], [])
+    procs = [b]
+
+    def body():
+        # Answered once its devices are probed.
+        b.ask("show port summary all", r"Number of available ports")
+        t = secondary(env, "mp-tool", [
+            env.mp_tool, "-l", "0", "--file-prefix", b.mp_prefix,
+            "--no-pci", "--", "api"], preload=False)
+        procs.append(t)
+        rc = t.wait(testpmd.WAIT)
+        check(rc == 0, "mp-tool api: exit status %s" % rc)
+        line = t.line(t.wait_for(r"MP-TOOL: PASS api \((\d+) functions"))
+        n = int(re.search(r"\((\d+) functions", line).group(1))
+        check(n >= 30, "mp-tool api: only %d functions" % n)
+        # The primary is unharmed: its device still answers.
+        b.ask("show port summary all", r"Number of available ports")
+        b.quit()
+    run_all(procs, body)
+    print("PASS every function of rte_ism.h in a secondary: read-only or "
+          "the documented error")
+
+
 # ------------------------------------------------------------- fwd-detach
 
 def fwd_detach(env, order):
@@ -344,7 +378,7 @@ def fwd_detach(env, order):
           "and exited 4, its peer saw it go" % order)
 
 
-SCENARIOS = {"tools": tools, "fwd-detach": fwd_detach}
+SCENARIOS = {"tools": tools, "api": api, "fwd-detach": fwd_detach}
 
 
 def main():

@@ -10,6 +10,9 @@
  *       every ISM device: identity and counters (what a secondary may
  *       read), and every call that would change a device refused with
  *       -E_RTE_SECONDARY, the fast path with -ENODEV; exit 0 if so
+ *   dpdk-ism-mp-tool [EAL options] -- api
+ *       every function of rte_ism.h on the first ISM device (mp_api.c):
+ *       each works read-only or returns the documented error; exit 0 if so
  *   dpdk-ism-mp-tool [EAL options] -- detach NAME
  *       ask the primary to remove the vdev NAME (DPDK's hot-unplug from a
  *       secondary process); exit 0 if it did
@@ -30,6 +33,8 @@
 #include <rte_errno.h>
 
 #include <rte_ism.h>
+
+#include "mp_api.h"
 
 static int failures;
 
@@ -152,6 +157,11 @@ main(int argc, char **argv)
 	argv = eal_argv + ret;
 	if (n >= 2 && strcmp(argv[1], "info") == 0) {
 		status = cmd_info();
+	} else if (n >= 2 && strcmp(argv[1], "api") == 0) {
+		status = rte_ism_dev_count() > 0 ?
+			mp_api_check(rte_ism_dev_next(0)) : 1;
+		if (rte_ism_dev_count() == 0)
+			printf("MP-TOOL: FAIL api: no ISM device\n");
 	} else if (n >= 3 && strcmp(argv[1], "detach") == 0) {
 		ret = rte_eal_hotplug_remove("vdev", argv[2]);
 		printf("MP-TOOL: detach %s: %d (%s)\n", argv[2], ret,
@@ -169,7 +179,7 @@ main(int argc, char **argv)
 		       ret < 0 ? rte_strerror(-ret) : "done");
 		status = ret < 0;
 	} else {
-		printf("usage: %s [EAL options] -- info | detach NAME | "
+		printf("usage: %s [EAL options] -- info | api | detach NAME | "
 		       "attach NAME ARGS\n", eal_argv[0]);
 	}
 	rte_eal_cleanup();

@@ -27,6 +27,15 @@ Scenarios:
                      once (LSC event), B's too, a bounded number of log
                      lines, A's port stops (no crash), refuses to start
                      (No such device), closes, and A quits cleanly
+  detach-busy        A detaches its ISM device while a telemetry client
+                     polls /ism/xstats,0 and /rawdev/dump,0 in a loop,
+                     both cores are kept busy, and the device's reaper
+                     process (dpdk-ism-shm-reaper) is stopped (SIGSTOP):
+                     the detach completes anyway, the command line
+                     answers, the reaper exits once continued
+                     (regression: the close waited for the reaper, which
+                     got no CPU on the main lcore's core: seconds; stopped,
+                     for ever)
   reuse              one testpmd, net_ism0 on ism_lo0 talking to itself:
                      port stop, device detach ism_lo0, port attach ism_lo7
                      (it takes the freed ISM device id): the old port
@@ -37,6 +46,14 @@ Scenarios:
                      behind, beyond the credits, 2^31 ahead; each one
                      error, the link down and up again, no crash; B got
                      exactly the good packets (the pcap holds them)
+  rogue-flood        the rogue breaks the ring protocol after each new
+                     connection for 3 s (a descriptor of length 2^32 - 1):
+                     B's restarts and its ISM log lines stay within what
+                     the back-off and the rate limit allow for the time it
+                     took (regression: thousands of each), its control
+                     thread's CPU share too; once the rogue behaves the
+                     link comes back, and B counted exactly one error per
+                     bad write and received exactly the good packets
   l3fwd-power        the same through DPDK's l3fwd-power in interrupt-only
                      mode (Rx interrupts): routed IPv4 packets arrive, in
                      order; idle before and after the traffic its lcore
@@ -53,9 +70,12 @@ import os
 import random
 import re
 import signal
+import socket
 import struct
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -408,6 +428,136 @@ def detach(env, order):
           "down, port stopped, start refused, closed, quit" % order)
 
 
+class Spinner:
+    """A process that keeps one CPU busy (pure Python), ended by pid."""
+
+    def __init__(self, cpu):
+        self.proc = subprocess.Popen(
+            ["taskset", "-c", str(cpu), sys.executable, "-c",
+             "while True: pass"])
+
+    def end(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+class TelemetryLoop(threading.Thread):
+    """Polls the given telemetry commands of a process in a loop until
+    stopped (DPDK's telemetry socket, protocol v2)."""
+
+    def __init__(self, prefix, cmds):
+        super().__init__(daemon=True)
+        self.path = os.path.join(ism_eal.runtime_dir(prefix),
+                                 "dpdk_telemetry.v2")
+        self.cmds = cmds
+        self.halt = threading.Event()
+        self.replies = 0
+
+    def run(self):
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as so:
+                so.settimeout(testpmd.WAIT)
+                so.connect(self.path)
+                so.recv(65536)                  # its greeting
+                while not self.halt.is_set():
+                    for c in self.cmds:
+                        so.send(c.encode())
+                        if so.recv(1 << 20):
+                            self.replies += 1
+        except OSError:
+            pass                                # the process quit
+
+    def stop(self):
+        self.halt.set()
+        self.join(testpmd.WAIT)
+
+
+def reaper_of(pid):
+    """The pid of pid's dpdk-ism-shm-reaper child."""
+    for k in ism_eal._children(pid):
+        try:
+            with open("/proc/%d/comm" % k) as f:
+                if f.read().startswith("dpdk-ism-shm-re"):
+                    return k
+        except OSError:
+            pass
+    raise ism_eal.Error("no dpdk-ism-shm-reaper child of %d" % pid)
+
+
+def running(pid):
+    """Whether pid exists and is not a zombie."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def detach_busy(env):
+    fab = env.fabric()
+    a = Testpmd(env, "A", "0,1", 0, [shm(fab, GID_A), ism(GID_B)],
+                ["--forward-mode=txonly", "--txpkts=200"])
+    b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A)],
+                ["--forward-mode=rxonly"])
+    spin = []
+    tel = [None]
+
+    def body():
+        a.wait_link(0, "up")
+        b.wait_link(0, "up")
+        b.fwd_start()
+        a.fwd_start()
+        b.wait_counter(0, "RX-packets", lambda v: v >= 1000, ">= 1000")
+        reaper = reaper_of(a.pid)
+        spin.extend([Spinner(0), Spinner(1)])
+        tel[0] = TelemetryLoop(a.prefix, ["/ism/xstats,0",
+                                          "/rawdev/dump,0"])
+        tel[0].start()
+        end = time.monotonic() + testpmd.WAIT
+        while tel[0].replies < 10:
+            check(tel[0].is_alive() and time.monotonic() < end,
+                  "no telemetry replies from A")
+            time.sleep(0.01)
+        os.kill(reaper, signal.SIGSTOP)
+        try:
+            a.ask("device detach ism_shm0", r"Device (\S+ )?is detached")
+            # The command line answers.
+            check(a.link(0) == "down", "A: link up after the detach")
+        finally:
+            os.kill(reaper, signal.SIGCONT)
+        tel[0].stop()
+        print("telemetry: %d replies from A" % tel[0].replies)
+        for sp in spin:
+            sp.end()
+        # Told to exit, it does once it runs.
+        end = time.monotonic() + testpmd.WAIT
+        while running(reaper):
+            check(time.monotonic() < end, "A's reaper %d did not exit"
+                  % reaper)
+            time.sleep(0.01)
+        mine = "%032x.sock" % int(GID_A, 16)
+        check(not [n for n in os.listdir(fab) if n.endswith(mine)],
+              "A's socket left behind: %s" % os.listdir(fab))
+        b.wait_link(0, "down")
+        a.fwd_stop()
+        a.ask("port stop 0", r"^Done")
+        a.ask("port close 0", r"^Done")
+        a.quit()
+        b.fwd_stop()
+        b.quit()
+
+    try:
+        run_all([a, b], body)
+    finally:
+        if tel[0] is not None:
+            tel[0].stop()
+        for sp in spin:
+            sp.end()
+    print("PASS device detach with the reaper stopped, a telemetry loop "
+          "and both cores busy: done at once, the reaper exited later")
+
+
 def reuse(env):
     a = Testpmd(env, "A", "0,1", 0, ["ism_lo0,gid=0xa",
                                      "net_ism0,ism=ism_lo0,peer=0xa"], [])
@@ -441,6 +591,48 @@ def rogue_packets(n):
     return [bytes((k + i) & 0xff for i in range(64)) for k in range(n)]
 
 
+class Rogue:
+    """dpdk-ism-ring-rogue on ism_shm of fabric fab, the peer of B's port
+    (b); its good packets counted where B counts them (port, key)."""
+
+    def __init__(self, env, fab, b, procs, counted):
+        prefix = ism_eal.file_prefix(env.tag, "net-ism", "R")
+        self.argv = [env.rogue] + ism_eal.eal_args(
+            1, prefix, vdevs=[shm(fab, GID_A)]) + ["--", "--peer", GID_B]
+        self.prefix = prefix
+        self.b = b
+        self.procs = procs
+        self.counted = counted
+        self.good = 0
+        self.r = None
+
+    def start(self):
+        """Start it; once both links are up, B forwards."""
+        print("+ [R] %s" % " ".join(self.argv), flush=True)
+        # Not under stdbuf: an ASan build's runtime must come first (the
+        # rogue flushes each line itself).
+        self.r = ism_eal.Process(self.argv, "R", testpmd.DEADLINE,
+                                 prefix=self.prefix, stdin=True)
+        self.procs.append(self.r)
+        self.r.wait_for(r"rogue: link up 1$")
+        self.b.wait_link(0, "up")
+        self.b.fwd_start()
+        return self.r
+
+    def send_good(self, n):
+        """n good packets, until B counted them."""
+        self.r.wait_for(r"rogue: sent %d$" % n,
+                        start=self.r.send("good %d" % n))
+        self.good += n
+        self.b.wait_counter(self.counted[0], self.counted[1],
+                            lambda v: v >= self.good, "%d" % self.good)
+
+    def quit(self):
+        self.r.send("quit")
+        check(self.r.wait(testpmd.WAIT) == 0, "rogue: exit status %s"
+              % self.r.proc.returncode)
+
+
 def rogue(env, fwd):
     cases = ROGUE_CASES if fwd == "rxonly" else ["len", "len-slot"]
     fab = env.fabric()
@@ -455,30 +647,13 @@ def rogue(env, fwd):
         b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A),
                                          pcap_vdev([empty], [out])], [])
         counted = (1, "TX-packets")
-    prefix = ism_eal.file_prefix(env.tag, "net-ism", "R")
-    argv = [env.rogue] + ism_eal.eal_args(
-        1, prefix, vdevs=[shm(fab, GID_A)]) + ["--", "--peer", GID_B]
     procs = [b]
-    good = [0]
-
-    def send_good(r, n):
-        r.wait_for(r"rogue: sent %d$" % n, start=r.send("good %d" % n))
-        good[0] += n
-        b.wait_counter(counted[0], counted[1], lambda v: v >= good[0],
-                       "%d" % good[0])
+    rg = Rogue(env, fab, b, procs, counted)
 
     def body():
-        print("+ [R] %s" % " ".join(argv), flush=True)
-        # Not under stdbuf: an ASan build's runtime must come first (the
-        # rogue flushes each line itself).
-        r = ism_eal.Process(argv, "R", testpmd.DEADLINE, prefix=prefix,
-                            stdin=True)
-        procs.append(r)
-        r.wait_for(r"rogue: link up 1$")
-        b.wait_link(0, "up")
-        b.fwd_start()
+        r = rg.start()
         for k, case in enumerate(cases):
-            send_good(r, 100)
+            rg.send_good(100)
             mark = b.count()
             r.wait_for(r"rogue: wrote %s$" % case,
                        start=r.send("bad " + case))
@@ -486,25 +661,106 @@ def rogue(env, fwd):
                        r"protocol", start=mark)
             r.wait_for(r"rogue: link up %d$" % (k + 2))
             b.wait_link(0, "up")
-        send_good(r, 100)
-        st = b.port_stats(0)
-        print("B: %s" % st)
-        check(st["RX-packets"] == good[0] and
-              st["RX-bytes"] == 64 * good[0],
-              "B received %d packets %d bytes, the rogue sent %d good ones"
-              % (st["RX-packets"], st["RX-bytes"], good[0]))
-        check(st["RX-errors"] == len(cases), "B counted %d errors for %d "
-              "bad writes" % (st["RX-errors"], len(cases)))
+        rg.send_good(100)
+        rx_exact(b, rg.good, len(cases))
         b.fwd_stop()
         b.quit()
-        r.send("quit")
-        check(r.wait(testpmd.WAIT) == 0, "rogue: exit status %s"
-              % r.proc.returncode)
+        rg.quit()
         if fwd == "pcap":
-            compare(rogue_packets(good[0]), pcap_read(out), "to the pcap")
+            compare(rogue_packets(rg.good), pcap_read(out), "to the pcap")
     run_all(procs, body)
     print("PASS a lying peer (%s; %s): one error each, link down and up, "
-          "exactly the %d good packets" % (fwd, ", ".join(cases), good[0]))
+          "exactly the %d good packets" % (fwd, ", ".join(cases), rg.good))
+
+
+def rx_exact(b, good, bad):
+    """B's port 0 received exactly good packets of 64 bytes and counted
+    bad errors."""
+    st = b.port_stats(0)
+    print("B: %s" % st)
+    check(st["RX-packets"] == good and st["RX-bytes"] == 64 * good,
+          "B received %d packets %d bytes, the rogue sent %d good ones"
+          % (st["RX-packets"], st["RX-bytes"], good))
+    check(st["RX-errors"] == bad, "B counted %d errors for %d bad writes"
+          % (st["RX-errors"], bad))
+
+
+def thread_cpu(pid, name):
+    """CPU seconds (user and system) of the threads of pid whose name
+    contains name."""
+    total = 0
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/comm" % (pid, tid)) as f:
+                if name not in f.read():
+                    continue
+            with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+# Restarts a peer that breaks the protocol after each connection gets in
+# s seconds: the free ones (RTE_ISM_RING_LINK_FREE_RESTARTS), then one per
+# period of 50 ms, 100 ms, ... at most 1 s (rte_ism_ring.h).
+def flood_restarts_max(s):
+    n, t, quiet = 3, 0.0, 0.05
+    while t <= s:
+        n += 1
+        t += quiet
+        quiet = min(quiet * 2, 1.0)
+    return n + 1
+
+
+# ISM lines a port may log in s seconds: net_ism's link lines (10 per 5 s
+# and a count of those held back), a line a second of librte_ism_ring's
+# warnings, a few more.
+def flood_lines_max(s):
+    windows = int(s // 5) + 2
+    return windows * 11 + int(s) + 2 + 6
+
+
+def rogue_flood(env):
+    fab = env.fabric()
+    b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A)],
+                ["--forward-mode=rxonly"])
+    procs = [b]
+    rg = Rogue(env, fab, b, procs, (0, "RX-packets"))
+
+    def body():
+        r = rg.start()
+        rg.send_good(100)
+        mark = b.count()
+        cpu0 = thread_cpu(b.pid, "ism-eth")
+        t0 = time.monotonic()
+        i = r.wait_for(r"rogue: flooded (\d+)$", start=r.send("flood 3000"))
+        took = time.monotonic() - t0
+        cpu = thread_cpu(b.pid, "ism-eth") - cpu0
+        k = int(re.search(r"flooded (\d+)", r.line(i)).group(1))
+        b.wait_link(0, "up")
+        lines = ism_lines(b, mark)
+        print("B: %d restarts in %.1f s (at most %d), %d ISM log lines (at "
+              "most %d), its control thread used %.2f s of CPU:\n  %s"
+              % (k, took, flood_restarts_max(took), len(lines),
+                 flood_lines_max(took), cpu, "\n  ".join(lines)))
+        check(k >= 1, "the rogue wrote nothing")
+        check(k <= flood_restarts_max(took), "B restarted %d times in "
+              "%.1f s" % (k, took))
+        check(len(lines) <= flood_lines_max(took), "B logged %d ISM lines "
+              "in %.1f s" % (len(lines), took))
+        check(cpu <= took / 2, "B's control thread used %.2f s of CPU in "
+              "%.1f s" % (cpu, took))
+        rg.send_good(100)
+        rx_exact(b, rg.good, k)
+        b.fwd_stop()
+        b.quit()
+        rg.quit()
+    run_all(procs, body)
+    print("PASS a peer breaking the protocol after each connection: "
+          "restarts and log lines bounded, the link back once it behaves, "
+          "exact counters")
 
 
 # ------------------------------------------------------------ l3fwd-power
@@ -625,6 +881,7 @@ def l3fwd_power(env):
 
 SCENARIOS = {"txrx": txrx, "pcap": pcap, "kill": kill, "l2fwd": l2fwd,
              "detach": detach, "reuse": reuse, "rogue": rogue,
+             "rogue-flood": rogue_flood, "detach-busy": detach_busy,
              "l3fwd-power": l3fwd_power}
 
 

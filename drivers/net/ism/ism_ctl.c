@@ -47,6 +47,42 @@ static bool ctl_running;
  * current exits. */
 static uint32_t ctl_gen;
 
+/* Log the count of the link lines held back once their window ended (or
+ * now, if all). Under ctl_lock. */
+static void
+link_log_flush(struct ism_eth_port *p, uint64_t now, bool all)
+{
+	struct ism_eth_log_rl *rl = &p->link_log;
+
+	if (rl->suppressed == 0 || (!all && now < rl->window_end))
+		return;
+	ISM_ETH_LOG(NOTICE, "%s: %" PRIu64 " more link lines not logged (at "
+		    "most %d per %d s)", p->dev->data->name, rl->suppressed,
+		    ISM_ETH_LINK_LOG_BURST, ISM_ETH_LINK_LOG_WINDOW_S);
+	rl->suppressed = 0;
+}
+
+/* Whether a link line of the port may be logged now; counts it if not. */
+static bool
+link_log_ok(struct ism_eth_port *p)
+{
+	struct ism_eth_log_rl *rl = &p->link_log;
+	uint64_t now = rte_get_timer_cycles();
+
+	if (now >= rl->window_end) {
+		link_log_flush(p, now, true);
+		rl->window_end = now +
+			rte_get_timer_hz() * ISM_ETH_LINK_LOG_WINDOW_S;
+		rl->printed = 0;
+	}
+	if (rl->printed < ISM_ETH_LINK_LOG_BURST) {
+		rl->printed++;
+		return true;
+	}
+	rl->suppressed++;
+	return false;
+}
+
 /* From the link functions, under ctl_lock. */
 static void
 on_link(void *arg, const struct rte_ism_ring_link_report *rep)
@@ -54,6 +90,8 @@ on_link(void *arg, const struct rte_ism_ring_link_report *rep)
 	struct ism_eth_port *p = arg;
 	char gid[RTE_ISM_GID_STRLEN];
 
+	if (!link_log_ok(p))
+		return;
 	rte_ism_gid_format(&p->args.peer, gid, sizeof(gid));
 	if (rep->what == RTE_ISM_RING_LINK_UP) {
 		ISM_ETH_LOG(NOTICE, "%s: link up: peer %s on %s, %u queue "
@@ -152,6 +190,7 @@ ctl_round(void)
 	TAILQ_FOREACH(p, &ctl_ports, next) {
 		if (p->announcing)
 			rte_ism_ring_link_tick(&p->link, now);
+		link_log_flush(p, rte_get_timer_cycles(), false);
 		if (link_sync(p) && nb_notify < RTE_DIM(notify))
 			notify[nb_notify++] = p->dev->data->port_id;
 	}
@@ -313,6 +352,7 @@ ism_ctl_port_del(struct ism_eth_port *p)
 	if (!p->dev_gone && !device_in_use(p->args.dev_id, p))
 		rte_ism_dev_remove_callback_unregister(p->args.dev_id,
 				dev_removed, NULL);
+	link_log_flush(p, 0, true);
 	TAILQ_REMOVE(&ctl_ports, p, next);
 	if (TAILQ_EMPTY(&ctl_ports) && ctl_running) {
 		rte_atomic_fetch_add_explicit(&ctl_gen, 1,

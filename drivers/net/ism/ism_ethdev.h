@@ -73,6 +73,23 @@ struct ism_eth_args {
 
 struct ism_eth_port;
 
+/*
+ * Rate limit of a port's link lines, which a peer can make repeat (one
+ * that breaks the ring protocol after each new connection, or restarts
+ * again and again): at most ISM_ETH_LINK_LOG_BURST lines per
+ * ISM_ETH_LINK_LOG_WINDOW_S; the number held back is logged when the
+ * window ends (the control thread's round). The control thread's, under
+ * its lock.
+ */
+#define ISM_ETH_LINK_LOG_BURST		10
+#define ISM_ETH_LINK_LOG_WINDOW_S	5
+
+struct ism_eth_log_rl {
+	uint64_t window_end;	/* timer cycles */
+	uint32_t printed;	/* lines in this window */
+	uint64_t suppressed;	/* lines held back in this window */
+};
+
 /* Queue pair i: rx queue i and tx queue i of the port. */
 struct __rte_cache_aligned ism_eth_queue {
 	/* Ring i, created at the first start (DMB registered), kept until
@@ -103,6 +120,7 @@ struct ism_eth_port {
 	uint64_t link_up_count;
 	uint64_t link_down_count;
 	uint64_t link_up_base, link_down_base;	/* at the last reset */
+	struct ism_eth_log_rl link_log;	/* of the link lines */
 };
 
 /* ism_devargs.c */

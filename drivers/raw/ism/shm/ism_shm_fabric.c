@@ -54,6 +54,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -371,7 +372,47 @@ refused:
  *
  * The program is found next to the PMD's shared object (build tree and
  * installed plugin directory alike), else at its installed path.
+ *
+ * A close never waits for the reaper: it inherits the CPU affinity of the
+ * thread that spawned it (an lcore's: one CPU), and a process that gets no
+ * CPU there, behind a busy thread, would hold the close up for seconds. The
+ * close tells it to exit and goes on; a reaper that has not exited yet is
+ * waited for without blocking (WNOHANG) by the next start or stop of a
+ * reaper, and else by the end of the process, as any child.
  */
+#define REAPERS_PENDING	64
+
+static pthread_mutex_t reapers_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t reapers_pending[REAPERS_PENDING];
+
+/* Reap the reapers that exited since they were told to; add pid (if not
+ * 0) to those still to reap. */
+static void
+reapers_collect(pid_t pid)
+{
+	unsigned int i;
+	pid_t *p, r;
+
+	pthread_mutex_lock(&reapers_lock);
+	for (i = 0; i < REAPERS_PENDING; i++) {
+		p = &reapers_pending[i];
+		if (*p == 0)
+			continue;
+		r = waitpid(*p, NULL, WNOHANG);
+		/* ECHILD: the application reaped it itself. */
+		if (r > 0 || (r < 0 && errno == ECHILD))
+			*p = 0;
+	}
+	if (pid != 0 && waitpid(pid, NULL, WNOHANG) == 0) {
+		for (i = 0; i < REAPERS_PENDING; i++)
+			if (reapers_pending[i] == 0) {
+				reapers_pending[i] = pid;
+				break;
+			}
+	}
+	pthread_mutex_unlock(&reapers_lock);
+}
+
 static int
 reaper_path(char *buf, size_t size)
 {
@@ -405,6 +446,7 @@ reaper_start(struct ism_shm_fabric *d)
 	int p[2], ret;
 	pid_t pid;
 
+	reapers_collect(0);
 	what = "not found";
 	ret = reaper_path(path, sizeof(path));
 	if (ret < 0)
@@ -462,9 +504,8 @@ reaper_stop(struct ism_shm_fabric *d)
 			    strerror(errno));
 	close(d->reaper_fd);
 	d->reaper_fd = -1;
-	/* ECHILD if the application reaps its children itself. */
-	while (waitpid(d->reaper_pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	/* Not waited for (see above). */
+	reapers_collect(d->reaper_pid);
 	d->reaper_pid = 0;
 }
 

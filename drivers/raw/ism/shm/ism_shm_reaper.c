@@ -20,12 +20,17 @@
  *
  * Only SIGKILL ends it early (every other signal is blocked): a socket
  * left then is removed by the next device that joins the fabric.
+ *
+ * It may run on every CPU the process may use: it inherits the affinity of
+ * the thread that started it (an lcore's, one CPU), where a busy thread
+ * would leave it no time.
  */
 
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +66,19 @@ close_others(void)
 	max = sysconf(_SC_OPEN_MAX);
 	for (fd = DIR_FD + 1; fd < max; fd++)
 		close(fd);
+}
+
+/* Any CPU (the kernel keeps those of the cpuset). */
+static void
+unpin(void)
+{
+	cpu_set_t all;
+	int i;
+
+	CPU_ZERO(&all);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		CPU_SET(i, &all);
+	sched_setaffinity(0, sizeof(all), &all);
 }
 
 static int
@@ -122,6 +140,7 @@ main(int argc, char **argv)
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	close_others();
+	unpin();
 	do {
 		/* own-fd: the reaper waits here on purpose, on a socket
 		 * whose other end only its device holds. */
