@@ -155,7 +155,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ivshm_layout got;
 	const char *why = NULL;
-	uint64_t seen = 0, off, pos;
+	uint64_t seen = 0, off, pos, w;
 	size_t len;
 	int ret;
 	unsigned int s;
@@ -216,7 +216,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			<= got.data_off);
 		REQUIRE(got.liveness_ms >= IVSHM_MIN_LIVENESS_MS &&
 			got.liveness_ms <= IVSHM_MAX_LIVENESS_MS);
+		/* What a member keeps is what it writes back. */
+		REQUIRE(ism_ivshm_hdr_same(ivshm_hdr(region), &got));
+		REQUIRE(ism_ivshm_layout_same(&got, &got));
 	}
+	/* Whatever the header says: a member found is one of the slots that
+	 * fit, in a state of a member. */
+	if (ism_ivshm_region_has_member(region, SIZE, &s, &w))
+		REQUIRE(s < IVSHM_MAX_MEMBERS &&
+			IVSHM_MEMBER_OFF + (uint64_t)(s + 1) *
+			IVSHM_MEMBER_SIZE <= SIZE &&
+			ivshm_state_st(w) >= IVSHM_ST_JOINING &&
+			ivshm_state_st(w) <= IVSHM_ST_LEAVING);
+	/* Written back, a header reads as what was written. */
+	ism_ivshm_hdr_write(ivshm_hdr(region), &lay);
+	REQUIRE(ism_ivshm_hdr_check(ivshm_hdr(region), SIZE, &got, &why) ==
+		0 && ism_ivshm_layout_same(&got, &lay));
 	/* A member reads the others with the geometry it checked at join. */
 	for (s = 0; s < MEMBERS; s++)
 		check_member(s, seen);

@@ -272,8 +272,9 @@ node_main(uint16_t dev, const struct peer_opts *o)
 	stream_report(&n->s);
 	if (o->tolerant)
 		say("SURVIVED anomalies %" PRIu64 " protocol_errors %" PRIu64
-		    " expulsions %" PRIu64, n->s.anomalies,
-		    xstat(dev, "protocol_errors"), xstat(dev, "expulsions"));
+		    " expulsions %" PRIu64 " events_dropped %" PRIu64,
+		    n->s.anomalies, xstat(dev, "protocol_errors"),
+		    xstat(dev, "expulsions"), xstat(dev, "events_dropped"));
 out:
 	if (stream_close(&n->s) > 0 && !o->tolerant)
 		ret = 1;

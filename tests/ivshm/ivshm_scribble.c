@@ -13,8 +13,7 @@
  * back, DMB entries whose token names their slot and index but whose
  * offset or length leave the partition, requests of unknown types or for
  * the right epoch, answers, acknowledgements, and SBAs with every summary
- * bit set. The header is left alone (it is read once, at join: garbage
- * there only stops later joins, which say so).
+ * bit set. The header is left alone here (the hdr-* modes below write it).
  *
  * The other members must not crash or hang; tests/ivshm checks that they
  * go on, finish when released, and report the protocol errors they saw.
@@ -44,6 +43,16 @@
  *             joiner, with an identity it does not repair)
  *   beat      the victim's heartbeat advanced every millisecond until
  *             released (a replay: the test kills the victim meanwhile)
+ *   hdr-zero  the header's magic and format_owner zeroed (as if nobody
+ *             had formatted the region), once
+ *   hdr-chid  the header's default CHID changed, once
+ *   hdr-live  the header's liveness timeout set to the smallest one
+ *             accepted, once
+ *   resync    the victim's resync request for the writer's slot advanced
+ *             every 100 us until released (the writer's device would
+ *             take the victim up again at each change)
+ * (The header modes write the header, which the rest of this program
+ * leaves alone: the members write back the one they joined with.)
  */
 
 #include <errno.h>
@@ -53,6 +62,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <rte_bus_vdev.h>
 
 #include <ism_compat.h>
 
@@ -351,11 +362,62 @@ ident_bad(struct scribbler *s __rte_unused, void *arg)
 	sleep_ms(1);
 }
 
+/* A header field forged once (hdr-*): the header is left as the others
+ * find it. Our device leaves the fabric first: only the others can write
+ * the header back. */
 static int
-attack(struct scribbler *s, const struct peer_opts *o)
+attack_header(struct scribbler *s, uint16_t dev, const char *what)
+{
+	struct ivshm_hdr *h = ivshm_hdr(s->base);
+	struct rte_ism_dev_info info;
+
+	if (rte_ism_info_get(dev, &info) < 0 ||
+	    rte_vdev_uninit(info.name) < 0) {
+		fail("cannot remove our device before the attack");
+		return 1;
+	}
+
+	if (strcmp(what, "zero") == 0) {
+		put64(&h->magic, 0);
+		put64(&h->format_owner, 0);
+	} else if (strcmp(what, "chid") == 0) {
+		rte_atomic_store_explicit(&h->chid, (uint16_t)(h->chid + 1),
+				rte_memory_order_release);
+	} else if (strcmp(what, "live") == 0) {
+		rte_atomic_store_explicit(&h->liveness_ms,
+				IVSHM_MIN_LIVENESS_MS, rte_memory_order_release);
+	} else {
+		fail("unknown header attack %s", what);
+		return 1;
+	}
+	s->writes++;
+	say("SCRIBBLING header %s", what);
+	return 0;
+}
+
+struct resync_target {
+	struct ivshm_member *m;
+	unsigned int slot;
+};
+
+/* Advance the victim's request that the member in slot take it up
+ * again. */
+static void
+resync_bump(struct scribbler *s __rte_unused, void *arg)
+{
+	struct resync_target *t = arg;
+
+	put64(&t->m->resync[t->slot], t->m->resync[t->slot] + 1);
+	usleep(100);
+}
+
+static int
+attack(struct scribbler *s, uint16_t dev, const struct peer_opts *o)
 {
 	int v = o->common.nb_peers > 0 ? find_member(s, &o->common.peers[0],
 			IVSHM_ST_LIVE) : -1;
+	struct resync_target rt;
+	int ws;
 
 	if (v < 0) {
 		fail("no live member with the victim's GID");
@@ -374,6 +436,20 @@ attack(struct scribbler *s, const struct peer_opts *o)
 		hold(ident_bad, s, ivshm_member(s->base, v));
 		return 0;
 	}
+	if (strncmp(o->mode, "hdr-", 4) == 0)
+		return attack_header(s, dev, o->mode + 4);
+	if (strcmp(o->mode, "resync") == 0 && o->common.nb_peers > 1) {
+		ws = find_member(s, &o->common.peers[1], IVSHM_ST_LIVE);
+		if (ws < 0) {
+			fail("no live member with the writer's GID");
+			return 1;
+		}
+		rt.m = ivshm_member(s->base, v);
+		rt.slot = ws;
+		say("SCRIBBLING resync of slot %d for slot %d", v, ws);
+		hold(resync_bump, s, &rt);
+		return 0;
+	}
 	if (strcmp(o->mode, "beat") == 0) {
 		say("SCRIBBLING heartbeat of slot %d", v);
 		hold(beat_for, s, ivshm_member(s->base, v));
@@ -384,7 +460,7 @@ attack(struct scribbler *s, const struct peer_opts *o)
 }
 
 int
-scribble_main(uint16_t dev __rte_unused, const struct peer_opts *o)
+scribble_main(uint16_t dev, const struct peer_opts *o)
 {
 	struct scribbler s = { .seed = o->common.seed };
 	const char *why = NULL;
@@ -415,7 +491,7 @@ scribble_main(uint16_t dev __rte_unused, const struct peer_opts *o)
 		return 1;
 	}
 	if (strcmp(o->mode, "random") != 0) {
-		ret = attack(&s, o);
+		ret = attack(&s, dev, o);
 		say("SCRIBBLED %s writes %" PRIu64, o->mode, s.writes);
 		munmap(s.base, st.st_size);
 		return ret;

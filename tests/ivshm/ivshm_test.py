@@ -53,6 +53,17 @@ delays are printed for information only.
             guide's trust model; not judged here)
   version   a region formatted with layout version 1 is refused, with a
             message that names both versions
+  header    a rogue member forges the region header once, and leaves:
+            magic and format_owner zeroed (as if unformatted), then the
+            default CHID changed, then the liveness timeout set to 20 ms;
+            after each, a and b stream on and a new member (its CHID
+            from the header, the last one its liveness timeout too) joins
+            with the fabric's liveness timeout and finds both
+  resync    a rogue member advances a's request that b take it up again
+            (resync) every 100 us for three liveness timeouts: b acts on
+            it at most once a liveness timeout, so no event is dropped;
+            afterwards a and b stream to each other again and a new
+            member finds both
   starved   the control thread of one of two streaming members stops
             (parked in the peer program) for three liveness timeouts
             while its lcore polls: its polls run the control passes, so
@@ -486,6 +497,86 @@ def ident(t):
     print('PASS ident: a bad identity read did not part c from a')
 
 
+def joiner_finds(t, name, members, liveness=LIVENESS_MS):
+    """A new member name joins and streams with every one of members
+    (running --hold --tolerant nodes that list it), both ways."""
+    n = t.node(name, ''.join(m.name[0] for m in members),
+               ['--hold', '--tolerant'], liveness=liveness)
+    for m in members:
+        streams_again(n, m)
+    return n
+
+
+def lost_partner(p, other):
+    """Did p find itself expelled, or other gone?"""
+    return p.proc.grep('^EXPELLED') or [
+        l for l in p.proc.grep('^GONE ') if l.split()[1] == uuid(GID[other])]
+
+
+def header(t):
+    """The region header forged once by a member that then leaves: the
+    live members write back the header they joined with, and a joiner
+    neither formats the region under them nor takes a forged CHID or
+    liveness timeout."""
+    a = t.node('a', 'bcde', ['--hold', '--tolerant'])
+    b = t.node('b', 'acde', ['--hold', '--tolerant'])
+    progress(a, GID['b'])
+    progress(b, GID['a'])
+    for mode, name in (('hdr-zero', 'c'), ('hdr-chid', 'd'),
+                       ('hdr-live', 'e')):
+        s = rogue(t, mode, 'a', hold=False)
+        rogue_done(t, s)
+        streams_again(a, b)
+        # The last one takes the liveness timeout from the header.
+        n = joiner_finds(t, name, (a, b),
+                         liveness=0 if mode == 'hdr-live' else LIVENESS_MS)
+        if not any('liveness %d ms' % LIVENESS_MS in l and
+                   'ivshmem ISM device' in l for l in n.lines):
+            raise Failure('%s did not join with the fabric\'s liveness '
+                          'timeout' % name)
+        # (Killed: a released joiner would release a and b.)
+        os.kill(n.pid, signal.SIGKILL)
+        n.finish()
+        t.peers.remove(n)
+        print('a, b and a new member stream after %s' % mode)
+    for p, other in ((a, 'b'), (b, 'a')):
+        if lost_partner(p, other):
+            raise Failure('%s was expelled or lost %s' % (p.name, other))
+    finish_tolerant((a, b))
+    print('PASS header: a forged header neither split the fabric nor '
+          'stranded a joiner')
+
+
+def events_dropped(peer):
+    _, line = peer.wait_line('SURVIVED', timeout=1)
+    return int(line.split()[8])
+
+
+def resync(t):
+    """A flood of forged resync requests of a to b: b acts on them at
+    most once a liveness timeout; a and b stream again afterwards, and a
+    new member finds both."""
+    a = t.node('a', 'bc', ['--hold', '--tolerant'])
+    b = t.node('b', 'ac', ['--hold', '--tolerant'])
+    progress(a, GID['b'])
+    progress(b, GID['a'])
+    s = rogue(t, 'resync', 'ab')
+    s.wait_line('SCRIBBLING')
+    # The flood lasts three liveness timeouts: the stimulus, not a
+    # threshold.
+    time.sleep(3 * LIVENESS_MS / 1000)
+    rogue_done(t, s)
+    streams_again(a, b)
+    c = joiner_finds(t, 'c', (a, b))
+    finish_tolerant((a, b, c))
+    for p in (a, b):
+        n = events_dropped(p)
+        if n != 0:
+            raise Failure('%s dropped %d events (its queue overflowed)'
+                          % (p.name, n))
+    print('PASS resync: forged resync requests did not part a from b')
+
+
 def replay(t):
     """a is killed while a rogue replays its heartbeat: b declares it
     gone once the replay stops."""
@@ -619,6 +710,8 @@ SCENARIOS = {
     'ident': ident,
     'replay': replay,
     'version': version,
+    'header': header,
+    'resync': resync,
     'starved': starved,
 }
 

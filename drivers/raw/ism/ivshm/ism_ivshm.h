@@ -68,6 +68,10 @@
 /* How long a control op waits for another member's acknowledgement. */
 #define IVSHM_ACK_TIMEOUT_MS	5000
 #define IVSHM_NO_SLOT		0xffu
+/* Two resyncs with one peer are at least the liveness timeout apart, or
+ * this if that is shorter: the peer's requests wait for a resync that is
+ * due, and the peer waits IVSHM_ACK_TIMEOUT_MS for their answers. */
+#define IVSHM_RESYNC_GAP_MAX_MS	1000
 /* DMB table entries read again each pass: of each peer's table (what
  * this device uses), and of its own (what the others read). */
 #define IVSHM_AUDIT_ENTRIES	32
@@ -114,8 +118,11 @@ struct ivshm_peer {
 	uint64_t fence_ns;
 	uint64_t broke_epoch;
 	bool broke;
-	uint64_t resync_in;	/* its resync[] for us, as last acted on */
-	uint64_t resync_out;	/* our resync[] for it */
+	/* Resync (ism_ivshm_peer.c): our resync[] for it, the last time we
+	 * took it up again, and whether our client needs us to. */
+	uint64_t resync_out;
+	uint64_t resync_ns;
+	bool resync_due;
 };
 
 /* A DMB of this device (its index is taken in ids while token != 0). */

@@ -96,6 +96,7 @@ ism_ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
 		return -EBADMSG;
 	}
 	want.fabric_id = LOAD(&h->fabric_id);
+	want.format_owner = LOAD(&h->format_owner);
 	*l = want;
 	return 0;
 }
@@ -103,15 +104,97 @@ ism_ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
 void
 ism_ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l)
 {
-	h->version = IVSHM_VERSION;
-	h->members = l->members;
-	h->region_size = l->size;
-	h->data_off = l->data_off;
-	h->part_size = l->part_size;
-	h->fabric_id = l->fabric_id;
-	h->chid = l->chid;
-	h->liveness_ms = l->liveness_ms;
+	rte_atomic_store_explicit(&h->version, IVSHM_VERSION, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&h->members, l->members, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&h->region_size, l->size, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&h->data_off, l->data_off, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&h->part_size, l->part_size, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&h->fabric_id, l->fabric_id, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&h->format_owner, l->format_owner,
+			rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&h->chid, l->chid, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&h->liveness_ms, l->liveness_ms,
+			rte_memory_order_relaxed);
 	rte_atomic_store_explicit(&h->magic, IVSHM_MAGIC, rte_memory_order_release);
+}
+
+bool
+ism_ivshm_hdr_same(const struct ivshm_hdr *h, const struct ivshm_layout *l)
+{
+	return LOAD(&h->magic) == IVSHM_MAGIC &&
+		LOAD(&h->version) == IVSHM_VERSION &&
+		LOAD(&h->members) == l->members &&
+		LOAD(&h->region_size) == l->size &&
+		LOAD(&h->data_off) == l->data_off &&
+		LOAD(&h->part_size) == l->part_size &&
+		LOAD(&h->fabric_id) == l->fabric_id &&
+		LOAD(&h->format_owner) == l->format_owner &&
+		LOAD(&h->chid) == l->chid &&
+		LOAD(&h->liveness_ms) == l->liveness_ms;
+}
+
+bool
+ism_ivshm_layout_same(const struct ivshm_layout *a,
+		const struct ivshm_layout *b)
+{
+	return a->size == b->size && a->version == b->version &&
+		a->members == b->members && a->chid == b->chid &&
+		a->liveness_ms == b->liveness_ms &&
+		a->fabric_id == b->fabric_id && a->sba_off == b->sba_off &&
+		a->table_off == b->table_off && a->data_off == b->data_off &&
+		a->part_size == b->part_size &&
+		a->format_owner == b->format_owner;
+}
+
+bool
+ism_ivshm_liveness_disputed(const void *base, const struct ivshm_layout *l,
+		unsigned int *slot, uint32_t *liveness_ms)
+{
+	const struct ivshm_member *m;
+	unsigned int s;
+	uint32_t v;
+	uint64_t w;
+
+	for (s = 0; s < l->members; s++) {
+		m = ivshm_member((void *)(uintptr_t)base, s);
+		if (!ism_ivshm_state_read(m, &w) ||
+		    ivshm_state_st(w) != IVSHM_ST_LIVE)
+			continue;
+		v = LOAD(&m->liveness_ms);
+		if (v != 0 && v != l->liveness_ms) {
+			*slot = s;
+			*liveness_ms = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool
+ism_ivshm_region_has_member(const void *base, uint64_t size,
+		unsigned int *slot, uint64_t *word)
+{
+	unsigned int s, st, n;
+	uint64_t w;
+
+	if (size < IVSHM_MEMBER_OFF)
+		return false;
+	n = (size - IVSHM_MEMBER_OFF) / IVSHM_MEMBER_SIZE;
+	if (n > IVSHM_MAX_MEMBERS)
+		n = IVSHM_MAX_MEMBERS;
+	for (s = 0; s < n; s++) {
+		if (!ism_ivshm_state_read(ivshm_member((void *)(uintptr_t)base,
+					s), &w))
+			continue;
+		st = ivshm_state_st(w);
+		if (st == IVSHM_ST_JOINING || st == IVSHM_ST_LIVE ||
+		    st == IVSHM_ST_LEAVING) {
+			*slot = s;
+			*word = w;
+			return true;
+		}
+	}
+	return false;
 }
 
 bool
@@ -134,6 +217,7 @@ ism_ivshm_ident_read(const struct ivshm_member *m, const struct ivshm_layout *l,
 	id->chid = LOAD(&m->chid);
 	id->kind = LOAD(&m->kind);
 	id->pid = LOAD(&m->pid);
+	id->liveness_ms = LOAD(&m->liveness_ms);
 	if (id->gid == 0 && id->gid_ext == 0) {
 		*why = "zero GID";
 		return -EBADMSG;

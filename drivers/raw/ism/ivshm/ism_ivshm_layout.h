@@ -13,7 +13,8 @@
  * through the backing file) can write every byte of the region, so nothing
  * read from it is trusted: each shared field is loaded once into a local
  * copy, checked, and only the copy is used. The geometry (header) is read
- * and checked once, at join; later the member uses its own copy. This file
+ * and checked at join; later the member uses its own copy, and writes it
+ * back over the header if another member changed it. This file
  * and ism_ivshm_layout.c use only libc, so the fuzz harness builds them on
  * their own (tests/fuzz/fuzz_ivshm_tables.c).
  *
@@ -41,6 +42,8 @@
  * must all stop, and someone zero it, before another release uses it).
  *   1  first layout, random 18-bit token tags
  *   2  tokens of sw/ism_sw_token.h; resync requests in the member area
+ *      (later in 2, in reserved bytes that were zero: the liveness timeout
+ *      a member joined with, where 0 says nothing)
  */
 
 #include <stdbool.h>
@@ -160,7 +163,10 @@ struct ivshm_member {
 	uint8_t kind;		/* IVSHM_KIND_*, for dumps */
 	uint8_t reserved0;
 	uint32_t pid;		/* for dumps */
-	uint8_t reserved1[24];
+	/* The header's liveness timeout the member joined with (0: not
+	 * said), which a joiner checks the header against. */
+	uint32_t liveness_ms;
+	uint8_t reserved1[20];
 	/* Line 1: heartbeat, advanced by the member's control thread. */
 	uint64_t beat;
 	uint8_t reserved2[56];
@@ -216,6 +222,7 @@ struct ivshm_layout {
 	uint64_t table_off;
 	uint64_t data_off;
 	uint64_t part_size;
+	uint64_t format_owner;	/* as the header holds it */
 };
 
 /* Geometry of a region of size bytes with this many slots; 0 or -EINVAL
@@ -264,8 +271,36 @@ ivshm_part(void *base, const struct ivshm_layout *l, unsigned int slot)
 int ism_ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
 		struct ivshm_layout *l, const char **why);
 
-/* Write a header for l (magic last); the region must be zero. */
+/* Write a header for l (magic last): to format a region that is zero,
+ * or to write back the header a member joined with. */
 void ism_ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l);
+
+/* Does the header hold l (every field hdr_write() writes)? */
+bool ism_ivshm_hdr_same(const struct ivshm_hdr *h, const struct ivshm_layout *l);
+
+/* Do two checked headers say the same? */
+bool ism_ivshm_layout_same(const struct ivshm_layout *a,
+		const struct ivshm_layout *b);
+
+/*
+ * Does a LIVE member of the fabric of l (a checked header) say it joined
+ * with another liveness timeout (its slot, and what it says)? Then the
+ * header is not what the members use: it was written over.
+ */
+bool ism_ivshm_liveness_disputed(const void *base,
+		const struct ivshm_layout *l, unsigned int *slot,
+		uint32_t *liveness_ms);
+
+/*
+ * Is there a member in the region (of size bytes) whatever its header
+ * says: a member area, at its fixed place, whose state word is JOINING,
+ * LIVE or LEAVING? The slot of the first one and its state word; slots
+ * beyond the geometry (unknown without a header) are read too, so what is
+ * found there may be another table: only a region whose header was
+ * zeroed under its members shows either.
+ */
+bool ism_ivshm_region_has_member(const void *base, uint64_t size,
+		unsigned int *slot, uint64_t *word);
 
 /* Load a member's state word; false if its state is not a known one. */
 bool ism_ivshm_state_read(const struct ivshm_member *m, uint64_t *word);
@@ -279,6 +314,7 @@ struct ivshm_ident {
 	uint16_t chid;
 	uint8_t kind;
 	uint32_t pid;
+	uint32_t liveness_ms;	/* as written: 0, or any value */
 };
 int ism_ivshm_ident_read(const struct ivshm_member *m,
 		const struct ivshm_layout *l, struct ivshm_ident *id,

@@ -23,6 +23,12 @@
  *             are revoked (BUF_OWNER_ERROR each, DEV_ERROR_STATE once) and
  *             we join again from CLAIM, preferring the same slot.
  *   LEAVING   state word LEAVING; the others retire us; then FREE.
+ *
+ * From CHECK to LEAVING (while our state word shows a member to joiners)
+ * every pass writes back the region header we joined with if another
+ * member changed it: a joiner must find the fabric we are in, not format
+ * the region under us or take another CHID or liveness timeout. A CLAIM
+ * (a rejoin) waits while the header is not that one.
  */
 
 #include <errno.h>
@@ -111,6 +117,7 @@ take_slot(struct ivshm_dev *d, unsigned int s, uint64_t epoch)
 	m->chid = d->chid;
 	m->kind = d->kind;
 	m->pid = getpid();
+	m->liveness_ms = d->lay.liveness_ms;
 	memset(t, 0, IVSHM_TABLE_SIZE);
 	memset(ivshm_sba(d->base, &d->lay, s), 0, IVSHM_SBA_SIZE);
 	/* A new partition: DMBs of an earlier slot stay where they were
@@ -125,6 +132,18 @@ take_slot(struct ivshm_dev *d, unsigned int s, uint64_t epoch)
 	}
 	/* GID before looking at the others' (CHECK). */
 	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+}
+
+/* Write back the header we joined with, if it changed. */
+static void
+repair_header(struct ivshm_dev *d)
+{
+	struct ivshm_hdr *h = ivshm_hdr(d->base);
+
+	if (ism_ivshm_hdr_same(h, &d->lay))
+		return;
+	ism_ivshm_bad(d, -1, "the region header was changed; written back");
+	ism_ivshm_hdr_write(h, &d->lay);
 }
 
 static bool
@@ -169,6 +188,11 @@ step_claim(struct ivshm_dev *d, uint64_t now)
 	unsigned int s, pass;
 	uint64_t w;
 
+	/* The region still holds the fabric whose geometry we use (a member
+	 * that was in it writes a forged header back, ourselves once we
+	 * claimed a slot). */
+	if (!ism_ivshm_hdr_same(ivshm_hdr(d->base), &d->lay))
+		goto wait;
 	/* Our old slot first (a rejoin keeps its partition), then slots
 	 * never used or left cleanly, then those of dead members. */
 	if (d->prev_slot != IVSHM_NO_SLOT && try_claim(d, d->prev_slot))
@@ -183,11 +207,19 @@ step_claim(struct ivshm_dev *d, uint64_t now)
 			if (try_claim(d, s))
 				goto claimed;
 		}
+wait:
 	if (now - d->phase_ns > join_deadline_ns(d)) {
-		ISM_PMD_LOG(ERR, "%s: no free slot among the %u of %s (slots "
-			    "of members that left are taken again once every "
-			    "member has let go of them)", d->name,
-			    d->lay.members, d->where);
+		if (!ism_ivshm_hdr_same(ivshm_hdr(d->base), &d->lay))
+			ISM_PMD_LOG(ERR, "%s: the header of %s is no longer "
+				    "that of fabric 0x%016" PRIx64 ", which "
+				    "this device was in", d->name, d->where,
+				    d->lay.fabric_id);
+		else
+			ISM_PMD_LOG(ERR, "%s: no free slot among the %u of %s "
+				    "(slots of members that left are taken "
+				    "again once every member has let go of "
+				    "them)", d->name, d->lay.members,
+				    d->where);
 		join_failed(d, -ENOSPC, now);
 	}
 	return;
@@ -353,13 +385,15 @@ repair(struct ivshm_dev *d)
 
 	if (m->gid != d->gid.gid || m->gid_ext != d->gid.gid_ext ||
 	    m->max_dmbs != d->max_dmbs || m->max_dmb_len != d->max_dmb_len ||
-	    m->chid != d->chid || m->kind != d->kind) {
+	    m->chid != d->chid || m->kind != d->kind ||
+	    m->liveness_ms != d->lay.liveness_ms) {
 		m->gid = d->gid.gid;
 		m->gid_ext = d->gid.gid_ext;
 		m->max_dmbs = d->max_dmbs;
 		m->max_dmb_len = d->max_dmb_len;
 		m->chid = d->chid;
 		m->kind = d->kind;
+		m->liveness_ms = d->lay.liveness_ms;
 	}
 	fix64(&m->chg_head, d->chg_head);
 	for (s = 0; s < d->lay.members; s++) {
@@ -384,6 +418,7 @@ ism_ivshm_member_step(struct ivshm_dev *d, uint64_t now)
 		break;
 	case IVSHM_PH_CHECK:
 		beat(d);
+		repair_header(d);
 		step_check(d, now);
 		break;
 	case IVSHM_PH_ANNOUNCE:
@@ -394,6 +429,7 @@ ism_ivshm_member_step(struct ivshm_dev *d, uint64_t now)
 			expelled(d, w, now);
 			break;
 		}
+		repair_header(d);
 		repair(d);
 		ism_ivshm_own_audit(d);
 		if (d->phase == IVSHM_PH_ANNOUNCE)
@@ -401,6 +437,7 @@ ism_ivshm_member_step(struct ivshm_dev *d, uint64_t now)
 		break;
 	case IVSHM_PH_LEAVING:
 		beat(d);
+		repair_header(d);
 		break;
 	case IVSHM_PH_FAILED:
 		/* A device that was in the fabric keeps trying: whatever

@@ -33,7 +33,8 @@
  *     up after all, a token that came back), the pair starts over: both
  *     devices retire each other and take each other up again (resync),
  *     so both clients get RTE_ISM_DEV_DISABLED then RTE_ISM_DEV_ENABLED,
- *     as after a restart of the other;
+ *     as after a restart of the other; at most once a liveness timeout,
+ *     and on both sides even when the request was forged (resync_step());
  *   - entries of every table are read again, IVSHM_AUDIT_ENTRIES a pass,
  *     and the owners' ring heads are written back by their owners, so no
  *     forged change outlives its writer for long.
@@ -256,15 +257,20 @@ peer_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 	v->sw.sba = ivshm_sba(d->base, &d->lay, s);
 	p->view = v;
 	p->id = *id;
-	p->epoch = epoch;
 	/* Its request we answered last, if it is that incarnation's (taken
 	 * up again: resync), is not served twice. */
 	p->last_req = rte_atomic_load_explicit(&d->me->ans[s].seq,
 			rte_memory_order_relaxed);
 	p->audit = 0;
-	p->resync_in = rte_atomic_load_explicit(
-			&ivshm_member(d->base, s)->resync[d->slot],
-			rte_memory_order_acquire);
+	/* Resync counters count from 0 for each pair of incarnations (the
+	 * other reads ours once it sees our acknowledgement below). */
+	if (epoch != p->epoch) {
+		p->resync_out = 0;
+		p->resync_due = false;
+		rte_atomic_store_explicit(&d->me->resync[s], 0,
+				rte_memory_order_relaxed);
+	}
+	p->epoch = epoch;
 	p->seen_chg = rte_atomic_load_explicit(&ivshm_member(d->base, s)->chg_head,
 			rte_memory_order_acquire);
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + id->max_dmbs; x++)
@@ -367,21 +373,66 @@ peer_fence(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 	p->broke_epoch = epoch;
 }
 
-/* Ask up peer s to take us up again: its client may have been misled
- * about us. */
-static void
-ask_resync(struct ivshm_dev *d, unsigned int s)
+/*
+ * Resync: our client may have been misled about up peer s (view_update()
+ * found a forged change; a fenced incarnation was taken up after all), so
+ * both clients start over with each other: each device retires the other
+ * and takes it up again (peer_bounce()). Each device counts in its
+ * resync[s] the resyncs with s it made or followed; a device whose peer's
+ * counter is ahead of its own (serial order) follows: it bounces the peer
+ * and takes the peer's count. So once the counters stop moving both are
+ * equal, and the device that was behind bounced last: after the one
+ * ahead, whose client sent its new token after its own bounce, and whose
+ * requests wait meanwhile (resync_pending()), so the follower's client
+ * hears of the token after it started over.
+ *
+ * Any member can write the counters. A forged one ahead of ours makes us
+ * bounce and take it: then ours is ahead of the peer's (its own, which
+ * it writes back), and the peer follows: the pair starts over on both
+ * sides, never on one. A flood of them costs at most one bounce a
+ * liveness timeout (resync_gap()) on each side, each with a bounded
+ * number of events.
+ */
+static bool
+resync_after(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b) > 0;
+}
+
+static uint64_t
+resync_gap(const struct ivshm_dev *d)
+{
+	return RTE_MIN(d->liveness_ns, IVSHM_RESYNC_GAP_MAX_MS * 1000000ULL);
+}
+
+/* Up peer s's resync counter for us, or ours if it is not about us (it
+ * does not have this incarnation of ours in view). */
+static uint64_t
+resync_theirs(struct ivshm_dev *d, unsigned int s)
+{
+	struct ivshm_member *m = ivshm_member(d->base, s);
+
+	if (rte_atomic_load_explicit(&m->view_epoch[d->slot],
+			rte_memory_order_acquire) != d->epoch)
+		return d->peers[s].resync_out;
+	return rte_atomic_load_explicit(&m->resync[d->slot],
+			rte_memory_order_acquire);
+}
+
+/* Is a resync with up peer s to be made (now, or when the gap is over)? */
+static bool
+resync_pending(struct ivshm_dev *d, unsigned int s)
 {
 	struct ivshm_peer *p = &d->peers[s];
 
-	rte_atomic_store_explicit(&d->me->resync[s], ++p->resync_out,
-			rte_memory_order_release);
+	return p->resync_due || resync_after(resync_theirs(d, s),
+					     p->resync_out);
 }
 
-/* Retire up peer s and take it up again at once (with ask, ask it to do
- * the same): both clients start over with each other. */
+/* Retire up peer s and take it up again at once: its client hears
+ * RTE_ISM_DEV_DISABLED, then RTE_ISM_DEV_ENABLED, as after a restart. */
 static void
-peer_bounce(struct ivshm_dev *d, unsigned int s, bool ask)
+peer_bounce(struct ivshm_dev *d, unsigned int s)
 {
 	struct ivshm_peer *p = &d->peers[s];
 	struct ivshm_ident id = p->id;
@@ -389,31 +440,32 @@ peer_bounce(struct ivshm_dev *d, unsigned int s, bool ask)
 
 	retire(d, s, true, true);
 	peer_up(d, s, epoch, &id);
-	if (!p->up)		/* no memory: taken up by a later pass */
-		return;
-	d->resyncs++;
-	if (ask)
-		ask_resync(d, s);
+	if (p->up)		/* else no memory: taken up by a later pass */
+		d->resyncs++;
 }
 
-/* Up peer s asked us to take it up again (ask_resync()). */
+/* Make the resync with up peer s that is pending, unless the last one
+ * was less than resync_gap() ago (meanwhile its requests wait). */
 static void
-resync_check(struct ivshm_dev *d, unsigned int s)
+resync_step(struct ivshm_dev *d, unsigned int s, uint64_t now)
 {
-	struct ivshm_member *m = ivshm_member(d->base, s);
 	struct ivshm_peer *p = &d->peers[s];
-	uint64_t v;
+	uint64_t theirs = resync_theirs(d, s);
+	bool behind = resync_after(theirs, p->resync_out);
 
-	/* Its counter is about us once it has us in view. */
-	if (rte_atomic_load_explicit(&m->view_epoch[d->slot],
-			rte_memory_order_acquire) != d->epoch)
+	if ((!behind && !p->resync_due) || now - p->resync_ns < resync_gap(d))
 		return;
-	v = rte_atomic_load_explicit(&m->resync[d->slot],
-			rte_memory_order_acquire);
-	if (v == p->resync_in)
+	peer_bounce(d, s);
+	if (!p->up)
 		return;
-	p->resync_in = v;
-	peer_bounce(d, s, false);
+	p->resync_ns = now;
+	if (behind)
+		p->resync_out = theirs;
+	if (p->resync_due)
+		p->resync_out++;	/* ahead: it follows */
+	p->resync_due = false;
+	rte_atomic_store_explicit(&d->me->resync[s], p->resync_out,
+			rte_memory_order_release);
 }
 
 /* Answer a request of up peer s. */
@@ -460,6 +512,10 @@ serve_requests(struct ivshm_dev *d, unsigned int s)
 	ret = ism_ivshm_req_read(ivshm_member(d->base, s), d->slot, p->epoch,
 			d->epoch, p->last_req, &r, &why);
 	if (ret == 0)
+		return;
+	/* A resync it asked for before this request (read after it) comes
+	 * first: its client's token is for our client's next session. */
+	if (resync_pending(d, s))
 		return;
 	p->last_req = r.seq;
 	if (ret < 0) {
@@ -532,9 +588,12 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 	peer_up(d, s, epoch, &id);
 	if (p->up && p->broke && p->broke_epoch == epoch) {
 		/* Its client may think we have it in view since it joined,
-		 * and our client heard of another with its GID meanwhile. */
+		 * and our client heard of another with its GID meanwhile:
+		 * taken up now, we are ahead and it follows (resync_step()). */
 		d->resyncs++;
-		ask_resync(d, s);
+		p->resync_ns = now;
+		rte_atomic_store_explicit(&d->me->resync[s], ++p->resync_out,
+				rte_memory_order_release);
 	}
 	p->broke = false;
 }
@@ -613,9 +672,9 @@ ism_ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 		if (!p->up && st == IVSHM_ST_LIVE)
 			maybe_up(d, s, e, now);
 		if (p->up)
-			resync_check(d, s);
+			resync_step(d, s, now);
 		if (p->up && (sync_table(d, s) & VIEW_MISLED) != 0)
-			peer_bounce(d, s, true);
+			p->resync_due = true;
 		if (p->up)
 			serve_requests(d, s);
 	}

@@ -11,8 +11,13 @@
  *     (1af4:1110) that the user named explicitly
  *     (-a ism:<address>,fabric=ivshmem; the bus never takes one
  *     otherwise), bound to vfio-pci; the bus maps its BAR 2.
- * The first member to find the region all zero formats it; the others
- * check its header and use their own copy of the geometry.
+ * The first member to find the region zero formats it; the others check
+ * its header and use their own copy of the geometry. Any member can write
+ * the header: a joiner formats only a region in which no member area
+ * holds a member, and takes a header only once it reads the same twice,
+ * IVSHM_HDR_SETTLE_MS apart, with the liveness timeout its live members
+ * say they joined with; members write back the header they joined with
+ * each control pass (ism_ivshm_member.c).
  */
 
 #include <errno.h>
@@ -40,6 +45,10 @@
 #define IVSHM_FORMAT_WAIT_MS	1000
 /* ... and gives up after this (another member keeps changing it). */
 #define IVSHM_FORMAT_GIVEUP_MS	10000
+/* A header is taken once read twice this far apart (the members write
+ * back a forged one within a control pass, or at a signal poll when the
+ * control thread is late: IVSHM_CATCH_UP_PERIODS). */
+#define IVSHM_HDR_SETTLE_MS	(2 * IVSHM_CATCH_UP_PERIODS * IVSHM_PERIOD_US / 1000)
 
 struct ivshm_args {
 	struct ism_common_args c;
@@ -99,9 +108,11 @@ sleep_ms(unsigned int ms)
 	usleep(ms * 1000);
 }
 
-/* Format a region that is all zero (we won format_owner). */
+/* Format a region whose header is zero and which holds no member (we won
+ * format_owner, nonce). */
 static int
-format_region(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
+format_region(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size,
+		uint64_t nonce)
 {
 	struct ivshm_hdr *h = ivshm_hdr(d->base);
 	struct ivshm_layout l;
@@ -121,6 +132,7 @@ format_region(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 		0xff00 + (uint16_t)(l.fabric_id % 0xff);
 	l.liveness_ms = a->liveness_ms ? a->liveness_ms :
 		IVSHM_DEF_LIVENESS_MS;
+	l.format_owner = nonce;
 	/* Whatever a crashed formatter left: the tables start empty. */
 	memset((char *)d->base + IVSHM_HDR_SIZE, 0,
 	       l.data_off - IVSHM_HDR_SIZE);
@@ -132,26 +144,70 @@ format_region(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 	return 0;
 }
 
+/* The header, checked, twice the same IVSHM_HDR_SETTLE_MS apart and with
+ * the liveness timeout the live members say they use: 0 and d->lay, 1 if
+ * not (yet), or the error of ism_ivshm_hdr_check(). */
+static int
+read_header(struct ivshm_dev *d, uint64_t size, const char **why)
+{
+	const struct ivshm_hdr *h = ivshm_hdr(d->base);
+	struct ivshm_layout again;
+	unsigned int slot;
+	uint32_t ms;
+	int ret;
+
+	ret = ism_ivshm_hdr_check(h, size, &d->lay, why);
+	if (ret != 0)
+		return ret;
+	sleep_ms(IVSHM_HDR_SETTLE_MS);
+	ret = ism_ivshm_hdr_check(h, size, &again, why);
+	if (ret == 0 && (!ism_ivshm_layout_same(&again, &d->lay) ||
+			 ism_ivshm_liveness_disputed(d->base, &d->lay, &slot,
+						     &ms)))
+		ret = 1;
+	return ret;
+}
+
 /* Check the header, or format the region; d->lay on success. */
 static int
 open_fabric(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 {
 	struct ivshm_hdr *h = ivshm_hdr(d->base);
-	uint64_t owner, seen = 0, since = 0, now, nonce;
+	uint64_t owner, seen = 0, since = 0, now, nonce, w = 0;
 	uint64_t end = ism_ivshm_now_ns() + IVSHM_FORMAT_GIVEUP_MS * 1000000ULL;
+	unsigned int slot = 0, changed = 0;
+	bool members = false;
 	const char *why = NULL;
 	int ret;
 
 	for (;;) {
 		if (ism_ivshm_now_ns() > end) {
-			ISM_PMD_LOG(ERR, "%s: %s: no usable fabric header after "
-				    "%u ms (someone keeps formatting it?)",
-				    d->name, d->where, IVSHM_FORMAT_GIVEUP_MS);
+			if (members)
+				ISM_PMD_LOG(ERR, "%s: %s: the header reads "
+					    "unformatted, but slot %u holds a "
+					    "member (state word 0x%" PRIx64
+					    "), and no member wrote the header "
+					    "back in %u ms. Not formatted "
+					    "under it: to make a new fabric, "
+					    "zero the region while no member "
+					    "uses it", d->name, d->where, slot,
+					    w, IVSHM_FORMAT_GIVEUP_MS);
+			else
+				ISM_PMD_LOG(ERR, "%s: %s: no usable fabric "
+					    "header after %u ms (someone keeps "
+					    "formatting or changing it? %u "
+					    "changes seen)", d->name, d->where,
+					    IVSHM_FORMAT_GIVEUP_MS, changed);
 			return -ETIMEDOUT;
 		}
-		ret = ism_ivshm_hdr_check(h, size, &d->lay, &why);
+		ret = read_header(d, size, &why);
 		if (ret == 0)
 			break;
+		if (ret == 1) {
+			/* Forged, and written back by its members. */
+			changed++;
+			continue;
+		}
 		if (ret == -EPROTONOSUPPORT) {
 			ISM_PMD_LOG(ERR, "%s: %s holds a fabric of region "
 				    "version %u; this driver uses version %u "
@@ -167,6 +223,13 @@ open_fabric(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 				    "zero the region while no member uses it",
 				    d->name, d->where, why);
 			return -EINVAL;
+		}
+		/* Zeroed under its members (by one of them): not a region to
+		 * format; they write their header back. */
+		members = ism_ivshm_region_has_member(d->base, size, &slot, &w);
+		if (members) {
+			sleep_ms(1);
+			continue;
 		}
 		now = ism_ivshm_now_ns();
 		owner = rte_atomic_load_explicit(&h->format_owner, rte_memory_order_acquire);
@@ -185,7 +248,7 @@ open_fabric(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 				nonce, rte_memory_order_acq_rel,
 				rte_memory_order_relaxed))
 			continue;
-		ret = format_region(d, a, size);
+		ret = format_region(d, a, size, nonce);
 		if (ret < 0)
 			return ret;
 	}
@@ -290,9 +353,10 @@ ism_ivshm_dev_create(const char *name, struct rte_device *device,
 	if (ret < 0)
 		goto err;
 	ISM_PMD_LOG(INFO, "%s: ivshmem ISM device %u in %s (chid 0x%04x, slot "
-		    "%u, epoch %" PRIu64 "), %u DMBs of up to %u bytes, %u "
-		    "peers", name, ism->dev_id, d->where, d->chid, d->slot,
-		    d->epoch, d->max_dmbs, d->max_dmb_len,
+		    "%u, epoch %" PRIu64 ", liveness %u ms), %u DMBs of up to "
+		    "%u bytes, %u peers", name, ism->dev_id, d->where, d->chid,
+		    d->slot, d->epoch, d->lay.liveness_ms, d->max_dmbs,
+		    d->max_dmb_len,
 		    (unsigned int)ism_ivshm_backend.xstat_get(&d->common, 0));
 	return 0;
 err:
