@@ -57,8 +57,9 @@ ivshm_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
  * One SBA per member, raised by every writer: the cost is one line read
  * when nothing is pending, whatever the number of DMBs and peers. Any
  * member may scribble over it: indices this device has no DMB at are
- * dropped (the SBA reports indices below IVSHM_NB_IDX only). A poll also
- * runs the control pass when the control thread is late (ism_ivshm_ctl.c).
+ * dropped (the SBA reports indices below IVSHM_NB_IDX only). No control
+ * work: the passes run on the control thread alone (ism_ivshm_ctl.c), as
+ * the shm backend's (devtools/check-fastpath.py keeps it so).
  */
 static int
 ivshm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
@@ -80,11 +81,6 @@ ivshm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 				sigs[n++] = sigs[i];
 	}
 	rte_ism_pmd_move_exit(slot);
-	/* The control thread did not get the CPU lately: the pass here. */
-	if (unlikely(rte_get_tsc_cycles() >
-		     rte_atomic_load_explicit(&ism_ivshm_ctl_due,
-				rte_memory_order_relaxed)))
-		ism_ivshm_ctl_catch_up();
 	return n;
 }
 
