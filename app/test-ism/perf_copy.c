@@ -13,7 +13,11 @@
  * rate: small messages (64 B), messages per second of move_data with and
  *   without signal and of move_burst (burst = the swept parameter, one
  *   signal per burst), against a plain memcpy loop of the same messages.
- *   Nobody polls the signals: this is the sender's cost.
+ *   The signalled moves also against the floor of a signalled move
+ *   without ISM: the same memcpy loop plus one store into a flag line of
+ *   its own per call (line_flag_loop), what a signal is at the least (a
+ *   raise is one line of the owner's SBA). Nobody polls the signals:
+ *   this is the sender's cost.
  *
  * GB/s are 1e9 bytes per second; Mops/s are 1e6 messages per second.
  */
@@ -24,6 +28,8 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 #include <rte_memcpy.h>
+
+#include <ism_compat.h>
 
 #include "perf.h"
 
@@ -217,6 +223,7 @@ struct rate_ctx {
 	uint64_t token;
 	uint8_t *ref_dst;
 	const uint8_t *src;		/* RATE_MAX_BURST messages */
+	uint64_t *flag;			/* a line of its own, no ISM */
 	struct rte_ism_move_seg segs[RATE_MAX_BURST];
 };
 
@@ -263,10 +270,33 @@ time_rate_memcpy(struct rate_ctx *x, uint32_t burst, uint64_t n,
 	*cycles = rte_rdtsc_precise() - t0;
 }
 
+/* The floor of a signalled move: the copies of time_rate_memcpy(), then
+ * one release store into another line per call, as a writer that tells a
+ * poller "new data" with a flag. */
+static __rte_noinline void
+time_rate_line_flag(struct rate_ctx *x, uint32_t burst, uint64_t n,
+		uint64_t *cycles)
+{
+	void *(*copy)(void *, const void *, size_t) = libc_memcpy;
+	uint32_t base = 0, i, step = burst * RATE_MSG;
+	uint64_t k, t0;
+
+	t0 = rte_rdtsc_precise();
+	for (k = 0; k < n; k++) {
+		for (i = 0; i < burst; i++)
+			copy(x->ref_dst + base + i * RATE_MSG,
+			     x->src + i * RATE_MSG, RATE_MSG);
+		rte_atomic_store_explicit(x->flag, k + 1,
+				rte_memory_order_release);
+		base = next_off(base, step, RATE_WINDOW);
+	}
+	*cycles = rte_rdtsc_precise() - t0;
+}
+
 static int
 rate_points(const struct perf_case *c, struct rate_ctx *x)
 {
-	double mv[c->reps], ms[c->reps], ref[c->reps];
+	double mv[c->reps], ms[c->reps], ref[c->reps], lf[c->reps];
 	uint64_t n, cyc, msgs;
 	unsigned int p, r;
 	uint32_t burst;
@@ -286,6 +316,7 @@ rate_points(const struct perf_case *c, struct rate_ctx *x)
 		msgs = n * burst;
 		ret |= time_rate_move(x, burst, 0, RTE_MIN(n, 1000u), &cyc);
 		time_rate_memcpy(x, burst, RTE_MIN(n, 1000u), &cyc);
+		time_rate_line_flag(x, burst, RTE_MIN(n, 1000u), &cyc);
 		for (r = 0; r < c->reps && ret == 0; r++) {
 			ret |= time_rate_move(x, burst, 0, n, &cyc);
 			mv[r] = msgs / perf_ns(cyc) * 1e3;
@@ -293,6 +324,8 @@ rate_points(const struct perf_case *c, struct rate_ctx *x)
 			ms[r] = msgs / perf_ns(cyc) * 1e3;
 			time_rate_memcpy(x, burst, n, &cyc);
 			ref[r] = msgs / perf_ns(cyc) * 1e3;
+			time_rate_line_flag(x, burst, n, &cyc);
+			lf[r] = msgs / perf_ns(cyc) * 1e3;
 		}
 		if (ret != 0) {
 			printf("  moves of burst %u failed: %s\n", burst,
@@ -304,6 +337,11 @@ rate_points(const struct perf_case *c, struct rate_ctx *x)
 				 ref, c->reps);
 		perf_emit_paired(c, burst, burst == 1 ? "move_data+signal" :
 				 "move_burst+signal", "Mops/s", ms,
+				 "memcpy_loop", ref, c->reps);
+		perf_emit_paired(c, burst, burst == 1 ? "move_data+signal" :
+				 "move_burst+signal", "Mops/s", ms,
+				 "line_flag_loop", lf, c->reps);
+		perf_emit_paired(c, burst, "line_flag_loop", "Mops/s", lf,
 				 "memcpy_loop", ref, c->reps);
 	}
 	return PERF_OK;
@@ -317,12 +355,17 @@ rate_run(const struct perf_case *c)
 	struct rate_ctx *x;
 	int ret = PERF_FAIL;
 
-	x = rte_zmalloc(NULL, sizeof(*x) + RATE_WINDOW, RTE_CACHE_LINE_SIZE);
+	/* The window, then the flag's line (two: the window may end
+	 * anywhere in one). */
+	x = rte_zmalloc(NULL, sizeof(*x) + RATE_WINDOW +
+			2 * RTE_CACHE_LINE_SIZE, RTE_CACHE_LINE_SIZE);
 	if (x == NULL) {
 		printf("  no memory\n");
 		return PERF_FAIL;
 	}
 	x->src = (uint8_t *)(x + 1);
+	x->flag = RTE_PTR_ALIGN_CEIL(RTE_PTR_ADD(x->src, RATE_WINDOW),
+			RTE_CACHE_LINE_SIZE);
 	perf_copy_pattern((void *)(uintptr_t)x->src, RATE_WINDOW);
 	if (perf_lo_pair_open(&lp, "rate", NULL, RATE_WINDOW) == 0) {
 		x->dev = lp.tx;

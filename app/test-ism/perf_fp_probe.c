@@ -29,6 +29,8 @@
  *            (memcpy() into a DMB): what a move costs at the least;
  *   shm_direct  as direct, with the shm driver (one device writing its
  *            own DMB; skipped when the shm driver cannot be created);
+ *   ivshm_direct  the same with the ivshmem driver (one device on a region
+ *            file writing its own DMB; skipped when it cannot be created);
  *   burst    rte_ism_move_burst() of PROBE_BURST segments of size bytes,
  *            segment i from src + i * size to offset i * size;
  *   copy_burst  the same copies by PROBE_BURST memcpy() calls through a
@@ -63,6 +65,7 @@
 
 #define PROBE_MAX_DMBS	1888	/* as the ISM hardware */
 #define PROBE_BURST	PERF_FP_BURST	/* segments of the burst loops */
+#define PROBE_IVSHM_REGION	(16u << 20)	/* the ivshm device's file */
 static const unsigned int probe_nb_dmbs[] = { 1, 64, PROBE_MAX_DMBS };
 
 /* The dev->ops->fn chain, built for comparison. Not static and not
@@ -218,6 +221,10 @@ struct probe {
 	rte_ism_move_data_t shm_fn;
 	void *shm_ctx;
 	uint64_t shm_token;
+	/* ivshm: the same (fn NULL: no ivshm). */
+	rte_ism_move_data_t ivshm_fn;
+	void *ivshm_ctx;
+	uint64_t ivshm_token;
 	/* The burst loops: a DMB of PROBE_BURST * size bytes on b. */
 	uint64_t burst_token;
 	void *burst_addr;
@@ -252,6 +259,11 @@ probe_moves(const struct probe *p, uint64_t n)
 		SECTION("shm_direct", n, loop_direct(p->shm_fn, p->shm_ctx,
 						     p->shm_token, p->src,
 						     p->size, n));
+	if (p->ivshm_fn != NULL)
+		SECTION("ivshm_direct", n, loop_direct(p->ivshm_fn,
+						       p->ivshm_ctx,
+						       p->ivshm_token, p->src,
+						       p->size, n));
 	SECTION("burst", n, loop_burst(p->a, p->burst_token, p->segs, n));
 	SECTION("copy_burst", n, loop_copy_burst(p->burst_addr, p->burst_src,
 						 p->size, n));
@@ -334,14 +346,45 @@ probe_shm_open(struct probe *p, struct probe_shm *s)
 }
 
 static void
-probe_shm_close(struct probe_shm *s)
+probe_shm_close(struct probe_shm *s, const char *name)
 {
+	char region[64];
+
 	if (s->dmb.token != 0)
 		rte_ism_dmb_unregister(s->dev, s->dmb.token);
 	if (s->created)
-		perf_vdev_remove("ism_shm_probe");
-	if (s->dir[0] != '\0')
+		perf_vdev_remove(name);
+	if (s->dir[0] != '\0') {
+		/* The ivshmem region outlives its members. */
+		snprintf(region, sizeof(region), "%s/region", s->dir);
+		unlink(region);
 		rmdir(s->dir);
+	}
+}
+
+/* The ivshmem device of the ivshm_direct loop, on a region file of its
+ * own; best effort, as shm. */
+static void
+probe_ivshm_open(struct probe *p, struct probe_shm *s)
+{
+	struct rte_ism_dev_info info;
+	char args[128];
+
+	strcpy(s->dir, "/tmp/ism-fp-ivshm-XXXXXX");
+	if (mkdtemp(s->dir) == NULL) {
+		s->dir[0] = '\0';
+		return;
+	}
+	snprintf(args, sizeof(args), "path=%s/region,size=%u", s->dir,
+		 PROBE_IVSHM_REGION);
+	if (perf_vdev_create("ism_ivshm_probe", args, &s->dev, &info) < 0)
+		return;
+	s->created = true;
+	if (perf_dmb_register(s->dev, p->size, &info.gid, &s->dmb) < 0)
+		return;
+	p->ivshm_token = s->dmb.token;
+	p->ivshm_fn = rte_ism_fp_ops[s->dev].move_data;
+	p->ivshm_ctx = rte_ism_fp_ops[s->dev].dev_private;
 }
 
 int
@@ -357,7 +400,7 @@ main(int argc, char **argv)
 	struct probe p = { 0 };
 	uint8_t *bsrc = NULL;
 	unsigned int i;
-	struct probe_shm shm = { .dir = "" };
+	struct probe_shm shm = { .dir = "" }, ivshm = { .dir = "" };
 	uint64_t n = 10000;
 	void *src = NULL;
 	char args[32];
@@ -423,11 +466,13 @@ main(int argc, char **argv)
 		p.segs[i].len = p.size;
 	}
 	probe_shm_open(&p, &shm);
+	probe_ivshm_open(&p, &ivshm);
 
 	ret = probe_run(&p, n, &ia.gid) == 0 ? 0 : 1;
 	printf("dpdk-test-ism-fp-probe: %s\n",
 	       ret == 0 ? "done" : "a move failed");
-	probe_shm_close(&shm);
+	probe_shm_close(&ivshm, "ism_ivshm_probe");
+	probe_shm_close(&shm, "ism_shm_probe");
 out:
 	rte_free(src);
 	rte_free(bsrc);

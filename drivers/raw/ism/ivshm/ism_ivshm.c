@@ -37,12 +37,54 @@ ivshm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 			rte_memory_order_acquire), token, t);
 }
 
-static int
-ivshm_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+/*
+ * Fast-path resolution (ism_sw_move_data_fast): the checks of
+ * ivshm_target without the errno and the SBA. The view and the entry are
+ * read as ism_sw_view_target() reads them: the owner's view (NULL while
+ * the slot is not in this device's view), the index against its
+ * max_dmbs, the whole token, then the writer.
+ */
+static __rte_always_inline bool
+ivshm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
+{
+	const struct ivshm_dev *d = ctx;
+	const struct ism_sw_view *v;
+	const struct ism_sw_view_ent *e;
+	uint32_t idx = ism_sw_tok_idx(token);
+
+	v = rte_atomic_load_explicit(&d->views[ism_sw_tok_slot(token)],
+			rte_memory_order_acquire);
+	if (unlikely(v == NULL || idx - RTE_ISM_DMB_IDX_FIRST >= v->max_dmbs))
+		return false;
+	e = &v->ent[idx];
+	/* A plain load, folded into the compare; the fence makes it an
+	 * acquire (x86: no instruction): the fields below are those
+	 * published with this token. */
+	if (unlikely(e->token != token))
+		return false;
+	rte_atomic_thread_fence(rte_memory_order_acquire);
+	if (unlikely(e->writable == 0))
+		return false;
+	t->addr = e->addr;
+	t->len = e->len;
+	return true;
+}
+
+/* Every case: non-EAL threads, signals, errors, the fence fallback. */
+static __rte_noinline int
+ivshm_move_data_full(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
 {
 	return ism_sw_move_data(ctx, ivshm_target, token, idx, sf, offset,
 			data, len);
+}
+
+static int
+ivshm_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const void *data, uint32_t len)
+{
+	return ism_sw_move_data_fast(ctx, ivshm_find, ivshm_move_data_full,
+			token, idx, sf, offset, data, len);
 }
 
 static int
@@ -57,8 +99,9 @@ ivshm_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
  * One SBA per member, raised by every writer: the cost is one line read
  * when nothing is pending, whatever the number of DMBs and peers. Any
  * member may scribble over it: indices this device has no DMB at are
- * dropped (the SBA reports indices below IVSHM_NB_IDX only). A poll also
- * runs the control pass when the control thread is late (ism_ivshm_ctl.c).
+ * dropped (the SBA reports indices below IVSHM_NB_IDX only). No control
+ * work: the passes run on the control thread alone (ism_ivshm_ctl.c), as
+ * the shm backend's (devtools/check-fastpath.py keeps it so).
  */
 static int
 ivshm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
@@ -80,11 +123,6 @@ ivshm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 				sigs[n++] = sigs[i];
 	}
 	rte_ism_pmd_move_exit(slot);
-	/* The control thread did not get the CPU lately: the pass here. */
-	if (unlikely(rte_get_tsc_cycles() >
-		     rte_atomic_load_explicit(&ism_ivshm_ctl_due,
-				rte_memory_order_relaxed)))
-		ism_ivshm_ctl_catch_up();
 	return n;
 }
 
@@ -684,7 +722,9 @@ const struct ism_backend ism_ivshm_backend = {
 void
 ism_ivshm_fast_path(struct rte_ism_dev *ism)
 {
-	ism->fp.move_data = ivshm_move_data;
+	/* The fast path assumes membarrier(2) (ism_sw_move_data_fast). */
+	ism->fp.move_data = rte_ism_pmd_need_fence ? ivshm_move_data_full :
+		ivshm_move_data;
 	ism->fp.move_burst = ivshm_move_burst;
 	ism->fp.signal_poll = ivshm_signal_poll;
 }

@@ -29,15 +29,14 @@
  * it: tokens stop working, events are posted, and its slot can be taken
  * again once every live member acknowledged the retirement (view_epoch).
  *
- * Threads: the fast path reads views[] and own_live[] with atomic loads
- * and never waits for a lock. Control runs under ism_ivshm_ctl_lock: the
- * control thread (one per process, every IVSHM_PERIOD_US) and control ops,
- * which wait for the others' acknowledgements in the region with the lock
- * released between checks, running the control pass of this process's
- * devices themselves meanwhile (so devices of one process answer each other
- * at once); and a signal poll when the control thread has not run the pass
- * for IVSHM_CATCH_UP_PERIODS (trylock: ism_ivshm_ctl_catch_up()). Memory a
- * move may use is reused only after rte_ism_pmd_synchronize().
+ * Threads: the fast path reads views[] and own_live[] with atomic loads,
+ * takes no lock and does no control work (devtools/check-fastpath.py).
+ * Control runs under ism_ivshm_ctl_lock: the control thread (one per
+ * process, every IVSHM_PERIOD_US) and control ops, which wait for the
+ * others' acknowledgements in the region with the lock released between
+ * checks, running the control pass of this process's devices themselves
+ * meanwhile (so devices of one process answer each other at once). Memory
+ * a move may use is reused only after rte_ism_pmd_synchronize().
  *
  * What it shares with the other software backends (sw/): the fast path
  * (ism_sw_move.h, the writer's view of ism_sw_view.h), the SBA, the tokens
@@ -61,9 +60,6 @@
 #define IVSHM_DRIVER_NAME	"ism_ivshm"
 /* Control pass (heartbeat, scan of the others) every 1 ms. */
 #define IVSHM_PERIOD_US		1000
-/* A signal poll runs the pass when the control thread missed this many
- * (a quarter of the smallest liveness timeout, IVSHM_MIN_LIVENESS_MS). */
-#define IVSHM_CATCH_UP_PERIODS	5
 #define IVSHM_DEF_LIVENESS_MS	100
 /* How long a control op waits for another member's acknowledgement. */
 #define IVSHM_ACK_TIMEOUT_MS	5000
@@ -247,11 +243,6 @@ int ism_ivshm_ctl_attach(struct ivshm_dev *d);
 void ism_ivshm_ctl_detach(struct ivshm_dev *d);
 /* One control pass over every device of the process (lock held). */
 void ism_ivshm_pass_all(void);
-/* TSC after which the pass is overdue (written by every pass). */
-extern uint64_t ism_ivshm_ctl_due;
-/* The pass on the calling thread, if overdue and the lock is free. Never
- * inside a move bracket (the pass may synchronize). */
-void ism_ivshm_ctl_catch_up(void);
 /* Wait (lock held, released between checks) until done(d, arg) or
  * timeout_ns: 0 or -ETIMEDOUT. Runs control passes meanwhile. */
 int ism_ivshm_wait(struct ivshm_dev *d,

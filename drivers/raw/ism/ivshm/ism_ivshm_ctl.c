@@ -15,29 +15,24 @@
  * checks. A pass does call rte_ism_pmd_synchronize(), which waits only for
  * moves in progress (a move never takes this lock).
  *
- * The thread is not enough on its own: where lcores of other processes
- * busy-poll the CPUs it may run on, Linux left it runnable but unscheduled
- * for tens of seconds (on the 2-CPU development VM a member's heartbeat
- * stood still for over 20 s while its lcore streamed, and it was declared
- * gone: doc/guides/rawdevs/ism_ivshm.rst). So a signal
- * poll that finds the pass overdue (IVSHM_CATCH_UP_PERIODS without one)
- * runs it on the polling lcore if the lock is free: a member whose
- * application polls runs its control passes too.
+ * Only this thread and control ops run passes, never the fast path (as on
+ * the shm backend: a signal poll costs the same whatever the control plane
+ * does). Where lcores of other processes busy-poll the CPUs the thread may
+ * run on, Linux left it runnable but unscheduled for tens of seconds, and
+ * the member was declared gone (doc/guides/rawdevs/ism_ivshm.rst says
+ * where to put control threads, and what an expelled member does).
  */
 
 #include <errno.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <rte_cycles.h>
 #include <rte_lcore.h>
 
 #include "ism_compat.h"
 #include "ism_ivshm.h"
 
 pthread_mutex_t ism_ivshm_ctl_lock = PTHREAD_MUTEX_INITIALIZER;
-/* TSC after which a signal poll runs the pass (ism_ivshm_ctl_catch_up()). */
-uint64_t ism_ivshm_ctl_due = UINT64_MAX;
 
 static struct {
 	pthread_mutex_t life;		/* start/stop of the thread */
@@ -79,21 +74,6 @@ ism_ivshm_pass_all(void)
 		ism_ivshm_peers_step(d, now);
 		ism_ivshm_wake_relay(d);
 	}
-	rte_atomic_store_explicit(&ism_ivshm_ctl_due, rte_get_tsc_cycles() +
-			 rte_get_tsc_hz() / 1000000 * IVSHM_PERIOD_US *
-			 IVSHM_CATCH_UP_PERIODS, rte_memory_order_relaxed);
-}
-
-void
-ism_ivshm_ctl_catch_up(void)
-{
-	if (pthread_mutex_trylock(&ism_ivshm_ctl_lock) != 0)
-		return;
-	/* Another thread may have run it meanwhile. */
-	if (rte_get_tsc_cycles() > rte_atomic_load_explicit(&ism_ivshm_ctl_due,
-						   rte_memory_order_relaxed))
-		ism_ivshm_pass_all();
-	pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 }
 
 static uint32_t
