@@ -7,7 +7,8 @@
     devargs_check.py SRC --print    the devargs of each driver, as the
                                     code registers them
 
-The code: each driver's RTE_PMD_REGISTER_PARAM_STRING (the keys of its
+The code: each driver's RTE_PMD_REGISTER_PARAM_STRING (drivers/, and the
+tests' ism_pcimodel of tests/ism_device; the keys of its
 parameter string, which DPDK's pmdinfo and usertools show) and the name of
 each backend of drivers/raw/ism (its ops' .name, which
 rte_ism_dev_info.backend reports).
@@ -65,7 +66,9 @@ def code_params(src):
     """{driver: [keys in the order of its parameter string]}"""
     out = {}
     for path in sorted(glob.glob(os.path.join(src, "drivers", "**", "*.c"),
-                                 recursive=True)):
+                                 recursive=True) +
+                       glob.glob(os.path.join(src, "tests", "ism_device",
+                                              "**", "*.c"), recursive=True)):
         for name, arg in PARAM.findall(open(path).read()):
             lits = STRING.findall(arg)
             text = "".join(lits) if lits else macro(src, arg.strip())
