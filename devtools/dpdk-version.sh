@@ -450,6 +450,13 @@ full_version() {
 	full=${full#dpdk-}$sfx
 }
 
+# Where the source of the build of <full version> came from (a build made
+# before the origin was recorded has none).
+built_from() {
+	cat "$DPDK_CACHE/install-$1/.dpdk-ism-origin" 2>/dev/null ||
+		echo "a source not recorded (built by an earlier dpdk-version.sh)"
+}
+
 # The install prefix of <ver> if built (no build, no fetch); else status 1.
 find_prefix() {
 	DPDK_NO_FETCH=1 full_version "$1" 2>/dev/null || return 1
@@ -471,8 +478,7 @@ prefix() {
 	flock 9
 	build "$full" "$tar"
 	exec 9>&-
-	echo "dpdk-version: DPDK $1 is $full, from" \
-		"$(cat "$DPDK_CACHE/install-$full/.dpdk-ism-origin")" >&2
+	echo "dpdk-version: DPDK $1 is $full, from $(built_from "$full")" >&2
 	echo "$DPDK_CACHE/install-$full"
 }
 
@@ -516,7 +522,7 @@ env)
 	echo "DPDK_LIBDIR=$(dirname "$pc")"
 	echo "DPDK_SOURCE=$DPDK_CACHE/dpdk-$full"
 	echo "DPDK_VERSION=${full%-s390x}"
-	echo "DPDK_ORIGIN='$(sed "s/'/'\\\\''/g" "$p/.dpdk-ism-origin" 2>/dev/null)'"
+	echo "DPDK_ORIGIN='$(built_from "$full" | sed "s/'/'\\\\''/g")'"
 	;;
 *)
 	die "usage: $0 list | prefix <version> | dpdk-test <version> |" \
