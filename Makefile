@@ -93,7 +93,7 @@ qemu-ism:
 linux-s390x:
 	./devtools/linux-s390x.sh prefix
 
-# The other DPDK versions (24.11, 25.11; with $$DPDK_SRC its tarballs'),
+# The other DPDK versions (24.11, 25.11; with $DPDK_SRC its tarballs'),
 # their sources fetched from Debian and built once per machine into a
 # cache outside the tree (devtools/dpdk-version.sh, which prints the
 # patch level each is): the release build's suite 'versions' then runs the
