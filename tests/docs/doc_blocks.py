@@ -244,8 +244,10 @@ def overlay_script(ctx, b, scratch):
                         up, up, shlex.quote(lower), up, up,
                         shlex.quote(on)))
     tm = b.opts.get("tmpfs")
+    # Mode 0755, as a prefix such as /opt is: a tmpfs is 1777 by default,
+    # and EAL refuses -d plugins below a world-writable directory.
     for d in (tm.split(",") if isinstance(tm, str) else []):
-        cmds.append("mkdir -p %s && mount -t tmpfs none %s"
+        cmds.append("mkdir -p %s && mount -t tmpfs -o mode=0755 none %s"
                     % (shlex.quote(d), shlex.quote(d)))
     return " && ".join(cmds)
 
