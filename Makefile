@@ -8,11 +8,12 @@
 #               warning fails it; DPDK's forbidden-token lint) and in an
 #               ASan+UBSan build (with RTE_ISM_DEBUG fast-path checks);
 #               the suites against DPDK 24.11 and 25.11 (suite versions),
-#               built once per machine from ../shared/dpdk-src when the
-#               tarballs are there (CI), else skipped with the reason
-#   make test DPDK=25.11   (or 24.11) builds that DPDK from the tarballs of
-#               ../shared/dpdk-src once per machine (devtools/dpdk-version.sh,
-#               about 2 minutes on 2 cores), then runs the suites against it
+#               built once per machine from Debian's source packages
+#               (devtools/dpdk-version.sh: trixie's 24.11, sid's 25.11;
+#               $DPDK_SRC, a directory of release tarballs, overrides)
+#   make test DPDK=25.11   (or 24.11) builds that DPDK the same way once per
+#               machine (about 2 minutes on 2 cores), then runs the suites
+#               against it
 #   make test-emul  the tests of the emulated ISM function in QEMU guests
 #               (suite emul): QEMU with the device and the s390x guest's
 #               kernel built once per machine (devtools/qemu-ism.sh,
@@ -92,15 +93,16 @@ qemu-ism:
 linux-s390x:
 	./devtools/linux-s390x.sh prefix
 
-# The other DPDK versions of ../shared/dpdk-src (CI has them), built once
-# per machine into a cache outside the tree: the release build's suite
-# 'versions' then runs the suites against each. Without the tarballs (a
-# user's clone) only the installed DPDK is tested, and this says so.
+# The other DPDK versions (24.11, 25.11; with $DPDK_SRC its tarballs'),
+# their sources fetched from Debian and built once per machine into a
+# cache outside the tree (devtools/dpdk-version.sh, which prints the
+# patch level each is): the release build's suite 'versions' then runs the
+# suites against each.
 dpdk-versions:
 	@vs=$$(./devtools/dpdk-version.sh list); \
 	if [ -z "$$vs" ]; then \
-		echo "make test: no DPDK tarballs in ../shared/dpdk-src:" \
-			"only the installed DPDK is tested"; \
+		echo "make test: no DPDK tarballs in DPDK_SRC=$$DPDK_SRC"; \
+		exit 1; \
 	fi; \
 	for v in $$vs; do \
 		./devtools/dpdk-version.sh prefix $$v >/dev/null || exit 1; \
@@ -108,15 +110,10 @@ dpdk-versions:
 
 # The s390x parts: the cross compiler and QEMU's user-mode emulator, then
 # DPDK 25.11 with the s390x port, cross-built once per machine into the
-# same cache. Without the tarballs the suite s390x is skipped, saying so.
+# same cache.
 s390x-setup:
-	@if [ -z "$$(./devtools/dpdk-version.sh list)" ]; then \
-		echo "make test: no DPDK tarballs in ../shared/dpdk-src:" \
-			"no s390x build"; \
-	else \
-		./devtools/setup.sh s390x && \
-		./devtools/dpdk-version.sh prefix 25.11-s390x >/dev/null; \
-	fi
+	@./devtools/setup.sh s390x && \
+		./devtools/dpdk-version.sh prefix 25.11-s390x >/dev/null
 
 s390x: build s390x-setup
 	meson test -C $(BUILD) --print-errorlogs --suite s390x

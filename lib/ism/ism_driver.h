@@ -168,7 +168,7 @@ struct rte_ism_dev {
 	bool closed;			/**< library: rte_ism_dev_close() done */
 	bool closing;			/**< library: removal callbacks run */
 	const char *driver_name;	/**< driver */
-	const char *backend;		/**< driver: "loopback", "shm", "pci" */
+	const char *backend;		/**< driver: "loopback", "shm", "ivshmem", "pci" */
 	struct rte_device *device;	/**< driver: the bus device, if any */
 	const struct rte_ism_dev_ops *dev_ops;	/**< driver */
 	/** driver: fast-path functions and context, copied into

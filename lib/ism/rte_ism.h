@@ -184,7 +184,7 @@ struct rte_ism_gid {
 struct rte_ism_dev_info {
 	char name[RTE_ISM_NAME_LEN];	/**< device name */
 	const char *driver_name;	/**< driver, e.g. "ism_lo" */
-	const char *backend;		/**< "loopback", "shm" or "pci" */
+	const char *backend;		/**< "loopback", "shm", "ivshmem" or "pci" */
 	struct rte_ism_gid gid;		/**< this device's GID */
 	uint16_t chid;			/**< fabric id */
 	int socket_id;			/**< NUMA socket of the device memory */

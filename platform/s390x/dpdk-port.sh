@@ -10,11 +10,14 @@
 #       the patch series (git format-patch) against that DPDK, in <out dir>
 #   dpdk-port.sh apply <dpdk tree>
 #       applies the series to an unpacked DPDK tree (patch -p1)
-#   dpdk-port.sh check <dpdk 25.11.2 tarball>
-#       status 0 if patches/ (the series against DPDK 25.11.2, committed
-#       for review and for proposing it) is the series made now: a change
-#       of dpdk/, edits/ or series without a new patches/ fails. Renew it
-#       with: dpdk-port.sh series <that tarball> patches
+#   dpdk-port.sh check <dpdk 25.11 tarball or tree>
+#       status 0 if the series applies to that DPDK 25.11 (any patch
+#       level: the one Debian serves changes) and patches/ (the series
+#       committed for review and for proposing it) is the series made
+#       now, up to what follows the patch level: the commit and blob ids
+#       and the hunks' line numbers. A change of dpdk/, edits/ or series
+#       without a new patches/ fails. Renew it with: dpdk-port.sh series
+#       <that tarball> patches
 #
 # DPDK 25.11 exports symbols with RTE_EXPORT_SYMBOL (eal_export.h); older
 # versions list them in lib/eal/version.map (which has the EAL's arch
@@ -160,19 +163,35 @@ apply() {
 	echo "dpdk-port: the s390x series applied to $tree"
 }
 
+# A patch without what depends on the patch level of its base: the
+# commit and blob ids, the hunks' line numbers.
+level_free() {
+	sed -e 's/^From [0-9a-f]\{40\} /From <commit> /' \
+		-e 's/^index [0-9a-f]*\.\.[0-9a-f]*/index <blobs>/' \
+		-e 's/^@@ -[0-9,]* +[0-9,]* @@/@@ <lines> @@/' "$1"
+}
+
 check() {
 	# series() removes $atmp at exit, as for apply().
 	atmp=$(mktemp -d)
 	series "$1" "$atmp/series" >/dev/null
-	diff -ru "$here/patches" "$atmp/series" ||
+	mkdir "$atmp/made" "$atmp/committed"
+	for p in "$atmp"/series/*.patch; do
+		level_free "$p" > "$atmp/made/${p##*/}"
+	done
+	for p in "$here"/patches/*.patch; do
+		level_free "$p" > "$atmp/committed/${p##*/}"
+	done
+	(cd "$atmp" && diff -ru committed made) ||
 		die "platform/s390x/patches is not the series of the port:" \
 			"run $0 series $1 $here/patches"
-	echo "dpdk-port: platform/s390x/patches is the series of the port"
+	echo "dpdk-port: the series applies to DPDK $(cat "$repo/VERSION");" \
+		"platform/s390x/patches is the series of the port"
 }
 
 case "${1:-}" in
 check)
-	[ $# = 2 ] || die "usage: $0 check <dpdk 25.11.2 tarball>"
+	[ $# = 2 ] || die "usage: $0 check <dpdk 25.11 tarball or tree>"
 	check "$2"
 	;;
 series)
@@ -185,6 +204,6 @@ apply)
 	;;
 *)
 	die "usage: $0 series <dpdk tarball or tree> <out dir> |" \
-		"apply <dpdk tree> | check <dpdk 25.11.2 tarball>"
+		"apply <dpdk tree> | check <dpdk 25.11 tarball or tree>"
 	;;
 esac

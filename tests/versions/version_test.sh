@@ -4,8 +4,9 @@
 #
 # The tree built against DPDK <version> (from devtools/dpdk-version.sh's
 # cache), then its suites run in that build: functional, shm, bus, install,
-# and those of lib/ism_ring, net_ism, rawdev. Skipped (77) when that DPDK is
-# not built on this machine.
+# and those of lib/ism_ring, net_ism, rawdev; the patch level of that DPDK
+# and where its source came from first. Skipped (77) when that DPDK is not
+# built on this machine (make test builds it before meson test).
 #   version_test.sh <version> <source root> <build dir>
 set -eu
 ver=$1
@@ -14,17 +15,13 @@ out=$3
 dv=$src/devtools/dpdk-version.sh
 
 if ! "$dv" find "$ver" >/dev/null; then
-	if [ -z "$("$dv" list)" ]; then
-		echo "SKIP: no DPDK source tarballs (../shared/dpdk-src):" \
-			"only the installed DPDK is tested"
-	else
-		echo "SKIP: DPDK $ver is not built on this machine;" \
-			"'make test DPDK=$ver' builds it (once) and runs this test"
-	fi
+	echo "SKIP: DPDK $ver is not built on this machine;" \
+		"'make test DPDK=$ver' builds it (once) and runs this test"
 	exit 77
 fi
 eval "$("$dv" env "$ver")"
-echo "DPDK $ver in $DPDK_PREFIX, source $DPDK_SOURCE"
+echo "DPDK $ver is $DPDK_VERSION, from $DPDK_ORIGIN"
+echo "DPDK $DPDK_VERSION in $DPDK_PREFIX, source $DPDK_SOURCE"
 
 # The DPDK's own driver-SDK headers (it is built with enable_driver_sdk),
 # pmdinfogen and l2fwd from its source. pkg_config_path is kept by meson

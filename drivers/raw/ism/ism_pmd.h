@@ -69,7 +69,7 @@ struct ism_pmd_dev;
 
 /* What a backend adds to the common plumbing. */
 struct ism_backend {
-	const char *name;			/* "loopback", "shm", "pci" */
+	const char *name;			/* "loopback", "shm", "ivshmem", "pci" */
 	/* Control ops. The common code adds close, selftest, stats and
 	 * xstats to a copy. */
 	const struct rte_ism_dev_ops *ops;
