@@ -45,10 +45,10 @@
 #define IVSHM_FORMAT_WAIT_MS	1000
 /* ... and gives up after this (another member keeps changing it). */
 #define IVSHM_FORMAT_GIVEUP_MS	10000
-/* A header is taken once read twice this far apart (the members write
- * back a forged one within a control pass, or at a signal poll when the
- * control thread is late: IVSHM_CATCH_UP_PERIODS). */
-#define IVSHM_HDR_SETTLE_MS	(2 * IVSHM_CATCH_UP_PERIODS * IVSHM_PERIOD_US / 1000)
+/* A header is taken once read twice this far apart: the members write
+ * back a forged one within a control pass (every IVSHM_PERIOD_US); ten
+ * periods leave room for a control thread that runs late. */
+#define IVSHM_HDR_SETTLE_MS	(10 * IVSHM_PERIOD_US / 1000)
 
 struct ivshm_args {
 	struct ism_common_args c;
