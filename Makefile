@@ -96,7 +96,7 @@ linux-s390x:
 	./devtools/linux-s390x.sh prefix
 
 # The s390x guest of the IBM Z user's path: Debian's s390x kernel 7.2
-# (sid) with ism-vfio-pci, dibs, ism and smc built as modules for it, once
+# (sid) with ism-vfio-pci, dibs and ism built as modules for it, once
 # per machine (devtools/linux-s390x-sid.sh).
 linux-s390x-sid:
 	./devtools/linux-s390x-sid.sh prefix

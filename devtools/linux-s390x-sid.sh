@@ -24,8 +24,12 @@
 # linux-source-<major.minor> and busybox-static for s390x. Debian's s390x
 # kernel has VFIO_PCI, S390_IOMMU and HUGETLBFS but neither ISM_VFIO_PCI
 # nor DIBS, so the ISM modules are built from linux-source against the
-# kernel's own config: dibs, ism (Linux's ism driver), ism-vfio-pci, smc
-# and smc_diag (SMC-D needs DIBS, so Debian's kernel has no SMC either).
+# kernel's own config: dibs, ism (Linux's ism driver) and ism-vfio-pci.
+# SMC cannot be added as a module: it depends on DIBS, so Debian's kernel
+# is built without it, and its core then lacks what SMC needs from TCP
+# (tcp_have_smc, exported by net/ipv4/tcp.c only with CONFIG_SMC; fields
+# of struct tcp_sock under the same option): SMC-D needs a kernel built
+# with CONFIG_SMC.
 #
 # The compiler is Debian 12's s390x-linux-gnu-gcc (12); Debian built the
 # kernel with a newer gcc. The config stays the kernel's except for what
@@ -58,7 +62,7 @@ UP=${REL%%+*}
 MAJMIN=$(echo "$UP" | cut -d. -f1-2)
 LOCALV=${REL#"$UP"}
 CROSS=s390x-linux-gnu-
-MODULES="DIBS ISM ISM_VFIO_PCI SMC SMC_DIAG"
+MODULES="DIBS ISM ISM_VFIO_PCI"
 # The recipe: a change here builds a new directory.
 RECIPE="release=$REL modules=$MODULES cc=gcc-12+stackprotector-wrapper
 nodebuginfo busybox-static:s390x:sid"
@@ -218,7 +222,7 @@ EOF
 	for m in $MODULES; do
 		set -- "$@" -m "$m"
 	done
-	"$SRC/scripts/config" --file "$BLD/.config" "$@" \
+	"$SRC/scripts/config" --file "$BLD/.config" "$@" -d SMC -d SMC_DIAG \
 		-d DEBUG_INFO_BTF -d DEBUG_INFO_BTF_MODULES \
 		-d DEBUG_INFO_DWARF5 -d DEBUG_INFO_DWARF4 \
 		-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -e DEBUG_INFO_NONE \
@@ -257,11 +261,10 @@ build_modules() {
 		"$ext/ism-src/"
 	echo "obj-m := ism.o
 ism-y := ism_drv.o" > "$ext/ism-src/Kbuild"
-	kmake M="$SRC/drivers/dibs" MO="$ext/dibs" modules
-	kmake M="$SRC/drivers/vfio/pci/ism" MO="$ext/ism-vfio-pci" modules
+	kmake M="$SRC/drivers/dibs" MO="$ext/dibs" modules || return 1
+	kmake M="$SRC/drivers/vfio/pci/ism" MO="$ext/ism-vfio-pci" modules ||
+		return 1
 	kmake M="$ext/ism-src" MO="$ext/ism" \
-		KBUILD_EXTRA_SYMBOLS="$ext/dibs/Module.symvers" modules
-	kmake M="$SRC/net/smc" MO="$ext/smc" \
 		KBUILD_EXTRA_SYMBOLS="$ext/dibs/Module.symvers" modules
 }
 
@@ -274,10 +277,9 @@ install_tree() {
 		"$DL/root/usr/lib/modules/$REL/modules.builtin" \
 		"$DL/root/usr/lib/modules/$REL/modules.builtin.modinfo" "$m/"
 	# Decompressed: busybox's modprobe loads plain .ko files.
-	find "$m/kernel" -name '*.ko.xz' -exec xz -d {} +
+	find "$m/kernel" -name '*.ko.xz' -exec xz -d {} + || return 1
 	for k in "$BLD"/ext/dibs/dibs.ko "$BLD"/ext/ism/ism.ko \
-			"$BLD"/ext/ism-vfio-pci/ism-vfio-pci.ko \
-			"$BLD"/ext/smc/smc.ko "$BLD"/ext/smc/smc_diag.ko; do
+			"$BLD"/ext/ism-vfio-pci/ism-vfio-pci.ko; do
 		[ -f "$k" ] || die "no $k after the build"
 		cp "$k" "$m/extra/"
 	done
@@ -285,7 +287,7 @@ install_tree() {
 		die "depmod failed"
 	cp "$DL/root/usr/lib/modules/$REL/vmlinuz" "$out/vmlinuz"
 	cp "$DL/root/usr/lib/modules/$REL/config" "$out/config"
-	cp "$DL/root/bin/busybox" "$out/busybox"
+	cp "$DL/root/usr/bin/busybox" "$out/busybox"
 	echo "$REL" > "$out/VERSION"
 }
 
