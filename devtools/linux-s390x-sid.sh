@@ -33,9 +33,12 @@
 #
 # The compiler is Debian 12's s390x-linux-gnu-gcc (12); Debian built the
 # kernel with a newer gcc. The config stays the kernel's except for what
-# only the compiler decides (code generation, never a structure layout)
-# and two things the modules do not need (debug info, BTF). One thing
-# would change a layout: gcc 12 lacks -mstack-protector-guard=global,
+# only the compiler decides (code generation, never a structure layout).
+# Debug info and BTF stay on (pahole from dwarves): BTF for modules
+# (DEBUG_INFO_BTF_MODULES) adds fields to struct module, and modules
+# built without it were seen to corrupt the kernel's module list at load
+# (ism.ko after dibs.ko: list corruption in resolve_symbol()). One more
+# thing would change a layout: gcc 12 lacks -mstack-protector-guard=global,
 # without which Kconfig drops STACKPROTECTOR and with it a field of
 # task_struct; a wrapper (cc/ below) accepts and drops the flag, so the
 # option, and the layout, stay the kernel's (the modules then have no
@@ -65,9 +68,9 @@ CROSS=s390x-linux-gnu-
 MODULES="DIBS ISM ISM_VFIO_PCI"
 # The recipe: a change here builds a new directory.
 RECIPE="release=$REL modules=$MODULES cc=gcc-12+stackprotector-wrapper
-nodebuginfo busybox-static:s390x:sid"
+btf busybox-static:s390x:sid"
 TOOLS="gcc-s390x-linux-gnu make flex bison bc libelf-dev libssl-dev cpio
-xz-utils kmod"
+xz-utils kmod dwarves"
 APTDIR=$CACHE/apt-sid-s390x
 DL=$CACHE/linux-sid-dl-$REL
 SRC=$CACHE/linux-source-$MAJMIN
@@ -223,15 +226,14 @@ EOF
 		set -- "$@" -m "$m"
 	done
 	"$SRC/scripts/config" --file "$BLD/.config" "$@" -d SMC -d SMC_DIAG \
-		-d DEBUG_INFO_BTF -d DEBUG_INFO_BTF_MODULES \
-		-d DEBUG_INFO_DWARF5 -d DEBUG_INFO_DWARF4 \
-		-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -e DEBUG_INFO_NONE \
-		-d DEBUG_INFO -d MODULE_SIG_ALL
+		-d MODULE_SIG_ALL
 	kmake olddefconfig
-	for m in $MODULES STACKPROTECTOR STACKPROTECTOR_STRONG; do
+	for m in $MODULES STACKPROTECTOR STACKPROTECTOR_STRONG \
+			DEBUG_INFO_BTF DEBUG_INFO_BTF_MODULES; do
 		want=$(grep "^CONFIG_$m=" "$BLD/.config" || true)
 		case $m in
-		STACKPROTECTOR*) grep -qx "CONFIG_$m=y" "$kconf" || continue
+		STACKPROTECTOR*|DEBUG_INFO_BTF*)
+			grep -qx "CONFIG_$m=y" "$kconf" || continue
 			[ "$want" = "CONFIG_$m=y" ] ||
 				die "the config lost CONFIG_$m" ;;
 		*) [ "$want" = "CONFIG_$m=m" ] ||
@@ -242,7 +244,7 @@ EOF
 	grep '^CONFIG_' "$kconf" | sort > "$BLD/config.kernel"
 	grep '^CONFIG_' "$BLD/.config" | sort > "$BLD/config.ours"
 	bad=$(diff "$BLD/config.kernel" "$BLD/config.ours" |
-		grep '^[<>]' | grep -Ev "CONFIG_($(echo "$MODULES" | tr ' ' '|'))=|CONFIG_(CC_|GCC_|AS_|LD_|PAHOLE_|RUSTC_|DEBUG_INFO|BUILD_SALT|MODULE_SIG_KEY|SYSTEM_TRUSTED_KEYS|FUNCTION_TRACE_ARGS|PROBE_EVENTS_BTF_ARGS|OPENSSL_SUPPORTS)" || true)
+		grep '^[<>]' | grep -Ev "CONFIG_($(echo "$MODULES" | tr ' ' '|'))=|CONFIG_(CC_|GCC_|AS_|LD_|PAHOLE_|RUSTC_|BUILD_SALT|MODULE_SIG_KEY|SYSTEM_TRUSTED_KEYS|FUNCTION_TRACE_ARGS|PROBE_EVENTS_BTF_ARGS|OPENSSL_SUPPORTS)" || true)
 	[ -z "$bad" ] || die "the config differs from the kernel's: $bad"
 	kmake modules_prepare
 	cp "$DL/root/usr/src/linux-headers-$REL/Module.symvers" "$BLD/"
