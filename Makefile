@@ -15,9 +15,11 @@
 #               machine (about 2 minutes on 2 cores), then runs the suites
 #               against it
 #   make test-emul  the tests of the emulated ISM function in QEMU guests
-#               (suite emul): QEMU with the device and the s390x guest's
-#               kernel built once per machine (devtools/qemu-ism.sh,
-#               devtools/linux-s390x.sh), then the suite; not part of
+#               (suite emul): QEMU with the device and the s390x guests'
+#               kernels built once per machine (devtools/qemu-ism.sh,
+#               devtools/linux-s390x.sh, devtools/linux-s390x-sid.sh:
+#               Debian's s390x kernel 7.2 with the ISM modules) and DPDK
+#               25.11 with the s390x port, then the suite; not part of
 #               make test (the builds take longer than its budget)
 #   make s390x  the tree cross-built for s390x (IBM Z, big-endian) and its
 #               suites run under QEMU's user-mode emulator (suite s390x,
@@ -49,6 +51,7 @@ ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 
 .PHONY: all setup build build-asan vm-setup dpdk-versions s390x-setup \
 	s390x s390x-full s390x-dpdk-test demo test test-emul qemu-ism linux-s390x \
+	linux-s390x-sid \
 	bench bench-full clean
 
 all: build
@@ -92,6 +95,12 @@ qemu-ism:
 # vfio-pci) and busybox, once per machine (devtools/linux-s390x.sh).
 linux-s390x:
 	./devtools/linux-s390x.sh prefix
+
+# The s390x guest of the IBM Z user's path: Debian's s390x kernel 7.2
+# (sid) with ism-vfio-pci, dibs and ism built as modules for it, once
+# per machine (devtools/linux-s390x-sid.sh).
+linux-s390x-sid:
+	./devtools/linux-s390x-sid.sh prefix
 
 # The other DPDK versions (24.11, 25.11; with $DPDK_SRC its tarballs'),
 # their sources fetched from Debian and built once per machine into a
@@ -142,7 +151,7 @@ test: build
 	meson test -C $(BUILD) --print-errorlogs --suite dpdk-$(DPDK)
 endif
 
-test-emul: build vm-setup qemu-ism linux-s390x
+test-emul: build vm-setup qemu-ism linux-s390x linux-s390x-sid s390x-setup
 	meson test -C $(BUILD) --print-errorlogs --suite emul
 
 bench: build

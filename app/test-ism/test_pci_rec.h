@@ -126,5 +126,7 @@ int test_sba_order(void);
 int test_signal_mask0(void);
 int test_signal_without_s(void);
 int test_interrupt_path(void);
+int test_query_rgid_codes(void);
+int test_close_deletes_vlans(void);
 
 #endif /* TEST_PCI_REC_H */

@@ -40,7 +40,10 @@ KIND is one of:
              content of a file)
   skip       not run; the reason follows, one of: hardware (an IBM ISM
              function, IBM Z or a host's vfio), kvm (guests that need KVM),
-             docker (a Docker daemon), long (more than a few minutes)
+             docker (a Docker daemon), long (more than a few minutes),
+             s390x-guest (run as written, with name=NAME, inside the
+             emulated s390x guest of tests/vm/s390x/s390x_dpdk_test.py,
+             make test-emul)
 
 Keys: timeout=S (default 60; every process runs under timeout(1)),
 rc=N (expected status of run), expect=REGEX (a line of the output).
@@ -64,7 +67,7 @@ import tempfile
 import time
 
 KINDS = ("run", "terminals", "part", "c", "c-body", "text", "skip")
-SKIP_REASONS = ("hardware", "kvm", "docker", "long")
+SKIP_REASONS = ("hardware", "kvm", "docker", "long", "s390x-guest")
 TEXT_REASONS = ("output", "syntax", "file")
 MD_MARK = re.compile(r"^\s*<!--\s*doc-test:\s*(.*?)\s*-->\s*$")
 RST_MARK = re.compile(r"^\s*\.\.\s+doc-test:\s*(.*?)\s*$")

@@ -7,7 +7,8 @@
  * (no DPDK): the environment is an array of "guest memory" addressed by
  * offset. What the in-process platform never does is done here: commands
  * written in pieces of 1, 2 and 4 bytes (a CPU behind x86's vfio-pci),
- * store blocks given in pieces, small BAR 0
+ * store blocks given in pieces, the transport rule (pieces refused but in
+ * the test mode, store blocks whole, counted), small BAR 0
  * sizes and the token space they leave, and every field checked byte by
  * byte as Linux's driver lays it out (drivers/s390/net/ism.h), so the
  * test holds on a big-endian host too.
@@ -370,6 +371,112 @@ test_vlan_writer(struct ism_dev *a, struct ism_dev *b)
 	CHECK(cmd_u64(a, 0x0b, tok, 8) == 0, "UNREG_DMB");
 }
 
+/* A's DMB (at base(0) + off, index idx) that w writes; its token. */
+static uint64_t
+dmb_for(struct ism_dev *a, struct ism_dev *w, uint32_t off, uint32_t idx)
+{
+	memset(mem + base(0) + off, 0, 8192);
+	return reg_dmb(a, base(0) + off, 8192, idx, ism_dev_gid(w), 0, 0);
+}
+
+/*
+ * How writes reach a function (ism_dev_write()): by default, as the
+ * hardware, only whole store blocks (1 to maxstbl bytes, not crossing
+ * 4 KiB); a piece (a plain store, an MMIO write) is refused, nothing
+ * written; in the PIECES test mode a piece is taken. Each counted.
+ */
+static void
+test_transport(struct ism_dev *a, struct ism_dev *b)
+{
+	struct ism_dev_config pc = { .name = "P", .gid = 0xc3, .fabric = 3,
+		.transport = ISM_DEV_XPORT_PIECES, .maxstbl = 128 };
+	struct ism_dev_counts c0, c1;
+	struct ism_dev *p = NULL;
+	uint8_t data[4200], body[16], hdr[8];
+	uint64_t tok, ptok;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 13 + 5);
+	tok = dmb_for(a, b, 524288, 60);
+	CHECK(tok != 0, "DMB for the transport");
+	ism_dev_counts_get(b, &c0);
+	/* Pieces refused by a function in the default mode. */
+	CHECK(ism_dev_write(b, 0, req(tok, 0, true, 0), data, 4,
+			    ISM_DEV_ACC_PIECE) == -EPERM, "data piece");
+	CHECK(mem[base(0) + 524288] == 0 && !sba_bit(0, 60),
+	      "a refused piece wrote or signalled");
+	put_be(body, ism_dev_gid(a), 8);
+	put_be(body + 8, 0, 8);
+	CHECK(ism_dev_write(b, 2, 8, body, 8, ISM_DEV_ACC_PIECE) == -EPERM,
+	      "command piece");
+	/* Not store blocks: crossing 4 KiB, longer than maxstbl, BAR 4. */
+	CHECK(ism_dev_write(b, 0, req(tok, 0, false, 4000), data, 200,
+			    ISM_DEV_ACC_BLOCK) == -EINVAL, "crossing 4 KiB");
+	CHECK(ism_dev_write(b, 0, req(tok, 0, false, 0), data, 4097,
+			    ISM_DEV_ACC_BLOCK) == -EINVAL, "4097 bytes");
+	CHECK(ism_dev_write(b, 4, 0, data, 8, ISM_DEV_ACC_BLOCK) == -EINVAL,
+	      "BAR 4");
+	CHECK(mem[base(0) + 524288 + 4000] == 0, "a refused block wrote");
+	/* Whole store blocks: data, then a command (body, header). */
+	CHECK(ism_dev_write(b, 0, req(tok, 0, false, 0), data, 4096,
+			    ISM_DEV_ACC_BLOCK) == 0, "data block");
+	CHECK(memcmp(mem + base(0) + 524288, data, 4096) == 0, "block data");
+	put_be(body, ism_dev_gid(a), 8);
+	put_be(body + 8, 0, 8);
+	CHECK(ism_dev_write(b, 2, 8, body, 16, ISM_DEV_ACC_BLOCK) == 0,
+	      "body block");
+	put_be(hdr, 0x09, 4);
+	put_be(hdr + 4, 0, 2);
+	put_be(hdr + 6, 24, 2);
+	CHECK(ism_dev_write(b, 2, 0, hdr, 8, ISM_DEV_ACC_BLOCK) == 0,
+	      "header block");
+	CHECK(ism_dev_cmd_read(b, 0, hdr, 8) == 0 && get_be(hdr + 4, 2) == 0,
+	      "QUERY_RGID of A by store blocks: 0x%04" PRIx64,
+	      get_be(hdr + 4, 2));
+	ism_dev_counts_get(b, &c1);
+	CHECK(c1.refused_pieces - c0.refused_pieces == 2 &&
+	      c1.refused_blocks - c0.refused_blocks == 3 &&
+	      c1.data_blocks - c0.data_blocks == 1 &&
+	      c1.cmd_blocks - c0.cmd_blocks == 2 &&
+	      c1.data_pieces == c0.data_pieces &&
+	      c1.cmd_pieces == c0.cmd_pieces,
+	      "counts: refused pieces %" PRIu64 " blocks %" PRIu64 ", taken "
+	      "data blocks %" PRIu64 " cmd blocks %" PRIu64,
+	      c1.refused_pieces - c0.refused_pieces,
+	      c1.refused_blocks - c0.refused_blocks,
+	      c1.data_blocks - c0.data_blocks, c1.cmd_blocks - c0.cmd_blocks);
+	CHECK(cmd_u64(a, 0x0b, tok, 8) == 0, "UNREG_DMB");
+
+	/* The test mode takes pieces; its maxstbl of 128 bounds blocks. */
+	CHECK(ism_dev_create(&pc, &ops, &envs[2], &p) == 0, "create P");
+	if (p == NULL)
+		return;
+	ptok = dmb_for(a, p, 524288, 61);
+	CHECK(ism_dev_write(p, 0, req(ptok, 0, false, 8), data, 4,
+			    ISM_DEV_ACC_PIECE) == 0, "piece in PIECES mode");
+	CHECK(memcmp(mem + base(0) + 524288 + 8, data, 4) == 0, "piece data");
+	CHECK(ism_dev_write(p, 0, req(ptok, 0, false, 0), data, 129,
+			    ISM_DEV_ACC_BLOCK) == -EINVAL, "129 of maxstbl 128");
+	CHECK(ism_dev_write(p, 0, req(ptok, 0, false, 0), data, 128,
+			    ISM_DEV_ACC_BLOCK) == 0, "128 of maxstbl 128");
+	ism_dev_counts_get(p, &c1);
+	CHECK(c1.data_pieces == 1 && c1.data_blocks == 1 &&
+	      c1.refused_blocks == 1 && c1.refused_pieces == 0,
+	      "P's counts");
+	CHECK(cmd_u64(a, 0x0b, ptok, 8) == 0, "UNREG_DMB");
+	ism_dev_destroy(p);
+	/* Neither mode nor a maxstbl below 8. */
+	pc.gid = 0xc4;
+	pc.transport = (enum ism_dev_transport)7;
+	CHECK(ism_dev_create(&pc, &ops, &envs[2], &p) == -EINVAL,
+	      "an unknown transport");
+	pc.transport = ISM_DEV_XPORT_BLOCKS;
+	pc.maxstbl = 4;
+	CHECK(ism_dev_create(&pc, &ops, &envs[2], &p) == -EINVAL,
+	      "maxstbl 4");
+}
+
 /*
  * A BAR 0 of 2^33 bytes leaves 31 token values: all inside it, none
  * issued again within the 7 registrations after it was freed (a quarter
@@ -435,6 +542,7 @@ main(void)
 	test_commands_and_moves(a, b);
 	test_protocol_errors(a);
 	test_vlan_writer(a, b);
+	test_transport(a, b);
 	test_small_bar0();
 	/* B goes: A hears DEV 0x07 (GID disabled) with B's GID. */
 	ism_dev_destroy(b);

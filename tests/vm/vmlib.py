@@ -77,13 +77,14 @@ def _libraries(path):
 
 
 def initramfs(tmp, programs=(), plans=None, files=(), busybox=BUSYBOX,
-              modules=True):
+              modules=True, libraries=None, module_tree=None):
     """Build tmp/initrd.gz: busybox (another architecture's: its path),
     /init, the vfio modules of prepare.sh (modules=False: none, for a
-    kernel with vfio built in), programs (and the shared libraries they
-    and files need, found with ldd: programs of another architecture must
-    be static) at their host paths, files as they are, plans ({role: shell
-    text}) as /plans/<role>.sh. Returns its path."""
+    kernel with vfio built in; module_tree: that lib/modules tree
+    instead), programs (and the shared libraries they and files need,
+    found with ldd, or with libraries(path) for another architecture's)
+    at their host paths, files as they are, plans ({role: shell text}) as
+    /plans/<role>.sh. Returns its path."""
     root = os.path.join(tmp, "root")
     for d in ("bin", "sbin", "proc", "sys", "dev", "run", "tmp", "var",
               "lib/modules", "plans"):
@@ -93,8 +94,9 @@ def initramfs(tmp, programs=(), plans=None, files=(), busybox=BUSYBOX,
     shutil.copy(os.path.join(HERE, "guest-init.sh"),
                 os.path.join(root, "init"))
     os.chmod(os.path.join(root, "init"), 0o755)
-    if modules:
-        shutil.copytree(os.path.join(VM_DIR, "modules", "lib", "modules"),
+    if module_tree or modules:
+        shutil.copytree(module_tree or
+                        os.path.join(VM_DIR, "modules", "lib", "modules"),
                         os.path.join(root, "lib/modules"), symlinks=True,
                         dirs_exist_ok=True)
     want = set()
@@ -102,12 +104,13 @@ def initramfs(tmp, programs=(), plans=None, files=(), busybox=BUSYBOX,
         want.add(f)                     # under the name the plan uses
         want.add(os.path.realpath(f))
         if f in programs or f.endswith(".so") or ".so." in f:
-            want.update(_libraries(f))
-    # glibc dlopen()s libgcc_s for pthread_cancel (rte_eal_cleanup).
-    out = subprocess.run(["ldconfig", "-p"], stdout=subprocess.PIPE,
-                         text=True, check=True).stdout
-    want.update(ln.split()[-1] for ln in out.splitlines()
-                if "libgcc_s.so.1" in ln and "x86-64" in ln)
+            want.update((libraries or _libraries)(f))
+    if libraries is None:
+        # glibc dlopen()s libgcc_s for pthread_cancel (rte_eal_cleanup).
+        out = subprocess.run(["ldconfig", "-p"], stdout=subprocess.PIPE,
+                             text=True, check=True).stdout
+        want.update(ln.split()[-1] for ln in out.splitlines()
+                    if "libgcc_s.so.1" in ln and "x86-64" in ln)
     for f in sorted(want):
         dst = root + f
         os.makedirs(os.path.dirname(dst), exist_ok=True)

@@ -103,7 +103,7 @@ struct rte_ism_bus_device {
 	struct rte_ism_bus_region regions[RTE_ISM_BUS_NB_BARS]; /**< BARs */
 	/**
 	 * The function's interrupt once set up through vfio, NULL if it has
-	 * none: vector 0 of MSI-X, else of MSI, on an eventfd. A driver
+	 * none: vector 0 of MSI, else of MSI-X, on an eventfd. A driver
 	 * registers its callback (rte_intr_callback_register()), turns the
 	 * interrupt on with rte_intr_enable() and off with
 	 * rte_intr_disable(), and unregisters before its remove returns.

@@ -30,6 +30,7 @@
 #include <rte_vfio.h>
 
 #include "private.h"
+#include "ism_vfio_irq.h"
 #include "ism_zpci.h"
 
 /* Largest VFIO_DEVICE_GET_INFO answer we accept (caps included). */
@@ -181,51 +182,52 @@ ism_vfio_intr_free(struct rte_ism_bus_device *dev)
 }
 
 /*
- * The interrupt handle, as DPDK's pci bus makes it: vector 0 of MSI-X, or
- * else of MSI (ISM has one MSI), on an eventfd, with the vfio device fd
- * for rte_intr_enable(), which routes the vector to the eventfd with
- * VFIO_DEVICE_SET_IRQS. A function without either has no handle.
+ * The interrupt handle: vector 0 of MSI, or of MSI-X where the function
+ * has no MSI (ism_vfio_irq_pick()), on an eventfd, with the vfio device
+ * fd for rte_intr_enable(), which routes the vector to the eventfd with
+ * VFIO_DEVICE_SET_IRQS. (DPDK's pci bus prefers MSI-X; ISM's interrupt is
+ * its one MSI, and that is what Linux's ism driver takes.) A function
+ * without either has no handle.
  */
 static int
 ism_vfio_intr_setup(struct rte_ism_bus_device *dev)
 {
-	static const struct {
-		uint32_t index;
-		enum rte_intr_handle_type type;
-		const char *name;
-	} kinds[] = {
-		{ VFIO_PCI_MSIX_IRQ_INDEX, RTE_INTR_HANDLE_VFIO_MSIX, "MSI-X" },
-		{ VFIO_PCI_MSI_IRQ_INDEX, RTE_INTR_HANDLE_VFIO_MSI, "MSI" },
+	struct vfio_irq_info irq[2];	/* MSI, MSI-X */
+	static const uint32_t index[2] = {
+		VFIO_PCI_MSI_IRQ_INDEX, VFIO_PCI_MSIX_IRQ_INDEX
 	};
-	struct vfio_irq_info irq;
+	static const char *const name[2] = { "MSI", "MSI-X" };
 	unsigned int i;
-	int efd, ret;
+	int efd, ret, pick;
 
-	for (i = 0; i < RTE_DIM(kinds); i++) {
-		memset(&irq, 0, sizeof(irq));
-		irq.argsz = sizeof(irq);
-		irq.index = kinds[i].index;
-		if (ioctl(dev->vfio_dev_fd, VFIO_DEVICE_GET_IRQ_INFO, &irq) != 0) {
+	for (i = 0; i < RTE_DIM(irq); i++) {
+		memset(&irq[i], 0, sizeof(irq[i]));
+		irq[i].argsz = sizeof(irq[i]);
+		irq[i].index = index[i];
+		if (ioctl(dev->vfio_dev_fd, VFIO_DEVICE_GET_IRQ_INFO,
+			  &irq[i]) != 0) {
 			ret = -errno;
 			ISM_BUS_LOG(ERR, "%s: cannot get %s information: %s",
-				dev->name, kinds[i].name, strerror(-ret));
+				dev->name, name[i], strerror(-ret));
 			return ret;
 		}
-		if (irq.count > 0 && (irq.flags & VFIO_IRQ_INFO_EVENTFD))
-			break;
 	}
-	if (i == RTE_DIM(kinds)) {
-		ISM_BUS_LOG(DEBUG, "%s: no MSI-X or MSI: no interrupt",
+	pick = ism_vfio_irq_pick(&irq[0], &irq[1]);
+	if (pick < 0) {
+		ISM_BUS_LOG(DEBUG, "%s: no MSI or MSI-X: no interrupt",
 			dev->name);
 		return 0;
 	}
+	i = pick == VFIO_PCI_MSI_IRQ_INDEX ? 0 : 1;
 	dev->intr_handle = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
 	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	ret = efd < 0 ? -errno : 0;
 	if (dev->intr_handle == NULL || ret != 0 ||
 	    rte_intr_fd_set(dev->intr_handle, efd) != 0 ||
 	    rte_intr_dev_fd_set(dev->intr_handle, dev->vfio_dev_fd) != 0 ||
-	    rte_intr_type_set(dev->intr_handle, kinds[i].type) != 0) {
+	    rte_intr_type_set(dev->intr_handle, i == 0 ?
+			RTE_INTR_HANDLE_VFIO_MSI :
+			RTE_INTR_HANDLE_VFIO_MSIX) != 0) {
 		ISM_BUS_LOG(ERR, "%s: cannot set up an interrupt handle: %s",
 			dev->name, ret != 0 ? strerror(-ret) :
 			rte_strerror(rte_errno));
@@ -237,7 +239,7 @@ ism_vfio_intr_setup(struct rte_ism_bus_device *dev)
 		return ret != 0 ? ret : -ENOMEM;
 	}
 	ISM_BUS_LOG(DEBUG, "%s: interrupt: vector 0 of %u %s", dev->name,
-		irq.count, kinds[i].name);
+		irq[i].count, name[i]);
 	return 0;
 }
 

@@ -333,7 +333,11 @@ ism_dev_create(const struct ism_dev_config *cfg,
 	if (ops == NULL || ops->dma_read == NULL || ops->dma_write == NULL ||
 	    ops->dma_or8 == NULL || ops->irq == NULL || out == NULL ||
 	    (bar0 & (bar0 - 1)) != 0 || bar0 < ISM_DEV_BAR0_SIZE_MIN ||
-	    bar0 > ISM_DEV_BAR0_SIZE_HW || (cfg->quirks & ~ISM_DEV_Q_ALL))
+	    bar0 > ISM_DEV_BAR0_SIZE_HW || (cfg->quirks & ~ISM_DEV_Q_ALL) ||
+	    (cfg->transport != ISM_DEV_XPORT_BLOCKS &&
+	     cfg->transport != ISM_DEV_XPORT_PIECES) ||
+	    (cfg->maxstbl != 0 &&
+	     (cfg->maxstbl < 8 || cfg->maxstbl > ISMD_STORE_MAX)))
 		return -EINVAL;
 	dev = calloc(1, sizeof(*dev));
 	if (dev == NULL)
@@ -341,6 +345,8 @@ ism_dev_create(const struct ism_dev_config *cfg,
 	snprintf(dev->name, sizeof(dev->name), "%s",
 		 cfg->name ? cfg->name : "ism");
 	dev->quirks = cfg->quirks;
+	dev->transport = cfg->transport;
+	dev->maxstbl = cfg->maxstbl ? cfg->maxstbl : ISMD_STORE_MAX;
 	dev->ops = ops;
 	dev->ctx = ctx;
 	dev->body_end = ISMD_HDR_LEN;

@@ -95,6 +95,37 @@ struct ism_dev_ops {
 #define ISM_DEV_BAR0_SIZE_MIN	(UINT64_C(1) << 29)	/* one token bit */
 #define ISM_DEV_BAR2_SIZE	256
 
+/*
+ * How writes reach the function (ism_dev_write()). The hardware takes
+ * data and command bodies only as PCI Store Blocks, each whole (1 to
+ * maxstbl bytes, not crossing a 4 KiB boundary), and refuses a plain
+ * store: that is the default, and what the s390 path and the in-process
+ * platform give. PIECES is a test mode for an environment that sees only a
+ * CPU's MMIO writes (an x86 guest through vfio-pci) and cannot tell where
+ * a store block ends: each piece is then taken as a store block of its
+ * own (see ism_device_store.c). Never the s390 path's.
+ */
+enum ism_dev_transport {
+	ISM_DEV_XPORT_BLOCKS = 0,
+	ISM_DEV_XPORT_PIECES,
+};
+
+/* How one write arrived. */
+enum ism_dev_access {
+	ISM_DEV_ACC_BLOCK,	/* a PCI Store Block, whole */
+	ISM_DEV_ACC_PIECE,	/* a plain store or MMIO write: a piece */
+};
+
+/* Writes by how they arrived, since the function was created. */
+struct ism_dev_counts {
+	uint64_t data_blocks;	/* BAR 0 store blocks taken */
+	uint64_t cmd_blocks;	/* BAR 2 store blocks taken */
+	uint64_t data_pieces;	/* BAR 0 pieces taken (PIECES mode) */
+	uint64_t cmd_pieces;	/* BAR 2 pieces taken (PIECES mode) */
+	uint64_t refused_pieces; /* pieces refused (BLOCKS mode) */
+	uint64_t refused_blocks; /* not a store block: size, 4 KiB, BAR */
+};
+
 struct ism_dev_config {
 	const char *name;	/* for the log */
 	uint64_t gid;		/* 0: a random one */
@@ -105,6 +136,9 @@ struct ism_dev_config {
 	 */
 	uint64_t bar0_size;
 	uint32_t quirks;	/* ISM_DEV_Q_* */
+	enum ism_dev_transport transport;
+	/* Largest store block, 8 to 4096; 0: 4096 (ISM's). */
+	uint32_t maxstbl;
 };
 
 struct ism_dev;
@@ -156,5 +190,22 @@ int ism_dev_cmd_read(struct ism_dev *dev, uint64_t off, void *buf,
  */
 int ism_dev_store(struct ism_dev *dev, uint64_t req, const void *buf,
 		size_t len);
+
+/*
+ * A write of len bytes at off of BAR bar (0 or 2) as it reached the
+ * function: the environments' entry (QEMU's PCISTB and MMIO, the
+ * in-process platform). A store block (ISM_DEV_ACC_BLOCK) must be 1 to
+ * maxstbl bytes and not cross a 4 KiB boundary of off; a piece is taken
+ * only in ISM_DEV_XPORT_PIECES. Then as ism_dev_store() (BAR 0) or
+ * ism_dev_cmd_write() (BAR 2), and counted (ism_dev_counts_get()).
+ * @return 0, -EPERM a piece in BLOCKS mode, -EINVAL not a store block or
+ * not BAR 0 or 2 (nothing written, logged as a guest error), or the
+ * error of ism_dev_store() / ism_dev_cmd_write().
+ */
+int ism_dev_write(struct ism_dev *dev, unsigned int bar, uint64_t off,
+		const void *buf, size_t len, enum ism_dev_access how);
+
+/* The counts of ism_dev_write(). */
+void ism_dev_counts_get(const struct ism_dev *dev, struct ism_dev_counts *c);
 
 #endif /* ISM_DEVICE_H */

@@ -129,6 +129,9 @@ struct ism_dev {
 	char name[64];
 	uint64_t gid;
 	uint32_t quirks;
+	enum ism_dev_transport transport;
+	uint32_t maxstbl;
+	struct ism_dev_counts counts;	/* atomic adds */
 	const struct ism_dev_ops *ops;
 	void *ctx;
 	struct ismd_fabric *fabric;

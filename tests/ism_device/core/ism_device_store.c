@@ -23,7 +23,15 @@
  * still not after the last piece where other vCPUs run. Both are right for
  * a guest with one vCPU: nothing in it runs between the pieces of one
  * write(2) (the kernel's loop is not preempted), so nothing sees the
- * signal before the last byte; the guests of the tests have one.
+ * signal before the last byte; the guests of the tests have one. That is
+ * a test mode (ISM_DEV_XPORT_PIECES), never the default:
+ *
+ * ism_dev_write() is how a write reaches the function, the rule of the
+ * s390 hardware checked there once for every environment: ISM takes data
+ * and command bodies only as whole PCI Store Blocks (1 to maxstbl bytes,
+ * not crossing 4 KiB; no plain PCI Store), and each write is counted by
+ * how it arrived, so that a test can tell that every write of a run was
+ * one store block.
  */
 
 #include <errno.h>
@@ -144,3 +152,69 @@ out:
 	return ret;
 }
 
+#define PAGE_4K 4096u
+
+static void
+add(uint64_t *c)
+{
+	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+}
+
+static bool
+whole_block(const struct ism_dev *dev, uint64_t off, size_t len)
+{
+	return len >= 1 && len <= dev->maxstbl &&
+		(off % PAGE_4K) + len <= PAGE_4K;
+}
+
+int
+ism_dev_write(struct ism_dev *dev, unsigned int bar, uint64_t off,
+		const void *buf, size_t len, enum ism_dev_access how)
+{
+	bool piece = how == ISM_DEV_ACC_PIECE;
+
+	if (bar != 0 && bar != 2) {
+		add(&dev->counts.refused_blocks);
+		ismd_log(dev, ISM_DEV_LOG_GUEST_ERROR, "write of %zu bytes to "
+			 "BAR %u refused: no such window", len, bar);
+		return -EINVAL;
+	}
+	if (piece && dev->transport != ISM_DEV_XPORT_PIECES) {
+		add(&dev->counts.refused_pieces);
+		ismd_log(dev, ISM_DEV_LOG_GUEST_ERROR, "a %zu-byte piece "
+			 "(plain store) to BAR %u at 0x%" PRIx64 " refused: "
+			 "ISM takes store blocks only", len, bar, off);
+		return -EPERM;
+	}
+	if (!piece && !whole_block(dev, off, len)) {
+		add(&dev->counts.refused_blocks);
+		ismd_log(dev, ISM_DEV_LOG_GUEST_ERROR, "store block of %zu "
+			 "bytes to BAR %u at 0x%" PRIx64 " refused: 1 to %u "
+			 "bytes, not crossing 4 KiB", len, bar, off,
+			 dev->maxstbl);
+		return -EINVAL;
+	}
+	if (bar == 0)
+		add(piece ? &dev->counts.data_pieces : &dev->counts.data_blocks);
+	else
+		add(piece ? &dev->counts.cmd_pieces : &dev->counts.cmd_blocks);
+	return bar == 0 ? ism_dev_store(dev, off, buf, len) :
+		ism_dev_cmd_write(dev, off, buf, len);
+}
+
+void
+ism_dev_counts_get(const struct ism_dev *dev, struct ism_dev_counts *c)
+{
+	c->data_blocks = __atomic_load_n(&dev->counts.data_blocks,
+					 __ATOMIC_RELAXED);
+	c->cmd_blocks = __atomic_load_n(&dev->counts.cmd_blocks,
+					__ATOMIC_RELAXED);
+	c->data_pieces = __atomic_load_n(&dev->counts.data_pieces,
+					 __ATOMIC_RELAXED);
+	c->cmd_pieces = __atomic_load_n(&dev->counts.cmd_pieces,
+					__ATOMIC_RELAXED);
+	c->refused_pieces = __atomic_load_n(&dev->counts.refused_pieces,
+					    __ATOMIC_RELAXED);
+	c->refused_blocks = __atomic_load_n(&dev->counts.refused_blocks,
+					    __ATOMIC_RELAXED);
+}

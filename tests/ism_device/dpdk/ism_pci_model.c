@@ -190,7 +190,8 @@ model_write(void *ctx, unsigned int bar, uint64_t off, const void *buf,
 		return violation(fn, "store block beyond the BAR", bar, off,
 				 len);
 	if (bar == MODEL_BAR_DATA)
-		return ism_dev_store(fn->dev, off, buf, len);
+		return ism_dev_write(fn->dev, bar, off, buf, len,
+				     ISM_DEV_ACC_BLOCK);
 	if (off != 0 && off != MODEL_HDR_LEN)
 		return violation(fn, "command window written at an offset "
 				 "other than 0 (header) and 8 (body)", bar,
@@ -198,7 +199,7 @@ model_write(void *ctx, unsigned int bar, uint64_t off, const void *buf,
 	if (off == 0 && len != MODEL_HDR_LEN)
 		return violation(fn, "command header not one 8-byte store "
 				 "block", bar, off, len);
-	return ism_dev_cmd_write(fn->dev, off, buf, len);
+	return ism_dev_write(fn->dev, bar, off, buf, len, ISM_DEV_ACC_BLOCK);
 }
 
 const struct ism_pci_io_ops ism_pci_model_io_ops = {
@@ -262,6 +263,7 @@ ism_pci_model_fn_create(const char *name, uint64_t gid, uint16_t chid,
 	fn->window.end = UINT64_MAX;
 	dc.bar0_size = fn->cfg.bar0_size;
 	dc.quirks = fn->cfg.quirks;
+	dc.maxstbl = fn->cfg.maxstbl;
 	ret = model_irq_init(fn);
 	if (ret < 0) {
 		free(fn);

@@ -9,6 +9,7 @@
  * Debian's QEMU source package (doc/guides/rawdevs/ism_pci_emul.rst).
  *
  *   -device ism[,fabric=N][,gid=G][,bar0-size=S][,msix=on|off]
+ *              [,store-pieces=on|off]
  *
  * fabric   the fabric id: every "ism" device of this QEMU with the same
  *          one reaches the DMBs of the others (default 0); the PCHID an
@@ -22,13 +23,23 @@
  *          s390 PCI host bridge refuses a function without MSI-X; Linux's
  *          ism driver uses the MSI; the interrupt goes to whichever the
  *          guest enabled)
+ * store-pieces  a test mode (default off): take the pieces of a store
+ *          block (a CPU's MMIO writes, PCISTG) as store blocks; only for
+ *          a guest whose platform has no store block instruction (x86
+ *          through vfio-pci). Off, as the hardware, the function takes
+ *          writes of BAR 0 and BAR 2 only as whole store blocks (s390:
+ *          PCISTB) and refuses pieces
  *
  * BAR 2 is the 256-byte command window, BAR 4 the MSI-X table. Both
  * windows take accesses of 1 to 8 bytes at any offset, big-endian
  * (the bytes reach the core in memory order, whatever the guest's byte
  * order). A store block reaches BAR 0 either whole (s390: PCISTB, see
  * ism_qemu_s390.c) or as the MMIO writes of a CPU (x86), each a store
- * block for the core (what that means: ism_device_store.c).
+ * block for the core in store-pieces mode (what that means:
+ * ism_device_store.c) and refused otherwise. At exit each function
+ * prints one line on stderr with how its writes arrived:
+ *   ism <id>: writes: data blocks N cmd blocks N data pieces N
+ *     cmd pieces N refused pieces N refused blocks N
  */
 
 #include "qemu/osdep.h"
@@ -41,8 +52,10 @@
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
+#include "qemu/notify.h"
 #include "qom/object.h"
 #include "sysemu/dma.h"
+#include "sysemu/sysemu.h"
 
 #include "ism_device.h"
 #include "ism_qemu.h"
@@ -63,6 +76,8 @@ struct IsmPciState {
 	uint64_t gid;
 	uint64_t bar0_size;
 	bool msix;
+	bool store_pieces;
+	Notifier exit_notifier;
 };
 
 static int
@@ -182,7 +197,7 @@ cmd_write(void *opaque, hwaddr addr, uint64_t val, unsigned int size)
 	uint8_t b[8];
 
 	value_to_bytes(val, size, b);
-	ism_dev_cmd_write(s->dev, addr, b, size);
+	ism_dev_write(s->dev, 2, addr, b, size, ISM_DEV_ACC_PIECE);
 }
 
 /* Choice: BAR 0 is write-only; a read gets all ones (Linux never reads). */
@@ -197,7 +212,8 @@ data_read(void *opaque, hwaddr addr, unsigned int size)
 
 /*
  * A piece of a store block (a CPU's MMIO write): see the top. A refused
- * one cannot be reported (posted write): logged as a guest error.
+ * one cannot be reported (posted write): logged as a guest error (the
+ * core logs a piece refused for its mode itself).
  */
 static void
 data_write(void *opaque, hwaddr addr, uint64_t val, unsigned int size)
@@ -207,8 +223,8 @@ data_write(void *opaque, hwaddr addr, uint64_t val, unsigned int size)
 	int ret;
 
 	value_to_bytes(val, size, b);
-	ret = ism_dev_store(s->dev, addr, b, size);
-	if (ret < 0)
+	ret = ism_dev_write(s->dev, 0, addr, b, size, ISM_DEV_ACC_PIECE);
+	if (ret < 0 && ret != -EPERM)
 		qemu_log_mask(LOG_GUEST_ERROR, "ism: store of %u bytes to "
 			      "0x%" PRIx64 " refused: %s\n", size, addr,
 			      strerror(-ret));
@@ -252,11 +268,25 @@ ism_qemu_store_block(PCIDevice *pdev, unsigned int bar, uint64_t off,
 {
 	IsmPciState *s = ISM_PCI(pdev);
 
-	if (bar == 0)
-		return ism_dev_store(s->dev, off, buf, len);
-	if (bar == 2)
-		return ism_dev_cmd_write(s->dev, off, buf, len);
-	return -EINVAL;
+	return ism_dev_write(s->dev, bar, off, buf, len, ISM_DEV_ACC_BLOCK);
+}
+
+static void
+ism_print_counts(Notifier *n, void *unused)
+{
+	IsmPciState *s = container_of(n, IsmPciState, exit_notifier);
+	struct ism_dev_counts c;
+
+	(void)unused;
+	if (s->dev == NULL)
+		return;
+	ism_dev_counts_get(s->dev, &c);
+	fprintf(stderr, "ism %s: writes: data blocks %" PRIu64 " cmd blocks %"
+		PRIu64 " data pieces %" PRIu64 " cmd pieces %" PRIu64
+		" refused pieces %" PRIu64 " refused blocks %" PRIu64 "\n",
+		DEVICE(s)->id ? DEVICE(s)->id : "ism", c.data_blocks,
+		c.cmd_blocks, c.data_pieces, c.cmd_pieces, c.refused_pieces,
+		c.refused_blocks);
 }
 
 static void
@@ -268,6 +298,8 @@ ism_realize(PCIDevice *pdev, Error **errp)
 		.gid = s->gid,
 		.fabric = s->fabric,
 		.bar0_size = s->bar0_size,
+		.transport = s->store_pieces ? ISM_DEV_XPORT_PIECES :
+			ISM_DEV_XPORT_BLOCKS,
 	};
 	int ret;
 
@@ -306,6 +338,8 @@ ism_realize(PCIDevice *pdev, Error **errp)
 			goto err_msi;
 		msix_vector_use(pdev, 0);
 	}
+	s->exit_notifier.notify = ism_print_counts;
+	qemu_add_exit_notifier(&s->exit_notifier);
 	return;
 err_msi:
 	msi_uninit(pdev);
@@ -319,6 +353,7 @@ ism_exit(PCIDevice *pdev)
 {
 	IsmPciState *s = ISM_PCI(pdev);
 
+	qemu_remove_exit_notifier(&s->exit_notifier);
 	if (s->msix)
 		msix_uninit_exclusive_bar(pdev);
 	msi_uninit(pdev);
@@ -341,6 +376,7 @@ static Property ism_properties[] = {
 	DEFINE_PROP_SIZE("bar0-size", IsmPciState, bar0_size,
 			 ISM_DEV_BAR0_SIZE_HW),
 	DEFINE_PROP_BOOL("msix", IsmPciState, msix, true),
+	DEFINE_PROP_BOOL("store-pieces", IsmPciState, store_pieces, false),
 	DEFINE_PROP_END_OF_LIST(),
 };
 

@@ -17,7 +17,7 @@ bool ism_qemu_is_ism(PCIDevice *pdev);
 
 /*
  * One whole PCI store block of len bytes to offset off of BAR bar, as
- * the s390 PCISTB instruction gives it.
+ * the s390 PCISTB instruction gives it (ism_dev_write(), counted).
  * @return 0, or a negative errno: refused, nothing written.
  */
 int ism_qemu_store_block(PCIDevice *pdev, unsigned int bar, uint64_t off,

@@ -319,11 +319,13 @@ def main():
         append += " vmtest.args=--bytes,%d,--conns,%d" % (a.bytes, a.conns)
     else:
         # vfio-pci's region offsets have 40 bits: BAR 0 (the tokens are in
-        # it) of 1 TiB, the same in the whole fabric.
+        # it) of 1 TiB, the same in the whole fabric. Plain vfio-pci writes
+        # a pwrite() as 4-byte PCI Stores, which ISM refuses: the function
+        # it drives takes them in the device's test mode (store-pieces).
         devices = (ism_device(ISM_GID, "ism0", ISM_FID, ISM_UID,
                               ",bar0-size=1T") +
                    ism_device(VFIO_GID, "ism1", VFIO_FID, VFIO_UID,
-                              ",bar0-size=1T"))
+                              ",bar0-size=1T,store-pieces=on"))
         append += " vmtest.vfio_fid=0x%08x vmtest.peer_gid=0x%x" % (
             VFIO_FID, ISM_GID)
     procs = []

@@ -431,9 +431,28 @@ pci_irq_off(struct ism_pci_dev *d)
 	rte_intr_callback_unregister_sync(d->plat.intr, ism_pci_irq, d);
 }
 
+/* The VLAN ids the application left: deleted, a refusal logged only. */
+static void
+close_vlans_locked(struct ism_pci_dev *d)
+{
+	uint32_t id;
+
+	for (id = 0; id <= RTE_ISM_VLAN_ID_MAX; id++) {
+		if (!vlan_member(d, id))
+			continue;
+		if (ism_pci_cmd_vlan(&d->cmd, false, id) < 0)
+			ISM_PMD_LOG(WARNING, "%s: VLAN id %u not deleted at close",
+				    dev_name(d), id);
+		d->vlans[id / 64] &= ~RTE_BIT64(id % 64);
+	}
+}
+
 /*
- * Teardown in Linux's order: what the client left registered, UNREG_IEQ,
- * UNREG_SBA (the device raises interrupts only while those are
+ * Teardown in Linux's order: what the client left registered (its DMBs,
+ * then its VLAN ids, as SMC, whose link groups end when a device goes,
+ * deletes the ids they added: smcd_unregister_dev() in net/smc/smc_ism.c,
+ * smc_lgr_free() in net/smc/smc_core.c), UNREG_IEQ, UNREG_SBA (the device
+ * raises interrupts only while those are
  * registered), interrupts off (waits for a running handler), then the
  * memory the device wrote. Memory the device was not seen to let go of is
  * never freed: it may still write it. The fast path is already off.
@@ -451,6 +470,7 @@ pci_close(struct ism_pmd_dev *common)
 			ISM_PMD_LOG(ERR, "%s: DMB at index %u not unregistered; "
 				    "its memory is left to the device",
 				    dev_name(d), idx);
+	close_vlans_locked(d);
 	if (d->ieq_registered &&
 	    ism_pci_cmd_unreg(&d->cmd, ISM_CMD_UNREG_IEQ) == 0)
 		d->ieq_registered = false;

@@ -68,9 +68,17 @@ ism_pci_cmd_errno(uint32_t cmd, uint16_t rc)
 {
 	if (rc == ISM_PCI_RC_OK)
 		return 0;
-	/* "Is it there?" answered no: an answer, not a device failure. */
-	if (rc != ISM_PCI_RC_ERROR &&
-	    (cmd == ISM_CMD_QUERY_RGID || cmd == ISM_CMD_SIGNAL_IEQ))
+	/*
+	 * "Is it there?" answered no: an answer, not a device failure.
+	 * Linux's ism driver knows only 0 and 0xffff (ISM_ERROR), and SMC
+	 * takes any non-zero QUERY_RGID answer as "cannot talk to that GID"
+	 * (net/smc/smc_ism.c, smc_ism_cantalk()): every code is
+	 * "unreachable" there, 0xffff included. Only the transport failing
+	 * (the I/O layer, never a code) is -EIO.
+	 */
+	if (cmd == ISM_CMD_QUERY_RGID)
+		return -ENETUNREACH;
+	if (rc != ISM_PCI_RC_ERROR && cmd == ISM_CMD_SIGNAL_IEQ)
 		return -ENETUNREACH;
 	return -EIO;
 }

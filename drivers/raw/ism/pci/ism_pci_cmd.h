@@ -11,9 +11,10 @@
  * never comes here.
  *
  * Every function returns 0 or a negative errno. A device return code is
- * logged with the command's name, counted and mapped: QUERY_RGID and
- * SIGNAL_IEQ codes other than 0xffff mean "not reachable" (-ENETUNREACH),
- * every other non-zero code is -EIO.
+ * logged with the command's name, counted and mapped: every non-zero
+ * QUERY_RGID code and SIGNAL_IEQ codes other than 0xffff mean "not
+ * reachable" (-ENETUNREACH, logged at DEBUG only: a client polls for a
+ * peer that is not there yet), every other non-zero code is -EIO.
  */
 
 #include <pthread.h>
