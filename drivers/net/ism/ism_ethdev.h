@@ -103,6 +103,11 @@ struct ism_eth_port {
 	uint64_t link_up_count;
 	uint64_t link_down_count;
 	uint64_t link_up_base, link_down_base;	/* at the last reset */
+	/* Rx interrupts (ism_intr.c), while dev->intr_handle is set: the
+	 * queues' epoll instance (the device's descriptor and our own
+	 * eventfd in it) and that eventfd. */
+	int intr_ep;
+	int intr_kick;
 };
 
 /* ism_devargs.c */
