@@ -189,7 +189,8 @@ steal(void)
 	for (;;)
 		for (i = 0; i < n; i++) {
 			if (sock[i])
-				(void)!recv(fds[i], &v, sizeof(v), MSG_DONTWAIT);
+				(void)!recv(fds[i], &v, sizeof(v),
+					    MSG_DONTWAIT);
 			else
 				(void)!read(fds[i], &v, sizeof(v));
 		}
@@ -279,13 +280,15 @@ main(int argc, char **argv)
 				return 1;
 		} else if (strncmp(line, "arm", 3) == 0) {
 			ret = rte_ism_intr_enable(dev);
-			say(ret == 0 ? "ARMED" : "FAIL arm: %s", strerror(-ret));
+			say(ret == 0 ? "ARMED" : "FAIL arm: %s",
+			    strerror(-ret));
 		} else if (strncmp(line, "poison-own", 10) == 0) {
 			fd = rte_ism_intr_fd_get(dev);
 			ret = fd >= 0 && is_eventfd(fd);
 			if (ret)
 				poison_eventfd(fd);
-			say("POISONED own %s", ret ? "eventfd" : "(no eventfd)");
+			say("POISONED own %s",
+			    ret ? "eventfd" : "(no eventfd)");
 		} else if (strncmp(line, "poison", 6) == 0) {
 			say("POISONED %u fds", poison_peers());
 		} else if (strncmp(line, "peers", 5) == 0) {

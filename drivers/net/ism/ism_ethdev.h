@@ -121,6 +121,11 @@ struct ism_eth_port {
 	uint64_t link_down_count;
 	uint64_t link_up_base, link_down_base;	/* at the last reset */
 	struct ism_eth_log_rl link_log;	/* of the link lines */
+	/* Rx interrupts (ism_intr.c), while dev->intr_handle is set: the
+	 * queues' epoll instance (the device's descriptor and our own
+	 * eventfd in it) and that eventfd. */
+	int intr_ep;
+	int intr_kick;
 };
 
 /* ism_devargs.c */

@@ -13,24 +13,31 @@
  * armed a sender makes no system call.
  *
  * The descriptor is the device's, so every Rx queue of every port on one
- * ISM device wakes with it: efds[q] of the port's interrupt handle is a
- * dup() of it per queue (one epoll instance may hold them all; epoll keys
- * on the file and the fd number). EAL adds them edge-triggered and, with a
- * counter size of 0, never reads them: the descriptor is cleared when the
- * last queue of the device is disabled (rte_ism_intr_disable()), so one
- * queue's disable never swallows another's wake-up. We never read or
- * write it: a wake-up of our own goes through rte_ism_intr_kick().
+ * ISM device wakes with it. The port puts it in an epoll instance of its
+ * own with an eventfd of its own (our wake-ups: a ring with something
+ * when enabling, the link going down), and efds[q] of the port's
+ * interrupt handle is a dup() of that epoll instance per queue (one epoll
+ * instance may hold them all; epoll keys on the file and the fd number).
+ * The eventfd is never passed to anyone, and stays readable after the ISM
+ * device (and its descriptor) went away: a queue asleep when the device
+ * is removed wakes. EAL adds the efds edge-triggered and, with a counter
+ * size of 0, never reads them: the device's descriptor and our eventfd
+ * are cleared when the last queue of the device is disabled
+ * (rte_ism_intr_disable()), so one queue's disable never swallows
+ * another's wake-up. We never read or write the device's descriptor.
  *
  * Enabling queue q (rx_queue_intr_enable, on the lcore that polls it):
  * drain the device's signals (their only use here is the wake-up: the
  * rings are read by their cursors), arm the device, then look at ring q:
- * if it has something, wake the device ourselves (rte_ism_intr_kick()). A publication after
+ * if it has something, write our eventfd. A publication after
  * the drain sets the summary bit and so wakes; one before it is in the
  * ring, which is looked at after arming.
  */
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 #include <rte_interrupts.h>
 
@@ -42,6 +49,52 @@ static struct {
 	rte_spinlock_t lock;	/* zero: unlocked */
 	uint32_t enabled;
 } intr_devs[RTE_ISM_MAX_DEVS];
+
+static void
+kick(struct ism_eth_port *p)
+{
+	uint64_t one = 1;
+
+	/* own-fd: the port's eventfd (EFD_NONBLOCK), never passed. EAGAIN:
+	 * at the counter's maximum, readable anyway. */
+	if (write(p->intr_kick, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		ISM_ETH_LOG(ERR, "%s: Rx interrupt eventfd: %s",
+			    p->dev->data->name, strerror(errno));
+}
+
+static void
+kick_clear(struct ism_eth_port *p)
+{
+	uint64_t n;
+
+	/* own-fd: the port's eventfd (EFD_NONBLOCK), never passed. */
+	while (read(p->intr_kick, &n, sizeof(n)) == sizeof(n))
+		;
+}
+
+/* The port's epoll instance with the device's descriptor and our eventfd
+ * in it: 0 or a negative errno, nothing left on failure. */
+static int
+port_ep_open(struct ism_eth_port *p, int dev_fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ret;
+
+	p->intr_ep = epoll_create1(EPOLL_CLOEXEC);
+	p->intr_kick = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (p->intr_ep >= 0 && p->intr_kick >= 0 &&
+	    epoll_ctl(p->intr_ep, EPOLL_CTL_ADD, dev_fd, &ev) == 0 &&
+	    epoll_ctl(p->intr_ep, EPOLL_CTL_ADD, p->intr_kick, &ev) == 0)
+		return 0;
+	ret = -errno;
+	if (p->intr_ep >= 0)
+		close(p->intr_ep);
+	if (p->intr_kick >= 0)
+		close(p->intr_kick);
+	p->intr_ep = -1;
+	p->intr_kick = -1;
+	return ret;
+}
 
 bool
 ism_eth_intr_wanted(const struct rte_eth_dev *dev)
@@ -74,6 +127,14 @@ ism_eth_intr_setup(struct rte_eth_dev *dev)
 	fd = rte_ism_intr_fd_get(p->args.dev_id);
 	if (fd < 0)
 		return fd;
+	ret = port_ep_open(p, fd);
+	if (ret < 0) {
+		ISM_ETH_LOG(ERR, "%s: cannot set up the Rx interrupts: %s",
+			    dev->data->name, strerror(-ret));
+		return ret;
+	}
+	fd = p->intr_ep;
+	ret = -ENOMEM;
 	h = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
 	if (h == NULL || rte_intr_type_set(h, RTE_INTR_HANDLE_VDEV) != 0 ||
 	    rte_intr_efd_counter_size_set(h, 0) != 0 ||
@@ -104,6 +165,8 @@ err:
 		close(rte_intr_efds_index_get(h, q));
 	rte_intr_vec_list_free(h);
 	rte_intr_instance_free(h);
+	close(p->intr_ep);
+	close(p->intr_kick);
 	return ret;
 }
 
@@ -124,6 +187,8 @@ ism_eth_intr_teardown(struct rte_eth_dev *dev)
 		close(rte_intr_efds_index_get(h, q));
 	rte_intr_vec_list_free(h);
 	rte_intr_instance_free(h);
+	close(p->intr_ep);
+	close(p->intr_kick);
 }
 
 int
@@ -158,7 +223,7 @@ ism_eth_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
 	 * thread may ask the ring; no ring yet: nothing to receive). */
 	pending = q->ring != NULL && rte_ism_ring_rx_pending(q->ring);
 	if (pending)
-		rte_ism_intr_kick(id);
+		kick(p);
 	return 0;
 }
 
@@ -176,9 +241,12 @@ ism_eth_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
 	rte_spinlock_lock(&intr_devs[id].lock);
 	if (q->intr_on) {
 		q->intr_on = false;
-		/* The last one clears the eventfd: nobody else waits. */
-		if (--intr_devs[id].enabled == 0 && !ism_ctl_dev_gone(p))
-			ret = rte_ism_intr_disable(id);
+		/* The last one clears the descriptors: nobody else waits. */
+		if (--intr_devs[id].enabled == 0) {
+			kick_clear(p);
+			if (!ism_ctl_dev_gone(p))
+				ret = rte_ism_intr_disable(id);
+		}
 	}
 	rte_spinlock_unlock(&intr_devs[id].lock);
 	return ret;
@@ -187,8 +255,7 @@ ism_eth_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
 void
 ism_eth_intr_kick(struct ism_eth_port *p)
 {
-	/* The queues share the device's wake-up; a removed device's id
-	 * may be another's now. */
-	if (p->dev->intr_handle != NULL && !ism_ctl_dev_gone(p))
-		rte_ism_intr_kick(p->args.dev_id);
+	/* The queues share our eventfd. */
+	if (p->dev->intr_handle != NULL)
+		kick(p);
 }

@@ -86,7 +86,7 @@ struct ism_wake {
 	 * process's writers use (loopback, kicks). */
 	struct ism_wake_peer self;
 	uint32_t *own;			/* a line allocated here, or NULL */
-	int ep;				/* the epoll instance (the client's) */
+	int ep;		/* the epoll instance: the client's descriptor */
 	/* Receiving ends, -1 if none; changed and read empty under lock. */
 	rte_spinlock_t lock;
 	int rx[ISM_WAKE_CHANNELS];
