@@ -23,7 +23,7 @@
 #include "ism_driver_sync.h"
 
 struct rte_ism_pmd_inflight rte_ism_pmd_inflight[RTE_MAX_LCORE + 1];
-int rte_ism_pmd_need_fence;
+RTE_ATOMIC(int) rte_ism_pmd_need_fence;
 
 static int membarrier_ok;
 
@@ -38,7 +38,8 @@ ism_sync_init(void)
 {
 	long cmds;
 
-	if (membarrier_ok || rte_ism_pmd_need_fence)
+	if (membarrier_ok ||
+	    rte_atomic_load_explicit(&rte_ism_pmd_need_fence, rte_memory_order_relaxed))
 		return;
 	cmds = membarrier(MEMBARRIER_CMD_QUERY);
 	if (cmds >= 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&

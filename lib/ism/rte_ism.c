@@ -43,7 +43,7 @@ static struct rte_ism_dev ism_devs[RTE_ISM_MAX_DEVS];
 static struct ism_shared *ism_shared;
 static pthread_mutex_t ism_reg_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Set once a dummy has complained about a slot, so the log is not flooded. */
-static bool fp_dummy_warned[RTE_ISM_MAX_DEVS];
+static RTE_ATOMIC(bool) fp_dummy_warned[RTE_ISM_MAX_DEVS];
 /* "No ISM device with id N" per id, and one for ids out of range. */
 static struct ism_log_rl nodev_log[RTE_ISM_MAX_DEVS + 1];
 

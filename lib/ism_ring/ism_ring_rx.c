@@ -358,7 +358,8 @@ rx_burst(struct rte_ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	for (idx = 0; idx < PREFETCH_AHEAD && idx < nb; idx++)
 		rte_prefetch0(slots + (((next + idx) & idx_mask) << shift));
 	while (k < nb && avail > 0) {
-		len = rte_atomic_load_explicit(&desc[pkt & idx_mask].len,
+		len = rte_atomic_load_explicit(
+				ism_ring_desc_len(&desc[pkt & idx_mask]),
 				rte_memory_order_relaxed);
 		/* Checked once, used as read: from 1 byte to what was
 		 * published (which the geometry keeps below 2^31), so the

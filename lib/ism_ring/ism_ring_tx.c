@@ -148,7 +148,7 @@ put_any(struct rte_ism_ring *r, struct rte_mbuf *s, uint32_t off,
 static uint32_t
 tx_credits(struct rte_ism_ring *r, uint32_t prod)
 {
-	uint32_t cons = rte_atomic_load_explicit(&ism_ring_own_credit(r)->cons,
+	uint32_t cons = rte_atomic_load_explicit(ism_ring_own_cons(r),
 			rte_memory_order_acquire);
 
 	/* Checked once, used as read: between what we knew and what we

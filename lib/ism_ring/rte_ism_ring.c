@@ -508,7 +508,8 @@ rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal)
 		goto out;
 	memset(&s, 0, sizeof(s));
 	c = ism_ring_own_credit(r);
-	s.cons = rte_atomic_load_explicit(&c->cons, rte_memory_order_acquire);
+	s.cons = rte_atomic_load_explicit(ism_ring_own_cons(r),
+			rte_memory_order_acquire);
 	s.start = c->start;
 	/* Each read once: checked here, used as read. */
 	if (s.start - s.cons > r->ctl.geom.nb_slots) {

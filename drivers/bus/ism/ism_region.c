@@ -30,8 +30,8 @@
  * the device never issued, makes every move to it fail, as often as the
  * sender tries.
  */
-static uint64_t io_log_next;		/* TSC of the next allowed line */
-static uint64_t io_log_dropped;
+static RTE_ATOMIC(uint64_t) io_log_next;	/* TSC of the next allowed line */
+static RTE_ATOMIC(uint64_t) io_log_dropped;
 
 static void
 io_log_failure(const struct rte_ism_bus_device *dev, unsigned int bar,

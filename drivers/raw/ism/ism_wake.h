@@ -55,7 +55,7 @@ struct rte_intr_handle;
 
 /* What a writer needs to wake one receiver. */
 struct ism_wake_peer {
-	const uint32_t *armed;
+	const RTE_ATOMIC(uint32_t) *armed;
 	int fd;				/* the receiver's eventfd */
 };
 
@@ -64,7 +64,7 @@ struct ism_wake {
 	/* The receiver's flag and eventfd: what this process's writers
 	 * use (loopback), and what is shared with the peers. */
 	struct ism_wake_peer self;
-	uint32_t *own;			/* a line allocated here, or NULL */
+	RTE_ATOMIC(uint32_t) *own;		/* a line allocated here, or NULL */
 	/* The client's handle: fd and efds[0] the eventfd, type VDEV with a
 	 * counter size of 0: EAL, which adds it edge-triggered
 	 * (rte_intr_rx_ctl()), never reads it; disarming clears it. (Had EAL
@@ -80,7 +80,7 @@ struct ism_wake {
  * or a negative errno (logged); nothing is left on failure.
  */
 int ism_wake_init(struct ism_wake *w, const char *name, int socket,
-		uint32_t *armed);
+		RTE_ATOMIC(uint32_t) *armed);
 
 /* Wake a waiter one last time (the device goes away), then free
  * everything. Idempotent; a zeroed struct ism_wake (never initialised) is
@@ -98,14 +98,14 @@ void ism_wake_arm(struct ism_wake *w, bool on);
 void ism_wake_kick(int fd);
 
 static inline bool
-ism_wake_armed(const uint32_t *armed)
+ism_wake_armed(const RTE_ATOMIC(uint32_t) *armed)
 {
 	return rte_atomic_load_explicit(armed, rte_memory_order_seq_cst) != 0;
 }
 
 /* Store the flag (the receiver only); ism_wake_arm() orders it. */
 static inline void
-ism_wake_flag_set(uint32_t *armed, bool on)
+ism_wake_flag_set(RTE_ATOMIC(uint32_t) *armed, bool on)
 {
 	rte_atomic_store_explicit(armed, on ? 1 : 0, rte_memory_order_relaxed);
 }

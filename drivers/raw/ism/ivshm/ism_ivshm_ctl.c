@@ -37,7 +37,7 @@
 
 pthread_mutex_t ism_ivshm_ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 /* TSC after which a signal poll runs the pass (ism_ivshm_ctl_catch_up()). */
-uint64_t ism_ivshm_ctl_due = UINT64_MAX;
+RTE_ATOMIC(uint64_t) ism_ivshm_ctl_due = UINT64_MAX;
 
 static struct {
 	pthread_mutex_t life;		/* start/stop of the thread */
