@@ -19,10 +19,14 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "ism_private.h"
 #include "ism_driver_sync.h"
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_inflight)
 struct rte_ism_pmd_inflight rte_ism_pmd_inflight[RTE_MAX_LCORE + 1];
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_need_fence)
 RTE_ATOMIC(int) rte_ism_pmd_need_fence;
 
 static int membarrier_ok;
@@ -51,6 +55,7 @@ ism_sync_init(void)
 	rte_atomic_store_explicit(&rte_ism_pmd_need_fence, 1, rte_memory_order_seq_cst);
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_synchronize)
 void
 rte_ism_pmd_synchronize(void)
 {

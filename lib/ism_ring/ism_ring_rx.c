@@ -25,6 +25,8 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "ism_ring_private.h"
 
 /* Slots ahead whose data is prefetched (exact for one-slot packets, still
@@ -439,6 +441,7 @@ rx_burst(struct rte_ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	return k;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_recv, 26.03)
 uint16_t
 rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 		uint16_t nb_pkts)

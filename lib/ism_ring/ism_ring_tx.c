@@ -25,6 +25,8 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "ism_ring_private.h"
 
 /* Stop sending until the next connection; the link sees err (the
@@ -310,6 +312,7 @@ tx_burst(struct rte_ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	return i;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_send, 26.03)
 uint16_t
 rte_ism_ring_send(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 		uint16_t nb_pkts)
