@@ -154,14 +154,14 @@ struct ivshm_ans {
 struct ivshm_member {
 	/* Line 0: identity, written while JOINING. */
 	RTE_ATOMIC(uint64_t) state;
-	RTE_ATOMIC(uint64_t) gid;				/* struct rte_ism_gid */
+	RTE_ATOMIC(uint64_t) gid;	/* struct rte_ism_gid */
 	RTE_ATOMIC(uint64_t) gid_ext;
 	RTE_ATOMIC(uint32_t) max_dmbs;
 	RTE_ATOMIC(uint32_t) max_dmb_len;
 	RTE_ATOMIC(uint16_t) chid;
-	RTE_ATOMIC(uint8_t) kind;				/* IVSHM_KIND_*, for dumps */
+	RTE_ATOMIC(uint8_t) kind;	/* IVSHM_KIND_*, for dumps */
 	uint8_t reserved0;
-	RTE_ATOMIC(uint32_t) pid;				/* for dumps */
+	RTE_ATOMIC(uint32_t) pid;	/* for dumps */
 	uint8_t reserved1[24];
 	/* Line 1: heartbeat, advanced by the member's control thread. */
 	RTE_ATOMIC(uint64_t) beat;
