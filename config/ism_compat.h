@@ -168,7 +168,9 @@ static inline int
 ism_ctrl_thread_create(rte_thread_t *thread, const char *name,
 		uint32_t (*start)(void *), void *arg)
 {
-	struct ism_compat_ctrl_start *s = malloc(sizeof(*s));
+	/* The cast: the header compiles as C++ too. */
+	struct ism_compat_ctrl_start *s =
+		(struct ism_compat_ctrl_start *)malloc(sizeof(*s));
 	pthread_t t;
 	int ret;
 

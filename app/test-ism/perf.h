@@ -22,6 +22,8 @@
 #include <rte_cycles.h>
 #include <rte_ism.h>
 
+#include <ism_compat.h>
+
 #define PERF_OK		0
 #define PERF_FAIL	1
 #define PERF_SKIP	77
@@ -207,10 +209,10 @@ void perf_copy_pattern(void *buf, uint32_t len);
  * uses a alone) and a data line per direction, each on its own line. */
 #define PERF_PP_LINE_WORDS	(RTE_CACHE_LINE_SIZE / 8)
 struct perf_pp_lines {
-	alignas(RTE_CACHE_LINE_SIZE) uint64_t a;	/* requester's flag */
-	alignas(RTE_CACHE_LINE_SIZE) uint64_t b;	/* responder's flag */
-	alignas(RTE_CACHE_LINE_SIZE) uint64_t da[PERF_PP_LINE_WORDS];
-	alignas(RTE_CACHE_LINE_SIZE) uint64_t db[PERF_PP_LINE_WORDS];
+	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint64_t) a;	/* requester's flag */
+	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint64_t) b;	/* responder's flag */
+	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint64_t) da[PERF_PP_LINE_WORDS];
+	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint64_t) db[PERF_PP_LINE_WORDS];
 };
 
 /* The kinds of raw ping-pong, each one step of a signal round trip (see

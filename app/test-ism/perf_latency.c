@@ -232,7 +232,7 @@ struct lo_resp {
 	struct perf_pong pong;
 	struct perf_pp_lines *lines;
 	const char *what;
-	uint32_t ready;
+	RTE_ATOMIC(uint32_t) ready;
 };
 
 static int

@@ -58,7 +58,7 @@ struct wake_ctx {
 	unsigned int kind;
 	uint32_t size;
 	uint64_t n;
-	uint32_t ready;
+	RTE_ATOMIC(uint32_t) ready;
 };
 
 /* Side i of pair p waits for its signal: polls, or sleeps. */

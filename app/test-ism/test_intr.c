@@ -209,7 +209,7 @@ test_intr_event(void)
 struct sleeper {
 	int fd;
 	uint32_t idx;		/* DMB to find signalled */
-	uint32_t asleep;	/* armed, about to call epoll_wait() */
+	RTE_ATOMIC(uint32_t) asleep;	/* armed, about to call epoll_wait() */
 	int result;
 };
 

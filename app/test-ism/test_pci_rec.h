@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <ism_compat.h>
+
 #include "test_ism.h"
 #include "ism_pci.h"
 #include "ism_pci_model.h"
@@ -48,7 +50,7 @@ struct rec_fault {
 struct recorder {
 	struct ism_pci_model_fn *fn;
 	struct rec_op ops[REC_MAX];
-	unsigned int n;
+	RTE_ATOMIC(unsigned int) n;
 	struct rec_fault fault;
 	bool fake_header;	/* next header read returns fault.rc */
 	uint32_t fake_cmd;

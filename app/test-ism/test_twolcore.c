@@ -129,7 +129,7 @@ test_pingpong_ordering(void)
 }
 
 struct churn_ctx {
-	uint64_t token;			/* current token, written by main */
+	RTE_ATOMIC(uint64_t) token;	/* current token, written by main */
 	volatile bool stop;
 	uint64_t ok, enoent, other;
 	uint8_t buf[4096];

@@ -63,10 +63,10 @@ static volatile sig_atomic_t quit_signal;
 
 /* Held while the ISM device is in use; see the file comment. */
 static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool dev_removed;
+static RTE_ATOMIC(bool) dev_removed;
 static pthread_t main_thread;
 /* The removal runs on another thread than ours. */
-static bool removed_elsewhere;
+static RTE_ATOMIC(bool) removed_elsewhere;
 
 static const char *const mode_names[] = {
 	[FWD_IOFWD] = "iofwd",
@@ -433,7 +433,7 @@ on_dev_removed(uint16_t dev_id __rte_unused, void *arg __rte_unused)
 static void
 alarm_ran(void *arg)
 {
-	rte_atomic_store_explicit((bool *)arg, true, rte_memory_order_release);
+	rte_atomic_store_explicit((RTE_ATOMIC(bool) *)arg, true, rte_memory_order_release);
 }
 
 /* A removal on the interrupt thread (alarm callbacks run one after the
@@ -441,7 +441,7 @@ alarm_ran(void *arg)
 static void
 removal_wait(void)
 {
-	bool ran = false;
+	RTE_ATOMIC(bool) ran = false;
 	unsigned int ms;
 
 	if (!rte_atomic_load_explicit(&removed_elsewhere,

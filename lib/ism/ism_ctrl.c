@@ -17,6 +17,8 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "ism_private.h"
 
 /*
@@ -27,6 +29,7 @@
  */
 static struct ism_log_rl signal_event_log[RTE_ISM_MAX_DEVS];
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dmb_register, 26.03)
 int
 rte_ism_dmb_register(uint16_t dev_id, struct rte_ism_dmb *dmb)
 {
@@ -93,6 +96,7 @@ rte_ism_dmb_register(uint16_t dev_id, struct rte_ism_dmb *dmb)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dmb_unregister, 26.03)
 int
 rte_ism_dmb_unregister(uint16_t dev_id, uint64_t token)
 {
@@ -119,6 +123,7 @@ check_capa(const struct rte_ism_dev *dev, uint64_t capa, const char *what,
 	return -ENOTSUP;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dmb_attach, 26.03)
 int
 rte_ism_dmb_attach(uint16_t dev_id, uint64_t token, struct rte_ism_dmb *dmb)
 {
@@ -147,6 +152,7 @@ rte_ism_dmb_attach(uint16_t dev_id, uint64_t token, struct rte_ism_dmb *dmb)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dmb_detach, 26.03)
 int
 rte_ism_dmb_detach(uint16_t dev_id, uint64_t token)
 {
@@ -165,6 +171,7 @@ rte_ism_dmb_detach(uint16_t dev_id, uint64_t token)
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_signal_event, 26.03)
 int
 rte_ism_signal_event(uint16_t dev_id, const struct rte_ism_gid *rgid,
 		uint32_t trigger_irq, uint32_t code, uint64_t info)
@@ -197,6 +204,7 @@ rte_ism_signal_event(uint16_t dev_id, const struct rte_ism_gid *rgid,
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_event_poll, 26.03)
 int
 rte_ism_event_poll(uint16_t dev_id, struct rte_ism_event *ev, uint16_t nb)
 {
@@ -211,6 +219,7 @@ rte_ism_event_poll(uint16_t dev_id, struct rte_ism_event *ev, uint16_t nb)
 	return ism_evq_poll(dev->evq, ev, nb);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_query_remote_gid, 26.03)
 int
 rte_ism_query_remote_gid(uint16_t dev_id, const struct rte_ism_gid *rgid,
 		uint32_t vlan_valid, uint16_t vlan_id)
@@ -254,6 +263,7 @@ vlan_check(struct rte_ism_dev *dev, uint16_t vlan_id, const char *caller)
  * at removal), not a VLAN: the library answers it the same way for every
  * device with VLANs, whatever its backend keeps in its VLAN table.
  */
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_vlan_add, 26.03)
 int
 rte_ism_vlan_add(uint16_t dev_id, uint16_t vlan_id)
 {
@@ -277,6 +287,7 @@ rte_ism_vlan_add(uint16_t dev_id, uint16_t vlan_id)
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_vlan_del, 26.03)
 int
 rte_ism_vlan_del(uint16_t dev_id, uint16_t vlan_id)
 {
@@ -299,6 +310,7 @@ rte_ism_vlan_del(uint16_t dev_id, uint16_t vlan_id)
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dump, 26.03)
 int
 rte_ism_dump(uint16_t dev_id, FILE *f)
 {
@@ -330,6 +342,7 @@ rte_ism_dump(uint16_t dev_id, FILE *f)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dev_selftest, 26.03)
 int
 rte_ism_dev_selftest(uint16_t dev_id)
 {

@@ -22,6 +22,8 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "ism_private.h"
 
 struct ism_dev_cb {
@@ -53,6 +55,7 @@ cb_find(struct rte_ism_dev *dev, rte_ism_dev_remove_cb_t fn, void *arg)
 	return NULL;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dev_remove_callback_register, 26.03)
 int
 rte_ism_dev_remove_callback_register(uint16_t dev_id,
 		rte_ism_dev_remove_cb_t fn, void *arg)
@@ -89,6 +92,7 @@ rte_ism_dev_remove_callback_register(uint16_t dev_id,
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dev_remove_callback_unregister, 26.03)
 int
 rte_ism_dev_remove_callback_unregister(uint16_t dev_id,
 		rte_ism_dev_remove_cb_t fn, void *arg)

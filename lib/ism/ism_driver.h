@@ -42,6 +42,8 @@
 #include <rte_common.h>
 #include <rte_compat.h>
 
+#include <ism_compat.h>
+
 #include "rte_ism.h"
 
 #ifdef __cplusplus
@@ -163,7 +165,7 @@ struct rte_ism_dev {
 	char name[RTE_ISM_NAME_LEN];	/**< library: from allocate */
 	uint16_t dev_id;		/**< library: index in the fp table */
 	int socket_id;			/**< library: from allocate */
-	bool attached;			/**< library: visible to clients */
+	RTE_ATOMIC(bool) attached;	/**< library: visible to clients */
 	bool started;			/**< library: fp entry filled */
 	bool closed;			/**< library: rte_ism_dev_close() done */
 	bool closing;			/**< library: removal callbacks run */

@@ -44,15 +44,15 @@ extern "C" {
 
 /** @internal Per-lcore move bracket; odd seq = inside a move. */
 struct __rte_cache_aligned rte_ism_pmd_inflight {
-	uint64_t seq;		/**< EAL lcores: odd while moving */
-	uint64_t count;		/**< shared slot: moves in progress */
+	RTE_ATOMIC(uint64_t) seq;	/**< EAL lcores: odd while moving */
+	RTE_ATOMIC(uint64_t) count;	/**< shared slot: moves in progress */
 };
 
 /** @internal One slot per EAL lcore plus one shared slot. */
 extern struct rte_ism_pmd_inflight rte_ism_pmd_inflight[RTE_MAX_LCORE + 1];
 
 /** @internal Set when membarrier(2) is unavailable: fence on every move. */
-extern int rte_ism_pmd_need_fence;
+extern RTE_ATOMIC(int) rte_ism_pmd_need_fence;
 
 /** @return the in-flight/statistics slot of the calling thread. */
 static inline unsigned int
@@ -70,8 +70,11 @@ rte_ism_pmd_move_enter(unsigned int slot)
 	struct rte_ism_pmd_inflight *f = &rte_ism_pmd_inflight[slot];
 
 	if (likely(slot < RTE_MAX_LCORE)) {
-		rte_atomic_store_explicit(&f->seq, f->seq + 1, rte_memory_order_relaxed);
-		if (unlikely(rte_ism_pmd_need_fence))
+		rte_atomic_store_explicit(&f->seq,
+			rte_atomic_load_explicit(&f->seq, rte_memory_order_relaxed) + 1,
+			rte_memory_order_relaxed);
+		if (unlikely(rte_atomic_load_explicit(&rte_ism_pmd_need_fence,
+				rte_memory_order_relaxed)))
 			rte_atomic_thread_fence(rte_memory_order_seq_cst);
 		else
 			rte_compiler_barrier();
@@ -87,7 +90,9 @@ rte_ism_pmd_move_exit(unsigned int slot)
 	struct rte_ism_pmd_inflight *f = &rte_ism_pmd_inflight[slot];
 
 	if (likely(slot < RTE_MAX_LCORE))
-		rte_atomic_store_explicit(&f->seq, f->seq + 1, rte_memory_order_release);
+		rte_atomic_store_explicit(&f->seq,
+			rte_atomic_load_explicit(&f->seq, rte_memory_order_relaxed) + 1,
+			rte_memory_order_release);
 	else
 		rte_atomic_fetch_sub_explicit(&f->count, 1, rte_memory_order_release);
 }

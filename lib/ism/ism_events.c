@@ -17,6 +17,8 @@
 #include <rte_malloc.h>
 #include <rte_spinlock.h>
 
+#include <eal_export.h>
+
 #include "ism_private.h"
 
 struct ism_event_queue {
@@ -49,6 +51,7 @@ ism_evq_free(struct ism_event_queue *q)
 	rte_free(q);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_time_ns, 26.03)
 uint64_t
 rte_ism_time_ns(void)
 {

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <eal_export.h>
+
 #include "ism_private.h"
 
 static int
@@ -56,6 +58,7 @@ hex_to_u64(const char *s, size_t n)
 	return v;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_gid_parse, 26.03)
 int
 rte_ism_gid_parse(const char *str, struct rte_ism_gid *gid)
 {
@@ -92,6 +95,7 @@ bad:
 	return -EINVAL;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_gid_format, 26.03)
 int
 rte_ism_gid_format(const struct rte_ism_gid *gid, char *buf, size_t size)
 {

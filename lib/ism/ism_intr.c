@@ -14,6 +14,8 @@
 #include <rte_epoll.h>
 #include <rte_interrupts.h>
 
+#include <eal_export.h>
+
 #include "ism_private.h"
 
 /* The device, if it has the interrupt mode; logs why not. */
@@ -39,6 +41,7 @@ intr_dev_get(uint16_t dev_id, const char *caller, int *err)
 	return dev;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_intr_fd_get, 26.03)
 int
 rte_ism_intr_fd_get(uint16_t dev_id)
 {
@@ -56,6 +59,7 @@ rte_ism_intr_fd_get(uint16_t dev_id)
 	return fd;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_intr_enable, 26.03)
 int
 rte_ism_intr_enable(uint16_t dev_id)
 {
@@ -79,6 +83,7 @@ rte_ism_intr_enable(uint16_t dev_id)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_intr_disable, 26.03)
 int
 rte_ism_intr_disable(uint16_t dev_id)
 {
@@ -95,6 +100,7 @@ rte_ism_intr_disable(uint16_t dev_id)
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_intr_kick, 26.03)
 int
 rte_ism_intr_kick(uint16_t dev_id)
 {
@@ -110,6 +116,7 @@ rte_ism_intr_kick(uint16_t dev_id)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_intr_ctl, 26.03)
 int
 rte_ism_intr_ctl(uint16_t dev_id, int epfd, int op, void *data)
 {

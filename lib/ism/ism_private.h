@@ -48,9 +48,9 @@ struct ism_dev_data {
 	char backend[ISM_DRV_NAME_LEN];
 	/* The device's identity: non-zero from allocation to release, never
 	 * given to another device (a reused id has another serial). */
-	uint64_t serial;
-	uint32_t state;			/* enum ism_dev_state */
-	bool started;			/* fast path on, in the primary */
+	RTE_ATOMIC(uint64_t) serial;
+	RTE_ATOMIC(uint32_t) state;	/* enum ism_dev_state */
+	RTE_ATOMIC(bool) started;	/* fast path on, in the primary */
 	int socket_id;
 	struct rte_ism_gid gid;
 	uint16_t chid;
@@ -61,11 +61,11 @@ struct ism_dev_data {
 	struct ism_event_queue *evq;
 	/* Moves the fast-path dummies refused with -ENODEV: written by any
 	 * lcore of any process (atomic add), read by the control path. */
-	uint64_t no_device;
+	RTE_ATOMIC(uint64_t) no_device;
 	/* Counter values at the last reset, per common xstat (stats lock). */
 	uint64_t base[ISM_XS_NB_COMMON];
 	/* RTE_ISM_VLAN_ID_RESERVED was added (SMC's ISMv2 probe). */
-	bool vlan_reserved;
+	RTE_ATOMIC(bool) vlan_reserved;
 };
 
 #define ISM_DEV_DATA_MZ "rte_ism_dev_data"
@@ -114,8 +114,8 @@ int ism_primary_only(const struct rte_ism_dev *dev, const char *caller);
  * skip: only the log is approximate.
  */
 struct ism_log_rl {
-	uint64_t next;		/* timer cycles: nothing logged before */
-	uint64_t quiet;		/* occurrences not logged since the last */
+	RTE_ATOMIC(uint64_t) next;	/* timer cycles: nothing logged before */
+	RTE_ATOMIC(uint64_t) quiet;	/* occurrences not logged since the last */
 };
 
 #define ISM_LOG_RL_PERIOD_S 1

@@ -20,6 +20,8 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "ism_private.h"
 
 /* At most this many xstats of a driver (names fit on the stack). */
@@ -107,6 +109,7 @@ stats_raw(struct rte_ism_dev *dev, struct rte_ism_stats *st)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_stats_get, 26.03)
 int
 rte_ism_stats_get(uint16_t dev_id, struct rte_ism_stats *stats)
 {
@@ -150,6 +153,7 @@ common_reset(struct rte_ism_dev *dev, uint64_t mask)
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_stats_reset, 26.03)
 int
 rte_ism_stats_reset(uint16_t dev_id)
 {
@@ -167,6 +171,7 @@ nb_xstats(const struct rte_ism_dev *dev)
 	return ISM_XS_NB_COMMON + dev->nb_drv_xstats;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_xstats_names_get, 26.03)
 int
 rte_ism_xstats_names_get(uint16_t dev_id, struct rte_ism_xstats_name *names,
 		unsigned int size)
@@ -210,6 +215,7 @@ check_ids(struct rte_ism_dev *dev, const unsigned int ids[], unsigned int n,
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_xstats_get, 26.03)
 int
 rte_ism_xstats_get(uint16_t dev_id, const unsigned int ids[],
 		uint64_t values[], unsigned int n)
@@ -246,6 +252,7 @@ rte_ism_xstats_get(uint16_t dev_id, const unsigned int ids[],
 	return n;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_xstats_get_by_name, 26.03)
 int
 rte_ism_xstats_get_by_name(uint16_t dev_id, const char *name,
 		unsigned int *id, uint64_t *value)
@@ -281,6 +288,7 @@ rte_ism_xstats_get_by_name(uint16_t dev_id, const char *name,
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_xstats_reset, 26.03)
 int
 rte_ism_xstats_reset(uint16_t dev_id, const unsigned int ids[],
 		unsigned int n)

@@ -19,11 +19,15 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "ism_private.h"
 #include "ism_driver_sync.h"
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_inflight)
 struct rte_ism_pmd_inflight rte_ism_pmd_inflight[RTE_MAX_LCORE + 1];
-int rte_ism_pmd_need_fence;
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_need_fence)
+RTE_ATOMIC(int) rte_ism_pmd_need_fence;
 
 static int membarrier_ok;
 
@@ -38,7 +42,8 @@ ism_sync_init(void)
 {
 	long cmds;
 
-	if (membarrier_ok || rte_ism_pmd_need_fence)
+	if (membarrier_ok ||
+	    rte_atomic_load_explicit(&rte_ism_pmd_need_fence, rte_memory_order_relaxed))
 		return;
 	cmds = membarrier(MEMBARRIER_CMD_QUERY);
 	if (cmds >= 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
@@ -50,6 +55,7 @@ ism_sync_init(void)
 	rte_atomic_store_explicit(&rte_ism_pmd_need_fence, 1, rte_memory_order_seq_cst);
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_synchronize)
 void
 rte_ism_pmd_synchronize(void)
 {

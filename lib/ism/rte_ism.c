@@ -30,11 +30,14 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "ism_private.h"
 #include "ism_driver_sync.h"
 
 RTE_LOG_REGISTER_DEFAULT(ism_logtype, INFO);
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_fp_ops, 26.03)
 struct rte_ism_fp_ops rte_ism_fp_ops[RTE_ISM_MAX_DEVS];
 
 static struct rte_ism_dev ism_devs[RTE_ISM_MAX_DEVS];
@@ -43,7 +46,7 @@ static struct rte_ism_dev ism_devs[RTE_ISM_MAX_DEVS];
 static struct ism_shared *ism_shared;
 static pthread_mutex_t ism_reg_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Set once a dummy has complained about a slot, so the log is not flooded. */
-static bool fp_dummy_warned[RTE_ISM_MAX_DEVS];
+static RTE_ATOMIC(bool) fp_dummy_warned[RTE_ISM_MAX_DEVS];
 /* "No ISM device with id N" per id, and one for ids out of range. */
 static struct ism_log_rl nodev_log[RTE_ISM_MAX_DEVS + 1];
 
@@ -261,6 +264,7 @@ slot_taken(const struct rte_ism_dev *dev)
 
 /* Driver side. */
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_allocate)
 struct rte_ism_dev *
 rte_ism_pmd_allocate(const char *name, int socket_id, size_t priv_size)
 {
@@ -354,6 +358,7 @@ out_free:
 	return dev;
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_attach_secondary)
 struct rte_ism_dev *
 rte_ism_pmd_attach_secondary(const char *name)
 {
@@ -415,6 +420,7 @@ out:
 	return dev;
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_get_named_dev)
 struct rte_ism_dev *
 rte_ism_pmd_get_named_dev(const char *name)
 {
@@ -552,6 +558,7 @@ publish(struct rte_ism_dev *dev)
 			rte_memory_order_release);
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_probing_finish)
 int
 rte_ism_pmd_probing_finish(struct rte_ism_dev *dev)
 {
@@ -648,6 +655,7 @@ dev_detach_secondary(struct rte_ism_dev *dev)
 	ism_registry_unlock();
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_release)
 int
 rte_ism_pmd_release(struct rte_ism_dev *dev)
 {
@@ -692,6 +700,7 @@ rte_ism_pmd_release(struct rte_ism_dev *dev)
 	return 0;
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_event_post)
 int
 rte_ism_pmd_event_post(struct rte_ism_dev *dev, const struct rte_ism_event *ev)
 {
@@ -720,6 +729,7 @@ rte_ism_pmd_event_post(struct rte_ism_dev *dev, const struct rte_ism_event *ev)
 	return ret;
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_pmd_event_space)
 uint32_t
 rte_ism_pmd_event_space(struct rte_ism_dev *dev)
 {
@@ -728,6 +738,7 @@ rte_ism_pmd_event_space(struct rte_ism_dev *dev)
 
 /* Client side: discovery and life cycle. */
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dev_count, 26.03)
 uint16_t
 rte_ism_dev_count(void)
 {
@@ -739,12 +750,14 @@ rte_ism_dev_count(void)
 	return n;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_is_valid_dev, 26.03)
 bool
 rte_ism_is_valid_dev(uint16_t dev_id)
 {
 	return ism_dev_lookup(dev_id) != NULL;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dev_next, 26.03)
 uint16_t
 rte_ism_dev_next(uint16_t start)
 {
@@ -753,6 +766,7 @@ rte_ism_dev_next(uint16_t start)
 	return start;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_get_dev_id, 26.03)
 int
 rte_ism_get_dev_id(const char *name)
 {
@@ -772,6 +786,7 @@ rte_ism_get_dev_id(const char *name)
 	return -ENODEV;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_info_get, 26.03)
 int
 rte_ism_info_get(uint16_t dev_id, struct rte_ism_dev_info *info)
 {
@@ -799,6 +814,7 @@ rte_ism_info_get(uint16_t dev_id, struct rte_ism_dev_info *info)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dev_start, 26.03)
 int
 rte_ism_dev_start(uint16_t dev_id)
 {
@@ -817,6 +833,7 @@ rte_ism_dev_start(uint16_t dev_id)
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dev_stop, 26.03)
 int
 rte_ism_dev_stop(uint16_t dev_id)
 {
@@ -835,6 +852,7 @@ rte_ism_dev_stop(uint16_t dev_id)
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_dev_close, 26.03)
 int
 rte_ism_dev_close(uint16_t dev_id)
 {

@@ -21,6 +21,8 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "ism_ring_private.h"
 
 #define MSG_MAGIC	0xf5u
@@ -345,6 +347,7 @@ is_our_token(const struct rte_ism_ring_link *l, uint64_t token)
 	return false;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_link_event, 26.03)
 unsigned int
 rte_ism_ring_link_event(struct rte_ism_ring_link *l,
 		const struct rte_ism_event *ev)
@@ -399,6 +402,7 @@ rte_ism_ring_link_event(struct rte_ism_ring_link *l,
 	}
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_link_tick, 26.03)
 unsigned int
 rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 {
@@ -448,6 +452,7 @@ rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_link_poll, 26.03)
 unsigned int
 rte_ism_ring_link_poll(struct rte_ism_ring_link *l, uint64_t now)
 {
@@ -468,6 +473,7 @@ rte_ism_ring_link_poll(struct rte_ism_ring_link *l, uint64_t now)
 	return what | rte_ism_ring_link_tick(l, now);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_link_bye, 26.03)
 void
 rte_ism_ring_link_bye(struct rte_ism_ring_link *l)
 {
@@ -479,6 +485,7 @@ rte_ism_ring_link_bye(struct rte_ism_ring_link *l)
 	link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_link_init, 26.03)
 int
 rte_ism_ring_link_init(struct rte_ism_ring_link *l, uint16_t dev_id,
 		const struct rte_ism_gid *peer, struct rte_ism_ring **rings,

@@ -166,6 +166,21 @@ ism_ring_own_credit(const struct rte_ism_ring *r)
 	return RTE_PTR_ADD(r->dmb.addr, RTE_ISM_RING_CREDIT_OFF);
 }
 
+/* The wire structures (rte_ism_ring.h) are plain: the fields that one
+ * side stores while the other reads them are reached as atomics here. */
+static inline RTE_ATOMIC(uint32_t) *
+ism_ring_own_cons(const struct rte_ism_ring *r)
+{
+	return RTE_PTR_ADD(r->dmb.addr, RTE_ISM_RING_CREDIT_OFF +
+			offsetof(struct rte_ism_ring_credit, cons));
+}
+
+static inline const RTE_ATOMIC(uint32_t) *
+ism_ring_desc_len(const struct rte_ism_ring_desc *d)
+{
+	return (const RTE_ATOMIC(uint32_t) *)&d->len;
+}
+
 static inline RTE_ATOMIC(uint32_t) *
 ism_ring_own_prod(const struct rte_ism_ring *r)
 {

@@ -25,6 +25,8 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "ism_ring_private.h"
 
 /* Slots ahead whose data is prefetched (exact for one-slot packets, still
@@ -358,7 +360,8 @@ rx_burst(struct rte_ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	for (idx = 0; idx < PREFETCH_AHEAD && idx < nb; idx++)
 		rte_prefetch0(slots + (((next + idx) & idx_mask) << shift));
 	while (k < nb && avail > 0) {
-		len = rte_atomic_load_explicit(&desc[pkt & idx_mask].len,
+		len = rte_atomic_load_explicit(
+				ism_ring_desc_len(&desc[pkt & idx_mask]),
 				rte_memory_order_relaxed);
 		/* Checked once, used as read: from 1 byte to what was
 		 * published (which the geometry keeps below 2^31), so the
@@ -438,6 +441,7 @@ rx_burst(struct rte_ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	return k;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_recv, 26.03)
 uint16_t
 rte_ism_ring_recv(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 		uint16_t nb_pkts)

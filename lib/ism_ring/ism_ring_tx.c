@@ -25,6 +25,8 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "ism_ring_private.h"
 
 /* Stop sending until the next connection; the link sees err (the
@@ -148,7 +150,7 @@ put_any(struct rte_ism_ring *r, struct rte_mbuf *s, uint32_t off,
 static uint32_t
 tx_credits(struct rte_ism_ring *r, uint32_t prod)
 {
-	uint32_t cons = rte_atomic_load_explicit(&ism_ring_own_credit(r)->cons,
+	uint32_t cons = rte_atomic_load_explicit(ism_ring_own_cons(r),
 			rte_memory_order_acquire);
 
 	/* Checked once, used as read: between what we knew and what we
@@ -310,6 +312,7 @@ tx_burst(struct rte_ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	return i;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_send, 26.03)
 uint16_t
 rte_ism_ring_send(struct rte_ism_ring *r, struct rte_mbuf **pkts,
 		uint16_t nb_pkts)

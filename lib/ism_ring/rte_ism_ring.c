@@ -35,10 +35,13 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "ism_ring_private.h"
 
 RTE_LOG_REGISTER_DEFAULT(ism_ring_logtype, NOTICE);
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_slots_off, 26.03)
 uint32_t
 rte_ism_ring_slots_off(const struct rte_ism_ring_geom *g)
 {
@@ -47,12 +50,14 @@ rte_ism_ring_slots_off(const struct rte_ism_ring_geom *g)
 			RTE_CACHE_LINE_SIZE);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_dmb_len, 26.03)
 uint64_t
 rte_ism_ring_dmb_len(const struct rte_ism_ring_geom *g)
 {
 	return rte_ism_ring_slots_off(g) + (uint64_t)g->nb_slots * g->slot_size;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_geom_check, 26.03)
 int
 rte_ism_ring_geom_check(const struct rte_ism_ring_geom *g)
 {
@@ -124,6 +129,7 @@ zc_arrays_alloc(struct rte_ism_ring *r)
 
 static void ring_dev_removed(uint16_t dev_id, void *arg);
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_create, 26.03)
 struct rte_ism_ring *
 rte_ism_ring_create(const struct rte_ism_ring_conf *conf)
 {
@@ -293,6 +299,7 @@ peer_clear_locked(struct rte_ism_ring *r)
 	r->ctl.err = 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_peer_clear, 26.03)
 void
 rte_ism_ring_peer_clear(struct rte_ism_ring *r)
 {
@@ -373,6 +380,7 @@ ring_dev_gone(const struct rte_ism_ring *r)
 			rte_memory_order_acquire);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_free, 26.03)
 int
 rte_ism_ring_free(struct rte_ism_ring *r)
 {
@@ -403,6 +411,7 @@ rte_ism_ring_free(struct rte_ism_ring *r)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_peer_set, 26.03)
 int
 rte_ism_ring_peer_set(struct rte_ism_ring *r, uint64_t token,
 		const struct rte_ism_ring_geom *geom)
@@ -424,6 +433,7 @@ rte_ism_ring_peer_set(struct rte_ism_ring *r, uint64_t token,
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_set_max_len, 26.03)
 void
 rte_ism_ring_set_max_len(struct rte_ism_ring *r, uint32_t max_len)
 {
@@ -435,6 +445,7 @@ rte_ism_ring_set_max_len(struct rte_ism_ring *r, uint32_t max_len)
 			rte_memory_order_relaxed);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_announce, 26.03)
 int
 rte_ism_ring_announce(struct rte_ism_ring *r)
 {
@@ -486,6 +497,7 @@ out:
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_tx_start, 26.03)
 int
 rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal)
 {
@@ -508,7 +520,8 @@ rte_ism_ring_tx_start(struct rte_ism_ring *r, bool signal)
 		goto out;
 	memset(&s, 0, sizeof(s));
 	c = ism_ring_own_credit(r);
-	s.cons = rte_atomic_load_explicit(&c->cons, rte_memory_order_acquire);
+	s.cons = rte_atomic_load_explicit(ism_ring_own_cons(r),
+			rte_memory_order_acquire);
 	s.start = c->start;
 	/* Each read once: checked here, used as read. */
 	if (s.start - s.cons > r->ctl.geom.nb_slots) {
@@ -551,6 +564,7 @@ err_of(uint64_t w, uint32_t sn)
 	return -(int)(uint32_t)w;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_error, 26.03)
 int
 rte_ism_ring_error(struct rte_ism_ring *r)
 {
@@ -570,6 +584,7 @@ rte_ism_ring_error(struct rte_ism_ring *r)
 	return err;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_rx_pending, 26.03)
 bool
 rte_ism_ring_rx_pending(const struct rte_ism_ring *r)
 {
@@ -585,6 +600,7 @@ rte_ism_ring_rx_pending(const struct rte_ism_ring *r)
 	return prod - next - 1 < r->rx_geom.nb_slots;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_rx_held, 26.03)
 uint32_t
 rte_ism_ring_rx_held(const struct rte_ism_ring *r)
 {
@@ -594,6 +610,7 @@ rte_ism_ring_rx_held(const struct rte_ism_ring *r)
 		rte_atomic_load_explicit(&r->rx_cons, rte_memory_order_acquire);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_tx_ready, 26.03)
 bool
 rte_ism_ring_tx_ready(const struct rte_ism_ring *r)
 {
@@ -603,6 +620,7 @@ rte_ism_ring_tx_ready(const struct rte_ism_ring *r)
 			rte_memory_order_relaxed);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_info_get, 26.03)
 int
 rte_ism_ring_info_get(struct rte_ism_ring *r, struct rte_ism_ring_info *info)
 {
@@ -627,6 +645,7 @@ rte_ism_ring_info_get(struct rte_ism_ring *r, struct rte_ism_ring_info *info)
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_ism_ring_stats_get, 26.03)
 int
 rte_ism_ring_stats_get(const struct rte_ism_ring *r,
 		struct rte_ism_ring_rx_stats *rx, struct rte_ism_ring_tx_stats *tx)

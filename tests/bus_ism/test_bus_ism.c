@@ -322,7 +322,7 @@ cmd_vfio(const char *bdf)
 		sizeof(buf), r->size - 8));
 }
 
-static uint32_t intr_seen;
+static RTE_ATOMIC(uint32_t) intr_seen;
 
 static void
 intr_cb(void *arg __rte_unused)

@@ -95,7 +95,7 @@ send_good(unsigned int n)
 		pkt_seq++;
 	}
 	/* A receiver with nothing left to read gives all credits back. */
-	while (rte_atomic_load_explicit(&ism_ring_own_credit(ring)->cons,
+	while (rte_atomic_load_explicit(ism_ring_own_cons(ring),
 			rte_memory_order_acquire) != ring->tx_prod) {
 		poll_link();
 		rte_delay_us_sleep(100);
@@ -126,7 +126,7 @@ write_bad(const char *what)
 	else if (strcmp(what, "behind") == 0)
 		prod = ring->tx_prod - 1;
 	else if (strcmp(what, "beyond") == 0)
-		prod = rte_atomic_load_explicit(&ism_ring_own_credit(ring)->cons,
+		prod = rte_atomic_load_explicit(ism_ring_own_cons(ring),
 				rte_memory_order_acquire) + nb_slots + 1;
 	else if (strcmp(what, "ahead31") == 0)
 		prod = ring->tx_prod + (1u << 31);

@@ -57,7 +57,7 @@
  * not get the CPU, as on an overloaded host (scenario "starved"), but
  * deterministic. Every other caller sleeps as asked.
  */
-static bool park_ctl;
+static RTE_ATOMIC(bool) park_ctl;
 
 /* The PMD's control thread: "ism-ivshm" (ism_ivshm_ctl.c), which EAL
  * prefixes with "dpdk-" from DPDK 23.11 on
@@ -69,7 +69,7 @@ ivshm_ctl_name(const char *name)
 		strcmp(name, "dpdk-ism-ivshm") == 0;
 }
 
-static bool stall_node;
+static RTE_ATOMIC(bool) stall_node;
 
 bool
 stalled(void)
@@ -104,7 +104,7 @@ nanosleep(const struct timespec *req, struct timespec *rem)
 }
 
 static void
-set_flag(bool *flag, bool v)
+set_flag(RTE_ATOMIC(bool) *flag, bool v)
 {
 	rte_atomic_store_explicit(flag, v, rte_memory_order_release);
 }

@@ -84,7 +84,7 @@ rnd(struct scribbler *s)
 }
 
 static void
-put64(uint64_t *p, uint64_t v)
+put64(RTE_ATOMIC(uint64_t) *p, uint64_t v)
 {
 	rte_atomic_store_explicit(p, v, rte_memory_order_release);
 }

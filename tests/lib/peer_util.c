@@ -95,7 +95,7 @@ wait_sw(uint16_t dev, uint32_t code, const struct rte_ism_gid *from,
 	return ret;
 }
 
-static bool release_seen = true;
+static RTE_ATOMIC(bool) release_seen = true;
 static void (*line_hook)(const char *line);
 
 bool

@@ -39,7 +39,7 @@
 #define BURST		32
 
 static struct rte_mempool *pool;
-static unsigned int lsc_events[RTE_MAX_ETHPORTS];
+static RTE_ATOMIC(unsigned int) lsc_events[RTE_MAX_ETHPORTS];
 
 /* The logs a probe wrote, to find the key it named. */
 static char *log_buf;

@@ -41,8 +41,8 @@ struct racer {
 	bool done[4];
 	uint64_t calls, longest_ns, moves_ok, moves_gone;
 	int failed;
-	uint64_t mover_token;	/* for the mover thread */
-	bool stop;
+	RTE_ATOMIC(uint64_t) mover_token; /* for the mover thread */
+	RTE_ATOMIC(bool) stop;
 	uint64_t mover_moves;
 };
 

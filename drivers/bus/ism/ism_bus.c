@@ -18,6 +18,8 @@
 #include <rte_kvargs.h>
 #include <rte_vfio.h>
 
+#include <eal_export.h>
+
 #include "private.h"
 
 int
@@ -452,6 +454,7 @@ ism_bus_get_iommu_class(void)
 	return RTE_IOVA_DC;
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_bus_register)
 void
 rte_ism_bus_register(struct rte_ism_bus_driver *drv)
 {
@@ -463,6 +466,7 @@ rte_ism_bus_register(struct rte_ism_bus_driver *drv)
 	TAILQ_INSERT_TAIL(&ism_bus.driver_list, drv, next);
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_bus_unregister)
 void
 rte_ism_bus_unregister(struct rte_ism_bus_driver *drv)
 {

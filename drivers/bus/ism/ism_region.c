@@ -22,6 +22,8 @@
 
 #include <ism_compat.h>
 
+#include <eal_export.h>
+
 #include "private.h"
 
 /*
@@ -30,8 +32,8 @@
  * the device never issued, makes every move to it fail, as often as the
  * sender tries.
  */
-static uint64_t io_log_next;		/* TSC of the next allowed line */
-static uint64_t io_log_dropped;
+static RTE_ATOMIC(uint64_t) io_log_next;	/* TSC of the next allowed line */
+static RTE_ATOMIC(uint64_t) io_log_dropped;
 
 static void
 io_log_failure(const struct rte_ism_bus_device *dev, unsigned int bar,
@@ -227,6 +229,7 @@ ism_region_access(struct rte_ism_bus_device *dev, unsigned int bar,
 	return ret;
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_bus_region_read)
 int
 rte_ism_bus_region_read(struct rte_ism_bus_device *dev, unsigned int bar,
 		void *buf, size_t len, uint64_t off)
@@ -234,6 +237,7 @@ rte_ism_bus_region_read(struct rte_ism_bus_device *dev, unsigned int bar,
 	return ism_region_access(dev, bar, buf, len, off, false);
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(rte_ism_bus_region_write)
 int
 rte_ism_bus_region_write(struct rte_ism_bus_device *dev, unsigned int bar,
 		const void *buf, size_t len, uint64_t off)

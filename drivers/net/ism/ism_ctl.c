@@ -45,7 +45,7 @@ static rte_thread_t ctl_tid;
 static bool ctl_running;
 /* The running thread's generation; a thread whose generation is no longer
  * current exits. */
-static uint32_t ctl_gen;
+static RTE_ATOMIC(uint32_t) ctl_gen;
 
 /* Log the count of the link lines held back once their window ended (or
  * now, if all). Under ctl_lock. */

@@ -47,37 +47,38 @@ ism_pmd_post(struct ism_pmd_dev *dev, uint32_t type, uint32_t code,
 	rte_ism_pmd_event_post(dev->ism, &ev);
 }
 
-static void
-sum_stats(const struct ism_pmd_dev *dev, struct ism_lcore_stats *sum)
+/* A counter another lcore may be adding to. */
+static uint64_t
+stat_read(const RTE_ATOMIC(uint64_t) *c)
 {
-	unsigned int i, r;
-
-	memset(sum, 0, sizeof(*sum));
-	for (i = 0; i <= RTE_MAX_LCORE; i++) {
-		const struct ism_lcore_stats *s = &dev->stats[i];
-
-		sum->moves += s->moves;
-		sum->bytes += s->bytes;
-		sum->signals += s->signals;
-		for (r = 0; r < ISM_ERR_NB; r++)
-			sum->errors[r] += s->errors[r];
-	}
+	return rte_atomic_load_explicit(c, rte_memory_order_relaxed);
 }
 
 int
 ism_pmd_stats_get(struct rte_ism_dev *idev, struct rte_ism_stats *st)
 {
-	struct ism_lcore_stats sum;
+	const struct ism_pmd_dev *dev = pmd_dev(idev);
+	uint64_t moves = 0, bytes = 0, signals = 0;
+	uint64_t errors[ISM_ERR_NB] = { 0 };
+	unsigned int i, r;
 
-	sum_stats(pmd_dev(idev), &sum);
-	st->moves = sum.moves;
-	st->bytes = sum.bytes;
-	st->signals = sum.signals;
-	st->errors_unknown_token = sum.errors[ISM_ERR_UNKNOWN_TOKEN];
-	st->errors_not_writer = sum.errors[ISM_ERR_NOT_WRITER];
-	st->errors_out_of_range = sum.errors[ISM_ERR_OUT_OF_RANGE];
-	st->errors_bad_argument = sum.errors[ISM_ERR_BAD_ARG];
-	st->errors_device = sum.errors[ISM_ERR_DEVICE];
+	for (i = 0; i <= RTE_MAX_LCORE; i++) {
+		const struct ism_lcore_stats *s = &dev->stats[i];
+
+		moves += stat_read(&s->moves);
+		bytes += stat_read(&s->bytes);
+		signals += stat_read(&s->signals);
+		for (r = 0; r < ISM_ERR_NB; r++)
+			errors[r] += stat_read(&s->errors[r]);
+	}
+	st->moves = moves;
+	st->bytes = bytes;
+	st->signals = signals;
+	st->errors_unknown_token = errors[ISM_ERR_UNKNOWN_TOKEN];
+	st->errors_not_writer = errors[ISM_ERR_NOT_WRITER];
+	st->errors_out_of_range = errors[ISM_ERR_OUT_OF_RANGE];
+	st->errors_bad_argument = errors[ISM_ERR_BAD_ARG];
+	st->errors_device = errors[ISM_ERR_DEVICE];
 	return 0;
 }
 

@@ -56,10 +56,10 @@ enum ism_err_reason {
 
 /* Move counters of one lcore; only that lcore writes them. */
 struct __rte_cache_aligned ism_lcore_stats {
-	uint64_t moves;
-	uint64_t bytes;
-	uint64_t signals;
-	uint64_t errors[ISM_ERR_NB];
+	RTE_ATOMIC(uint64_t) moves;
+	RTE_ATOMIC(uint64_t) bytes;
+	RTE_ATOMIC(uint64_t) signals;
+	RTE_ATOMIC(uint64_t) errors[ISM_ERR_NB];
 };
 
 struct ism_pmd_dev;
@@ -101,10 +101,14 @@ struct ism_pmd_dev {
 
 /* Fast-path counting; the shared non-EAL slot needs atomics. */
 static inline void
-ism_stat_add(uint64_t *c, uint64_t v, unsigned int slot)
+ism_stat_add(RTE_ATOMIC(uint64_t) *c, uint64_t v, unsigned int slot)
 {
+	/* An EAL lcore's own slot: a plain add (a relaxed load and store),
+	 * readers see either value. */
 	if (likely(slot < RTE_MAX_LCORE))
-		*c += v;
+		rte_atomic_store_explicit(c,
+			rte_atomic_load_explicit(c, rte_memory_order_relaxed) + v,
+			rte_memory_order_relaxed);
 	else
 		rte_atomic_fetch_add_explicit(c, v, rte_memory_order_relaxed);
 }

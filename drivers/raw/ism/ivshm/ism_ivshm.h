@@ -157,9 +157,9 @@ struct ivshm_dev {
 	struct ism_pmd_dev common;	/* first: fast-path context */
 
 	/* Fast path: written under the control lock, read with atomics. */
-	struct ism_sw_view *views[IVSHM_MAX_MEMBERS];	/* by owner slot */
-	struct ism_sw_sba *sba;		/* own SBA, or quiet while out */
-	uint8_t own_live[IVSHM_NB_IDX];	/* signals reported for these */
+	RTE_ATOMIC(struct ism_sw_view *) views[IVSHM_MAX_MEMBERS]; /* by owner slot */
+	RTE_ATOMIC(struct ism_sw_sba *) sba;	/* own SBA, or quiet while out */
+	RTE_ATOMIC(uint8_t) own_live[IVSHM_NB_IDX]; /* signals reported for these */
 
 	/* Identity. */
 	struct rte_ism_gid gid;
@@ -218,7 +218,7 @@ struct ivshm_dev {
 	struct ism_sw_sba quiet_sba;	/* polled while out of the fabric */
 	/* Interrupt mode (ism_ivshm_wake.c): woken once per arming. */
 	struct ism_wake wake;
-	bool wake_sent;
+	RTE_ATOMIC(bool) wake_sent;
 };
 
 /* In the fabric: live in the region (also while the others take it up

@@ -50,6 +50,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ism_compat.h>
+
 #include "ism_sw_token.h"
 
 #define IVSHM_MAGIC		UINT64_C(0x31485356494d5349) /* "ISMIVSH1" */
@@ -112,17 +114,17 @@ ivshm_state_st(uint64_t w)
 }
 
 struct ivshm_hdr {
-	uint64_t magic;		/* written last by the member that formats */
-	uint32_t version;
-	uint32_t members;	/* slots */
-	uint64_t region_size;
-	uint64_t data_off;
-	uint64_t part_size;	/* bytes of each member's partition */
-	uint64_t fabric_id;	/* random, for logs */
-	uint64_t format_owner;	/* nonce of the member formatting it */
-	uint16_t chid;		/* default CHID of members */
+	RTE_ATOMIC(uint64_t) magic;		/* written last by the member that formats */
+	RTE_ATOMIC(uint32_t) version;
+	RTE_ATOMIC(uint32_t) members;		/* slots */
+	RTE_ATOMIC(uint64_t) region_size;
+	RTE_ATOMIC(uint64_t) data_off;
+	RTE_ATOMIC(uint64_t) part_size;		/* bytes of each member's partition */
+	RTE_ATOMIC(uint64_t) fabric_id;		/* random, for logs */
+	RTE_ATOMIC(uint64_t) format_owner;	/* nonce of the member formatting it */
+	RTE_ATOMIC(uint16_t) chid;		/* default CHID of members */
 	uint16_t reserved0;
-	uint32_t liveness_ms;	/* heartbeat timeout of the fabric */
+	RTE_ATOMIC(uint32_t) liveness_ms;	/* heartbeat timeout of the fabric */
 	uint8_t reserved[IVSHM_HDR_SIZE - 64];
 };
 
@@ -137,53 +139,53 @@ enum ivshm_req_type {
 };
 
 struct ivshm_req {
-	uint64_t seq;		/* (sender's epoch << 32) | counter; last */
-	uint64_t to_epoch;	/* the receiver's epoch it is meant for */
-	uint32_t type;
-	uint32_t code;		/* EVENT */
-	uint64_t arg;		/* EVENT: info; ATTACH/DETACH: token */
-	uint32_t trigger;	/* EVENT */
+	RTE_ATOMIC(uint64_t) seq;	/* (sender's epoch << 32) | counter; last */
+	RTE_ATOMIC(uint64_t) to_epoch;	/* the receiver's epoch it is meant for */
+	RTE_ATOMIC(uint32_t) type;
+	RTE_ATOMIC(uint32_t) code;	/* EVENT */
+	RTE_ATOMIC(uint64_t) arg;	/* EVENT: info; ATTACH/DETACH: token */
+	RTE_ATOMIC(uint32_t) trigger;	/* EVENT */
 	uint8_t reserved[28];
 };
 
 struct ivshm_ans {
-	uint64_t seq;		/* of the request answered; written last */
-	int64_t status;		/* 0 or -errno */
+	RTE_ATOMIC(uint64_t) seq;	/* of the request answered; written last */
+	RTE_ATOMIC(int64_t) status;	/* 0 or -errno */
 };
 
 /* One member's area; only the owner writes it (others may CAS state). */
 struct ivshm_member {
 	/* Line 0: identity, written while JOINING. */
-	uint64_t state;
-	uint64_t gid;		/* struct rte_ism_gid */
-	uint64_t gid_ext;
-	uint32_t max_dmbs;
-	uint32_t max_dmb_len;
-	uint16_t chid;
-	uint8_t kind;		/* IVSHM_KIND_*, for dumps */
+	RTE_ATOMIC(uint64_t) state;
+	RTE_ATOMIC(uint64_t) gid;	/* struct rte_ism_gid */
+	RTE_ATOMIC(uint64_t) gid_ext;
+	RTE_ATOMIC(uint32_t) max_dmbs;
+	RTE_ATOMIC(uint32_t) max_dmb_len;
+	RTE_ATOMIC(uint16_t) chid;
+	RTE_ATOMIC(uint8_t) kind;	/* IVSHM_KIND_*, for dumps */
 	uint8_t reserved0;
-	uint32_t pid;		/* for dumps */
+	RTE_ATOMIC(uint32_t) pid;	/* for dumps */
 	/* The header's liveness timeout the member joined with (0: not
 	 * said), which a joiner checks the header against. */
 	uint32_t liveness_ms;
 	uint8_t reserved1[20];
 	/* Line 1: heartbeat, advanced by the member's control thread. */
-	uint64_t beat;
+	RTE_ATOMIC(uint64_t) beat;
 	uint8_t reserved2[56];
 	/* Lines 2-4: the DMB indices changed lately, chg_head in total. */
-	uint64_t chg_head;
-	uint16_t chg_idx[IVSHM_CHG_RING];
+	RTE_ATOMIC(uint64_t) chg_head;
+	RTE_ATOMIC(uint16_t) chg_idx[IVSHM_CHG_RING];
 	uint8_t reserved3[56];
 	/* What this member has done about slot s. */
-	uint64_t view_epoch[IVSHM_MAX_MEMBERS];	/* s in its view, 0 none */
-	uint64_t seen_chg[IVSHM_MAX_MEMBERS];	/* s's changes applied */
-	uint64_t pinned[IVSHM_MAX_MEMBERS];	/* s's memory it still maps */
+	RTE_ATOMIC(uint64_t) view_epoch[IVSHM_MAX_MEMBERS];	/* s in its view, 0 none */
+	RTE_ATOMIC(uint64_t) seen_chg[IVSHM_MAX_MEMBERS];	/* s's changes applied */
+	RTE_ATOMIC(uint64_t) pinned[IVSHM_MAX_MEMBERS];		/* s's memory it still maps */
 	struct ivshm_req req[IVSHM_MAX_MEMBERS];	/* to s */
 	struct ivshm_ans ans[IVSHM_MAX_MEMBERS];	/* to s's request */
 	/* Times it asked s to take it up again (its client may have been
 	 * misled about s by another member's writes); s does when this
 	 * changes while it has this member in view. */
-	uint64_t resync[IVSHM_MAX_MEMBERS];
+	RTE_ATOMIC(uint64_t) resync[IVSHM_MAX_MEMBERS];
 	uint8_t reserved4[IVSHM_MEMBER_SIZE - 320 - 3 * 512 - 4096 - 1024 -
 			  512];
 };
@@ -194,11 +196,11 @@ struct ivshm_member {
 /* A DMB table entry; token written last at register, cleared first at
  * unregister. */
 struct ivshm_ent {
-	uint64_t token;
-	uint64_t rgid;		/* the one writer */
-	uint64_t rgid_ext;
-	uint32_t off64;		/* offset in the owner's partition / 64 */
-	uint32_t len;
+	RTE_ATOMIC(uint64_t) token;
+	RTE_ATOMIC(uint64_t) rgid;	/* the one writer */
+	RTE_ATOMIC(uint64_t) rgid_ext;
+	RTE_ATOMIC(uint32_t) off64;	/* offset in the owner's partition / 64 */
+	RTE_ATOMIC(uint32_t) len;
 };
 
 _Static_assert(sizeof(struct ivshm_hdr) == IVSHM_HDR_SIZE, "header");

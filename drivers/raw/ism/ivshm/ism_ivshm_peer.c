@@ -474,9 +474,10 @@ serve(struct ivshm_dev *d, unsigned int s, const struct ivshm_req *r)
 {
 	struct ivshm_peer *p = &d->peers[s];
 	struct rte_ism_gid gid = { p->id.gid, p->id.gid_ext };
+	uint32_t type = r->type;
 	struct ivshm_own *o;
 
-	switch (r->type) {
+	switch (type) {
 	case IVSHM_REQ_EVENT:
 		ism_pmd_post(&d->common, RTE_ISM_EVENT_SW, r->code, &gid, 0,
 			     r->arg);

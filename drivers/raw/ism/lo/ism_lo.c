@@ -40,14 +40,14 @@ struct lo_dev;
 /* One per DMB index; one cache line, so that a move reads one line. */
 struct __rte_cache_aligned lo_dmb {
 	/* Read by the fast path. */
-	uint64_t token;		/* current token, 0 = not writable */
+	RTE_ATOMIC(uint64_t) token;	/* current token, 0 = not writable */
 	void *addr;
 	uint64_t len;		/* 64 bits: the fast path's bound */
 	/* The device of the fabric whose GID is rgid, NULL while there is
 	 * none: the fast path compares one pointer, not the 16-byte GIDs.
 	 * Kept by the control path (register, join, leave); GIDs are
 	 * unique in a fabric and never change. */
-	const struct lo_dev *writer;
+	RTE_ATOMIC(const struct lo_dev *) writer;
 	struct rte_ism_gid rgid;
 	uint16_t vlan_id;
 	uint8_t vlan_valid;
@@ -69,14 +69,14 @@ struct lo_dev {
 	 * needs no range check (those past max_dmbs stay empty). */
 	struct lo_dmb *dmbs;
 	struct ism_sw_sba *sba;
-	uint64_t vlans[(RTE_ISM_VLAN_ID_MAX + 1) / 64];
+	RTE_ATOMIC(uint64_t) vlans[(RTE_ISM_VLAN_ID_MAX + 1) / 64];
 	struct ism_sw_dmb_ids ids;	/* indices and generations */
 	/* DMBs this device attached whose owner closed: until detach. */
 	struct ism_sw_orphan_list orphans;
 	/* Fast path: the DMB table of the device in each fabric slot of
 	 * this device's CHID, lo_no_dmbs for the others (empty slots, other
 	 * CHIDs). Written under the fabric lock, read with atomics. */
-	struct lo_dmb *reach[1 << ISM_SW_TOK_SLOT_BITS];
+	RTE_ATOMIC(struct lo_dmb *) reach[1 << ISM_SW_TOK_SLOT_BITS];
 	/* Interrupt mode: the flag in the tail of sba. */
 	struct ism_wake wake;
 };
@@ -89,7 +89,7 @@ static struct {
 	pthread_mutex_t lock;
 	/* By slot; fast path: atomic loads. As many as a token can name,
 	 * so that no slot needs a bounds check; LO_MAX_DEVS used. */
-	struct lo_dev *devs[1 << ISM_SW_TOK_SLOT_BITS];
+	RTE_ATOMIC(struct lo_dev *) devs[1 << ISM_SW_TOK_SLOT_BITS];
 } lo_fabric = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static inline uint32_t
@@ -107,7 +107,8 @@ tok_idx(uint64_t token)
 static inline bool
 lo_vlan_member(const struct lo_dev *d, uint16_t vlan_id)
 {
-	return (d->vlans[vlan_id / 64] >> (vlan_id % 64)) & 1;
+	return (rte_atomic_load_explicit(&d->vlans[vlan_id / 64],
+			rte_memory_order_relaxed) >> (vlan_id % 64)) & 1;
 }
 
 /*
@@ -176,13 +177,15 @@ lo_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	 * dependency, as rcu_dereference()). */
 	dmb = rte_atomic_load_explicit(src->reach + tok_slot(token), rte_memory_order_relaxed);
 	dmb += tok_idx(token);
-	/* A plain load, which the compiler folds into the compare; the
+	/* A relaxed load, which the compiler folds into the compare; the
 	 * fence makes it an acquire (x86: no instruction), so that the
 	 * fields below are those published with this token. */
-	if (unlikely(dmb->token != token))
+	if (unlikely(rte_atomic_load_explicit(&dmb->token,
+			rte_memory_order_relaxed) != token))
 		return false;
 	rte_atomic_thread_fence(rte_memory_order_acquire);
-	if (unlikely(dmb->writer != src ||
+	if (unlikely(rte_atomic_load_explicit(&dmb->writer,
+			rte_memory_order_relaxed) != src ||
 		     (dmb->vlan_valid && !lo_vlan_member(src, dmb->vlan_id))))
 		return false;
 	t->addr = dmb->addr;

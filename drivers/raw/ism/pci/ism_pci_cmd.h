@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <ism_compat.h>
+
 #include "ism_pci_io.h"
 
 struct ism_pci_cmd_chan {
@@ -28,11 +30,11 @@ struct ism_pci_cmd_chan {
 	const char *name;		/* device name, for the log */
 	pthread_mutex_t lock;		/* one outstanding command */
 	/* Counters (xstats); written under lock, read without. */
-	uint64_t issued;
-	uint64_t device_errors;		/* mapped to -EIO */
-	uint64_t unreachable;		/* mapped to -ENETUNREACH */
-	uint64_t io_errors;		/* the I/O layer failed */
-	uint16_t last_rc;		/* last non-zero device code */
+	RTE_ATOMIC(uint64_t) issued;
+	RTE_ATOMIC(uint64_t) device_errors;	/* mapped to -EIO */
+	RTE_ATOMIC(uint64_t) unreachable;	/* mapped to -ENETUNREACH */
+	RTE_ATOMIC(uint64_t) io_errors;		/* the I/O layer failed */
+	RTE_ATOMIC(uint16_t) last_rc;		/* last non-zero device code */
 };
 
 /* QUERY_INFO response, decoded. */

@@ -60,9 +60,9 @@ struct ism_pci_dev {
 	struct ism_wake wake;
 
 	/* Counters (xstats). */
-	uint64_t irqs;
-	uint64_t ieq_events;
-	uint64_t ieq_bad_index;
+	RTE_ATOMIC(uint64_t) irqs;
+	RTE_ATOMIC(uint64_t) ieq_events;
+	RTE_ATOMIC(uint64_t) ieq_bad_index;
 };
 
 /* ism_pci_data.c: fast path and event drain. */

@@ -24,6 +24,8 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 
+#include <ism_compat.h>
+
 /*
  * BAR 0: data window (store blocks), 256 TiB on the hardware; emulated
  * ones may be smaller, but not below one token bit (bit 28). BAR 2:
@@ -207,10 +209,10 @@ ism_pci_hw_to_elems(uint16_t hw)
 #define ISM_SBA_E	RTE_BE32(0x40000000)
 
 struct ism_pci_sba {
-	rte_be32_t s_e;
-	rte_be32_t dmb_bits[ISM_PCI_NR_DMB_IDX / 32];
+	RTE_ATOMIC(rte_be32_t) s_e;
+	RTE_ATOMIC(rte_be32_t) dmb_bits[ISM_PCI_NR_DMB_IDX / 32];
 	uint8_t reserved[12];
-	rte_be16_t dmbe_mask[ISM_PCI_NR_DMB_IDX];
+	RTE_ATOMIC(rte_be16_t) dmbe_mask[ISM_PCI_NR_DMB_IDX];
 };
 
 static inline rte_be32_t
@@ -249,7 +251,7 @@ struct ism_pci_ieq_entry {
 
 /* The device writes an entry, then sets idx to its slot + 1 (1..15). */
 struct ism_pci_ieq {
-	rte_be64_t idx;
+	RTE_ATOMIC(rte_be64_t) idx;
 	rte_be64_t ieq_len;
 	rte_be64_t entry_len;
 	rte_be64_t reserved;

@@ -50,7 +50,7 @@ _Static_assert(SHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
 /* What the fast path reads about one DMB index of one owner: 32 bytes,
  * so that an index is one shift and a mask of the token. */
 struct shm_view_ent {
-	uint64_t token;		/* current token; 0 = no writable DMB */
+	RTE_ATOMIC(uint64_t) token;	/* current token; 0 = no writable DMB */
 	void *addr;		/* mapping, if this device is the rgid */
 	uint64_t len;		/* 64 bits: the fast path's bound */
 	uint32_t writable;	/* this device is the rgid */
@@ -72,7 +72,7 @@ struct shm_view {
 	/* How to wake the owner after a raise (its flag in the tail of sba,
 	 * its channel's sending end): NULL until it sent WAKE
 	 * (ism_shm_wake.c). */
-	const struct ism_wake_peer *wake;
+	RTE_ATOMIC(const struct ism_wake_peer *) wake;
 	struct ism_wake_peer wake_peer;	/* a peer's; fd -1 if none */
 	uint32_t max_dmbs;
 	/* [SHM_NB_IDX]: every index a token can name, so that the fast
@@ -140,13 +140,13 @@ struct ism_shm_dev {
 	struct ism_pmd_dev common;	/* first: fast-path context */
 
 	/* Fast path: written under the control lock, read with atomics. */
-	struct shm_view *views[SHM_MAX_SLOTS];	/* by owner's fabric slot */
+	RTE_ATOMIC(struct shm_view *) views[SHM_MAX_SLOTS]; /* by owner's slot */
 	/* views[slot]->ent, ism_shm_no_ent where views[slot] is NULL: the
 	 * fast path tests neither the view nor the index. */
-	const struct shm_view_ent *fp_ent[SHM_MAX_SLOTS];
-	struct ism_sw_sba *rx_sba[SHM_MAX_SLOTS];	/* by writer slot */
-	uint64_t rx_active;			/* rx_sba[] entries in use */
-	uint8_t writer_slot[SHM_NB_IDX];	/* own DMB -> writer slot */
+	RTE_ATOMIC(const struct shm_view_ent *) fp_ent[SHM_MAX_SLOTS];
+	RTE_ATOMIC(struct ism_sw_sba *) rx_sba[SHM_MAX_SLOTS]; /* by writer slot */
+	RTE_ATOMIC(uint64_t) rx_active;		/* rx_sba[] entries in use */
+	RTE_ATOMIC(uint8_t) writer_slot[SHM_NB_IDX]; /* own DMB -> writer slot */
 	uint32_t poll_next;			/* fairness between SBAs */
 
 	/* Identity. */

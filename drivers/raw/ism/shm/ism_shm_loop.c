@@ -68,7 +68,7 @@ static struct {
 	rte_thread_t thread;
 	bool stop;
 	uint64_t sleep_until;		/* the thread's next wake-up, ns */
-	uint32_t lock_waiters;		/* application threads at the lock */
+	RTE_ATOMIC(uint32_t) lock_waiters;	/* application threads at the lock */
 	uint32_t work;			/* units done in this hold */
 	uint64_t work_max;		/* most in one hold */
 	TAILQ_HEAD(, ism_shm_watch) grave;

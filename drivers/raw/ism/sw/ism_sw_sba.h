@@ -69,13 +69,13 @@ extern "C" {
 /** Software signalling bit array: 128 cache lines. */
 struct __rte_cache_aligned ism_sw_sba {
 	/** Bit g: group (line) g may hold a non-zero mask. */
-	uint64_t summary[ISM_SW_SBA_SUM_WORDS];
+	RTE_ATOMIC(uint64_t) summary[ISM_SW_SBA_SUM_WORDS];
 	union {
 		/** Element mask of DMB index i at mask[i - FIRST]. */
-		uint16_t mask[ISM_SW_SBA_NB_GROUPS * ISM_SW_SBA_LINE_MASKS -
+		RTE_ATOMIC(uint16_t) mask[ISM_SW_SBA_NB_GROUPS * ISM_SW_SBA_LINE_MASKS -
 			      (ISM_SW_SBA_LINE_MASKS - ISM_SW_SBA_HEAD_MASKS)];
 		/** The same masks, four at a time, for scanning. */
-		uint64_t mask4[(ISM_SW_SBA_NB_GROUPS * ISM_SW_SBA_LINE_MASKS -
+		RTE_ATOMIC(uint64_t) mask4[(ISM_SW_SBA_NB_GROUPS * ISM_SW_SBA_LINE_MASKS -
 				(ISM_SW_SBA_LINE_MASKS -
 				 ISM_SW_SBA_HEAD_MASKS)) /
 			       ISM_SW_SBA_WORD_MASKS];
@@ -142,7 +142,8 @@ ism_sw_sba_raise(struct ism_sw_sba *sba, uint32_t idx,
 		uint16_t elem_mask)
 {
 	uint32_t k = ism_sw_sba_slot(idx), g = ism_sw_sba_group(k);
-	uint64_t *sum = &sba->summary[g / 64], bit = RTE_BIT64(g % 64);
+	RTE_ATOMIC(uint64_t) *sum = &sba->summary[g / 64];
+	uint64_t bit = RTE_BIT64(g % 64);
 
 	rte_atomic_fetch_or_explicit(&sba->mask[k], elem_mask, rte_memory_order_seq_cst);
 	/* Group still flagged: the poller has not exchanged the summary
@@ -267,10 +268,10 @@ _Static_assert(ISM_SW_SBA_ARMED_SLOT % 2 == 0, "the armed flag is aligned");
  * no raise writes, so that a writer finds the flag with the SBA it raises
  * in, also across processes. Only the receiver writes it.
  */
-static inline uint32_t *
+static inline RTE_ATOMIC(uint32_t) *
 ism_sw_sba_armed(struct ism_sw_sba *sba)
 {
-	return (uint32_t *)&sba->mask[ISM_SW_SBA_ARMED_SLOT];
+	return (RTE_ATOMIC(uint32_t) *)&sba->mask[ISM_SW_SBA_ARMED_SLOT];
 }
 
 /**

@@ -25,7 +25,7 @@
 
 /* One DMB index of the owner. */
 struct ism_sw_view_ent {
-	uint64_t token;		/* current token; 0 = none */
+	RTE_ATOMIC(uint64_t) token;	/* current token; 0 = none */
 	void *addr;		/* where the writer's moves go */
 	uint64_t len;		/* 64 bits: the fast path's bound */
 	uint32_t writable;	/* the writer is the rgid */
