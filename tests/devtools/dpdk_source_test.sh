@@ -9,7 +9,8 @@
 #    machine's release serves too; 24.11 and 25.11 take the same path
 #    from trixie and sid), then found again without a fetch;
 #  - with no fetch, the fallback tarballs, said so on stderr;
-#  - with neither, status 1 and a message naming what is missing.
+#  - with neither, a message naming what is missing, status 1 (tarball)
+#    or 3 (prefix: make test then skips that DPDK's suites).
 # Needs Debian's package registry (as make test's DPDK builds do).
 #   dpdk_source_test.sh <source root> <scratch dir>
 set -eu
@@ -67,5 +68,10 @@ fi
 cat "$work/err"
 grep -q "no source of DPDK 24.11" "$work/err" || fail "what is missing is not said"
 grep -q "DPDK_SRC" "$work/err" || fail "the override is not named"
+# make test tells this from a failed build by the status: 3, not 1.
+rc=0
+DPDK_NO_FETCH=1 DPDK_FALLBACK_SRC="$work/empty" "$dv" prefix 24.11 \
+	>/dev/null 2>"$work/err" || rc=$?
+[ "$rc" = 3 ] || fail "prefix without a source: status $rc, not 3"
 rm -rf "$work"
 echo "PASS"
