@@ -155,6 +155,8 @@ call(struct api_ctx *c, const char *fn)
 		expect(c, fn, rte_ism_intr_enable(c->id), SEC);
 	else if (strcmp(fn, "rte_ism_intr_disable") == 0)
 		expect(c, fn, rte_ism_intr_disable(c->id), SEC);
+	else if (strcmp(fn, "rte_ism_intr_kick") == 0)
+		expect(c, fn, rte_ism_intr_kick(c->id), SEC);
 	else if (strcmp(fn, "rte_ism_intr_ctl") == 0)
 		expect(c, fn, rte_ism_intr_ctl(c->id, RTE_EPOLL_PER_THREAD,
 				RTE_INTR_EVENT_ADD, NULL), SEC);
