@@ -37,37 +37,14 @@ ivshm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 			rte_memory_order_acquire), token, t);
 }
 
-/*
- * Fast-path resolution (ism_sw_move_data_fast): the checks of
- * ivshm_target without the errno and the SBA. The view and the entry are
- * read as ism_sw_view_target() reads them: the owner's view (NULL while
- * the slot is not in this device's view), the index against its
- * max_dmbs, the whole token, then the writer.
- */
+/* Fast-path resolution (ism_sw_move_data_fast): fp_ent[] holds a table
+ * of IVSHM_NB_IDX entries for every slot (ism_sw_view.h). */
 static __rte_always_inline bool
 ivshm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 {
 	const struct ivshm_dev *d = ctx;
-	const struct ism_sw_view *v;
-	const struct ism_sw_view_ent *e;
-	uint32_t idx = ism_sw_tok_idx(token);
 
-	v = rte_atomic_load_explicit(&d->views[ism_sw_tok_slot(token)],
-			rte_memory_order_acquire);
-	if (unlikely(v == NULL || idx - RTE_ISM_DMB_IDX_FIRST >= v->max_dmbs))
-		return false;
-	e = &v->ent[idx];
-	/* A plain load, folded into the compare; the fence makes it an
-	 * acquire (x86: no instruction): the fields below are those
-	 * published with this token. */
-	if (unlikely(e->token != token))
-		return false;
-	rte_atomic_thread_fence(rte_memory_order_acquire);
-	if (unlikely(e->writable == 0))
-		return false;
-	t->addr = e->addr;
-	t->len = e->len;
-	return true;
+	return ism_sw_view_find(d->fp_ent, token, t);
 }
 
 /* Every case: non-EAL threads, signals, errors, the fence fallback. */

@@ -158,6 +158,10 @@ struct ivshm_dev {
 
 	/* Fast path: written under the control lock, read with atomics. */
 	RTE_ATOMIC(struct ism_sw_view *) views[IVSHM_MAX_MEMBERS]; /* by owner slot */
+	/* views[slot]->ent, ism_sw_view_no_ent where views[slot] is NULL
+	 * (ism_ivshm_view_publish()): move_data's fast path tests neither
+	 * the view nor the index. */
+	RTE_ATOMIC(const struct ism_sw_view_ent *) fp_ent[IVSHM_MAX_MEMBERS];
 	RTE_ATOMIC(struct ism_sw_sba *) sba;	/* own SBA, or quiet while out */
 	RTE_ATOMIC(uint8_t) own_live[IVSHM_NB_IDX]; /* signals reported for these */
 
@@ -278,6 +282,9 @@ int ism_ivshm_peer_by_gid(const struct ivshm_dev *d,
 int ism_ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
 		uint32_t code, uint64_t arg, uint32_t trigger);
 struct ivshm_view *ism_ivshm_view_new(uint32_t max_dmbs);
+/* views[slot] = v (NULL: none), and fp_ent[slot] with it. */
+void ism_ivshm_view_publish(struct ivshm_dev *d, unsigned int slot,
+		struct ivshm_view *v);
 void ism_ivshm_view_free(struct ivshm_view *v);
 
 /* ism_ivshm.c */

@@ -282,8 +282,7 @@ step_check(struct ivshm_dev *d, uint64_t now)
 			 IVSHM_ST_LIVE), rte_memory_order_release);
 	/* Our SBA for polls, our DMBs for moves to ourselves. */
 	d->own_view->sw.sba = ivshm_sba(d->base, &d->lay, d->slot);
-	rte_atomic_store_explicit(&d->views[d->slot], &d->own_view->sw,
-			rte_memory_order_release);
+	ism_ivshm_view_publish(d, d->slot, d->own_view);
 	rte_atomic_store_explicit(&d->sba, d->own_view->sw.sba,
 			rte_memory_order_release);
 	set_phase(d, IVSHM_PH_ANNOUNCE, now);
@@ -334,7 +333,7 @@ expelled(struct ivshm_dev *d, uint64_t w, uint64_t now)
 	d->expulsions++;
 	for (s = 0; s < d->lay.members; s++)
 		ism_ivshm_peer_retire(d, s, true);
-	rte_atomic_store_explicit(&d->views[d->slot], NULL, rte_memory_order_release);
+	ism_ivshm_view_publish(d, d->slot, NULL);
 	rte_atomic_store_explicit(&d->sba, &d->quiet_sba, rte_memory_order_release);
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + d->max_dmbs; x++)
 		rte_atomic_store_explicit(&d->own_live[x], 0, rte_memory_order_relaxed);

@@ -57,15 +57,28 @@ ism_ivshm_view_new(uint32_t max_dmbs)
 	uint32_t n = IVSHM_IDX_FIRST + max_dmbs;
 	struct ivshm_view *v;
 
-	v = rte_zmalloc("ism_ivshm_view", sizeof(*v) + n *
-			(sizeof(*v->sw.ent) + sizeof(*v->ctl)),
+	/* Entries for every index a token can name (the fast path's table,
+	 * fp_ent[]); those past max_dmbs stay empty. */
+	v = rte_zmalloc("ism_ivshm_view", sizeof(*v) + IVSHM_NB_IDX *
+			sizeof(*v->sw.ent) + n * sizeof(*v->ctl),
 			RTE_CACHE_LINE_SIZE);
 	if (v == NULL)
 		return NULL;
 	v->sw.max_dmbs = max_dmbs;
 	v->sw.ent = (struct ism_sw_view_ent *)(v + 1);
-	v->ctl = (struct ivshm_view_ctl *)(v->sw.ent + n);
+	v->ctl = (struct ivshm_view_ctl *)(v->sw.ent + IVSHM_NB_IDX);
 	return v;
+}
+
+void
+ism_ivshm_view_publish(struct ivshm_dev *d, unsigned int slot,
+		struct ivshm_view *v)
+{
+	rte_atomic_store_explicit(&d->fp_ent[slot],
+			ism_sw_view_fp_ent(v != NULL ? v->sw.ent : NULL),
+			rte_memory_order_release);
+	rte_atomic_store_explicit(&d->views[slot], v != NULL ? &v->sw : NULL,
+			rte_memory_order_release);
 }
 
 void
@@ -276,8 +289,7 @@ peer_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + id->max_dmbs; x++)
 		view_update(d, s, x);
 	p->up = true;
-	rte_atomic_store_explicit(&d->views[s], &v->sw,
-			rte_memory_order_release);
+	ism_ivshm_view_publish(d, s, v);
 	ack(d, s, epoch, p->seen_chg);
 	ism_pmd_post(&d->common, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
 		     &(struct rte_ism_gid){ id->gid, id->gid_ext }, 0, 0);
@@ -300,7 +312,7 @@ retire(struct ivshm_dev *d, unsigned int s, bool events, bool bounce)
 	if (!p->up)
 		return;
 	/* Unreachable for the fast path, then wait out moves using it. */
-	rte_atomic_store_explicit(&d->views[s], NULL, rte_memory_order_release);
+	ism_ivshm_view_publish(d, s, NULL);
 	rte_ism_pmd_synchronize();
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + v->sw.max_dmbs; x++) {
 		if (v->sw.ent[x].token == 0 || !v->sw.ent[x].writable)

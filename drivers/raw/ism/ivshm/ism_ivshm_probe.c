@@ -281,6 +281,7 @@ ism_ivshm_dev_create(const char *name, struct rte_device *device,
 	struct rte_kvargs *kv;
 	struct rte_ism_dev *ism;
 	struct ivshm_dev *d;
+	unsigned int s;
 	int ret;
 
 	kv = ism_kvargs_parse(name, args, vdev ? ivshm_vdev_args :
@@ -310,6 +311,8 @@ ism_ivshm_dev_create(const char *name, struct rte_device *device,
 	d->prev_slot = IVSHM_NO_SLOT;
 	d->alloc_slot = IVSHM_NO_SLOT;
 	d->sba = &d->quiet_sba;
+	for (s = 0; s < IVSHM_MAX_MEMBERS; s++)
+		d->fp_ent[s] = ism_sw_view_no_ent;
 	ism_sw_ids_init(&d->ids, d->max_dmbs);
 	TAILQ_INIT(&d->orphans);
 	pthread_mutex_init(&d->op_lock, NULL);

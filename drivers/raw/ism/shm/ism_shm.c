@@ -31,11 +31,11 @@
 
 static inline int
 shm_lookup(const struct ism_shm_dev *d, uint64_t token,
-		const struct shm_view **vp, const struct shm_view_ent **ep)
+		const struct shm_view **vp, const struct ism_sw_view_ent **ep)
 {
 	uint32_t idx = ism_sw_tok_idx(token);
 	const struct shm_view *v;
-	const struct shm_view_ent *e;
+	const struct ism_sw_view_ent *e;
 
 	v = rte_atomic_load_explicit(&d->views[ism_sw_tok_slot(token)],
 			rte_memory_order_acquire);
@@ -55,7 +55,7 @@ shm_lookup(const struct ism_shm_dev *d, uint64_t token,
 static inline int
 shm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 {
-	const struct shm_view_ent *e;
+	const struct ism_sw_view_ent *e;
 	const struct shm_view *v;
 	int ret = shm_lookup(ctx, token, &v, &e);
 
@@ -70,35 +70,14 @@ shm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	return ret;
 }
 
-/*
- * Fast-path resolution (ism_sw_move_data_fast): the checks of shm_lookup
- * without the errno and the SBA. fp_ent[] holds a table of SHM_NB_IDX
- * entries for every slot, so no test of the view or of the index; an
- * entry not in use has token 0 and len 0 (token 0, index 0, is never
- * given out: it fits in no move).
- */
+/* Fast-path resolution (ism_sw_move_data_fast): fp_ent[] holds a table
+ * of SHM_NB_IDX entries for every slot (ism_sw_view.h). */
 static __rte_always_inline bool
 shm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 {
 	const struct ism_shm_dev *d = ctx;
-	const struct shm_view_ent *e;
 
-	/* Relaxed: the entry is read through the pointer (an address
-	 * dependency, as rcu_dereference()). */
-	e = rte_atomic_load_explicit(d->fp_ent + ism_sw_tok_slot(token),
-			rte_memory_order_relaxed);
-	e += ism_sw_tok_idx(token);
-	/* A plain load, folded into the compare; the fence makes it an
-	 * acquire (x86: no instruction): the fields below are those
-	 * published with this token. */
-	if (unlikely(e->token != token))
-		return false;
-	rte_atomic_thread_fence(rte_memory_order_acquire);
-	if (unlikely(e->writable == 0))
-		return false;
-	t->addr = e->addr;
-	t->len = e->len;
-	return true;
+	return ism_sw_view_find(d->fp_ent, token, t);
 }
 
 /* Every case: non-EAL threads, signals, errors, the fence fallback. */
@@ -370,7 +349,7 @@ ism_shm_dev_setup(struct ism_shm_dev *d, const struct ism_shm_args *a)
 	pthread_mutex_init(&d->op_lock, NULL);
 	memset(d->writer_slot, ISM_SHM_NO_SLOT, sizeof(d->writer_slot));
 	for (i = 0; i < SHM_MAX_SLOTS; i++)
-		d->fp_ent[i] = ism_shm_no_ent;
+		d->fp_ent[i] = ism_sw_view_no_ent;
 	d->own = rte_zmalloc_socket("ism_shm_own", sizeof(*d->own) *
 			(SHM_IDX_FIRST + d->max_dmbs), 0, socket);
 	d->sba = rte_zmalloc_socket("ism_shm_sba", sizeof(*d->sba), 0, socket);

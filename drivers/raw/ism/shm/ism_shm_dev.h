@@ -35,6 +35,7 @@
 #include "ism_shm_policy.h"
 #include "ism_sw_dmb.h"
 #include "ism_sw_sba.h"
+#include "ism_sw_view.h"
 #include "ism_wake.h"
 
 #define ISM_SHM_DRIVER_NAME	"ism_shm"
@@ -46,17 +47,6 @@
 _Static_assert(SHM_NB_IDX == ISM_SW_SBA_NB_IDX, "SBA covers all indices");
 _Static_assert(SHM_NB_IDX == ISM_SW_NB_IDX, "token covers all indices");
 _Static_assert(SHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
-
-/* What the fast path reads about one DMB index of one owner: 32 bytes,
- * so that an index is one shift and a mask of the token. */
-struct shm_view_ent {
-	RTE_ATOMIC(uint64_t) token;	/* current token; 0 = no writable DMB */
-	void *addr;		/* mapping, if this device is the rgid */
-	uint64_t len;		/* 64 bits: the fast path's bound */
-	uint32_t writable;	/* this device is the rgid */
-	uint32_t pad;
-};
-_Static_assert(sizeof(struct shm_view_ent) == 32, "fast-path entry");
 
 /* Control-path state of a remote DMB mapped here. */
 struct shm_view_ctl {
@@ -76,8 +66,9 @@ struct shm_view {
 	struct ism_wake_peer wake_peer;	/* a peer's; fd -1 if none */
 	uint32_t max_dmbs;
 	/* [SHM_NB_IDX]: every index a token can name, so that the fast
-	 * path needs no range check (those past max_dmbs stay empty). */
-	struct shm_view_ent *ent;
+	 * path needs no range check (those past max_dmbs stay empty); the
+	 * entries of the software backends (ism_sw_view.h). */
+	struct ism_sw_view_ent *ent;
 	struct shm_view_ctl *ctl;	/* [SHM_IDX_FIRST + max_dmbs] */
 	/* After its peer left: mappings the control thread still unmaps. */
 	TAILQ_ENTRY(shm_view) reclaim_next;
@@ -141,9 +132,9 @@ struct ism_shm_dev {
 
 	/* Fast path: written under the control lock, read with atomics. */
 	RTE_ATOMIC(struct shm_view *) views[SHM_MAX_SLOTS]; /* by owner's slot */
-	/* views[slot]->ent, ism_shm_no_ent where views[slot] is NULL: the
-	 * fast path tests neither the view nor the index. */
-	RTE_ATOMIC(const struct shm_view_ent *) fp_ent[SHM_MAX_SLOTS];
+	/* views[slot]->ent, ism_sw_view_no_ent where views[slot] is NULL:
+	 * the fast path tests neither the view nor the index. */
+	RTE_ATOMIC(const struct ism_sw_view_ent *) fp_ent[SHM_MAX_SLOTS];
 	RTE_ATOMIC(struct ism_sw_sba *) rx_sba[SHM_MAX_SLOTS]; /* by writer slot */
 	RTE_ATOMIC(uint64_t) rx_active;		/* rx_sba[] entries in use */
 	RTE_ATOMIC(uint8_t) writer_slot[SHM_NB_IDX]; /* own DMB -> writer slot */

@@ -74,7 +74,7 @@ shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	struct ism_shm_dev *d = ism_shm_dev_of(idev);
 	uint64_t ids[2 * SHM_MAX_SLOTS], token;
 	int status[2 * SHM_MAX_SLOTS];
-	struct shm_view_ent *e;
+	struct ism_sw_view_ent *e;
 	struct shm_own_dmb *o;
 	char mname[32];
 	struct shm_msg m;

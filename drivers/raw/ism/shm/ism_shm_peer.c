@@ -54,8 +54,6 @@ gid_to_wire(struct shm_msg_gid *w, const struct rte_ism_gid *g)
 	w->gid_ext = g->gid_ext;
 }
 
-struct shm_view_ent ism_shm_no_ent[SHM_NB_IDX];
-
 struct shm_view *
 ism_shm_view_new(uint32_t max_dmbs)
 {
@@ -80,7 +78,7 @@ ism_shm_view_publish(struct ism_shm_dev *d, unsigned int slot,
 		struct shm_view *v)
 {
 	rte_atomic_store_explicit(&d->fp_ent[slot],
-			v != NULL ? v->ent : ism_shm_no_ent,
+			ism_sw_view_fp_ent(v != NULL ? v->ent : NULL),
 			 rte_memory_order_release);
 	rte_atomic_store_explicit(&d->views[slot], v, rte_memory_order_release);
 }
@@ -145,7 +143,7 @@ void
 ism_shm_own_free(struct ism_shm_dev *d, uint32_t idx)
 {
 	struct shm_own_dmb *o = &d->own[idx];
-	struct shm_view_ent *e = &d->own_view->ent[idx];
+	struct ism_sw_view_ent *e = &d->own_view->ent[idx];
 
 	ism_shm_unmap(o->addr, o->map_len);
 	if (o->fd >= 0)
@@ -378,7 +376,7 @@ on_dmb_add(struct ism_shm_peer *p, const struct shm_msg *m, int fd,
 {
 	const struct shm_msg_dmb *a = &m->u.dmb;
 	struct ism_shm_dev *d = p->dev;
-	struct shm_view_ent *e;
+	struct ism_sw_view_ent *e;
 	struct shm_view_ctl *c;
 	struct rte_ism_gid rgid;
 	void *addr = NULL;
@@ -448,7 +446,7 @@ on_dmb_del(struct ism_shm_peer *p, const struct shm_msg *m, const char **why)
 {
 	uint64_t token = m->u.tok.token;
 	uint32_t idx = ism_sw_tok_idx(token);
-	struct shm_view_ent *e;
+	struct ism_sw_view_ent *e;
 	int status = -ENOENT;
 
 	if (ism_sw_tok_slot(token) == p->slot &&

@@ -32,8 +32,6 @@ enum ism_shm_peer_how {
 	ISM_SHM_DOWN_LOST,	/* EOF, error, protocol error, timeout */
 };
 
-/* What the fast path reads for a slot without a view: every entry empty. */
-extern struct shm_view_ent ism_shm_no_ent[SHM_NB_IDX];
 
 /* The protocol's functions for the transport (ism_shm_conns_init()). */
 extern const struct ism_shm_conn_ops ism_shm_peer_conn_ops;

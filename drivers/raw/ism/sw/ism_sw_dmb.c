@@ -14,9 +14,12 @@
 
 #include "ism_pmd.h"
 #include "ism_sw_dmb.h"
+#include "ism_sw_view.h"
 
 _Static_assert(ISM_SW_NB_IDX == ISM_SW_MAX_DMBS + RTE_ISM_DMB_IDX_FIRST,
 	       "a token's index field covers every software DMB index");
+
+const struct ism_sw_view_ent ism_sw_view_no_ent[ISM_SW_NB_IDX];
 
 void
 ism_sw_idx_init(struct ism_sw_idx_set *set, uint32_t max_dmbs)

@@ -13,13 +13,21 @@
  * control path fills an entry when the owner announces a DMB the writer
  * checked (ism_sw_view_ent_set) and empties it when the DMB goes
  * (ism_sw_view_ent_clear, then a synchronize before the memory is reused).
- * A backend's view embeds struct ism_sw_view first.
+ * A backend's view embeds struct ism_sw_view first (shm has a view of its
+ * own around the same entries).
+ *
+ * The fast path (ism_sw_view_find) does not go through the view: the
+ * backend keeps, by owner slot, a pointer to the view's entries (every
+ * index a token can name, ISM_SW_NB_IDX of them), or to
+ * ism_sw_view_no_ent where it has no view of that slot, published with
+ * the view and cleared with it (ism_sw_view_fp_ent).
  */
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ism_sw_dmb.h"
 #include "ism_sw_move.h"
 #include "ism_sw_token.h"
 
@@ -39,6 +47,18 @@ struct ism_sw_view {
 	uint32_t max_dmbs;	/* indices [FIRST, FIRST + max_dmbs) */
 	struct ism_sw_view_ent *ent;	/* by DMB index */
 };
+
+/* Every entry empty (token 0, len 0): the table of a slot without a view.
+ * Token 0 (slot 0, index 0) matches its entries but fits in no move. */
+extern const struct ism_sw_view_ent ism_sw_view_no_ent[ISM_SW_NB_IDX];
+
+/* What the fast path's table holds for a slot whose entries are ent
+ * (ISM_SW_NB_IDX of them), NULL if there is no view. */
+static inline const struct ism_sw_view_ent *
+ism_sw_view_fp_ent(const struct ism_sw_view_ent *ent)
+{
+	return ent != NULL ? ent : ism_sw_view_no_ent;
+}
 
 /* The fields, then the token: a move that finds the token sees them. */
 static inline void
@@ -84,6 +104,37 @@ ism_sw_view_target(const struct ism_sw_view *v, uint64_t token,
 	t->dmb_idx = idx;
 	t->sba = v->sba;
 	return 0;
+}
+
+/*
+ * Fast-path resolution (ism_sw_move_data_fast) of token in the table
+ * fp_ent (by owner slot, see above): the checks of ism_sw_view_target()
+ * without the errno and the SBA. Every slot has a table of every index,
+ * so no test of the view or of the index: an entry not in use has token 0
+ * and len 0.
+ */
+static __rte_always_inline bool
+ism_sw_view_find(RTE_ATOMIC(const struct ism_sw_view_ent *) const *fp_ent,
+		uint64_t token, struct ism_sw_target *t)
+{
+	const struct ism_sw_view_ent *e;
+
+	/* Relaxed: the entry is read through the pointer (an address
+	 * dependency, as rcu_dereference()). */
+	e = rte_atomic_load_explicit(fp_ent + ism_sw_tok_slot(token),
+			rte_memory_order_relaxed);
+	e += ism_sw_tok_idx(token);
+	/* A plain load, folded into the compare; the fence makes it an
+	 * acquire (x86: no instruction): the fields below are those
+	 * published with this token. */
+	if (unlikely(e->token != token))
+		return false;
+	rte_atomic_thread_fence(rte_memory_order_acquire);
+	if (unlikely(e->writable == 0))
+		return false;
+	t->addr = e->addr;
+	t->len = e->len;
+	return true;
 }
 
 #endif /* ISM_SW_VIEW_H */
