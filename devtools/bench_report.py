@@ -342,8 +342,12 @@ class Report:
                "with one signal per burst. References: memcpy_loop, the "
                "same copies with memcpy(); line_flag_loop, the same "
                "copies and one store into a flag line of its own per "
-               "call: the floor of a signalled move without ISM, "
-               "measured in the same run.")
+               "call: the floor of a signalled move without ISM; "
+               "line_rmw_loop, the same with one atomic OR (x86: a "
+               "locked instruction) instead of the store: the floor of "
+               "a signal that several writers share and nobody may miss, "
+               "as a raise in the software SBA; all measured in the "
+               "same run.")
         self.p()
         body = [[str(r["x"]), r["series"], fmt(r["value"]),
                  r["reference"], fmt(r["ref_value"]), self.ratio(r)]

@@ -16,8 +16,11 @@
  *   The signalled moves also against the floor of a signalled move
  *   without ISM: the same memcpy loop plus one store into a flag line of
  *   its own per call (line_flag_loop), what a signal is at the least (a
- *   raise is one line of the owner's SBA). Nobody polls the signals:
- *   this is the sender's cost.
+ *   raise is one line of the owner's SBA), and the same loop with one
+ *   atomic OR into that line instead (line_rmw_loop), what a signal that
+ *   several writers share and nobody may miss costs at the least (the
+ *   raise is such an OR). Nobody polls the signals: this is the sender's
+ *   cost.
  *
  * GB/s are 1e9 bytes per second; Mops/s are 1e6 messages per second.
  */
@@ -252,9 +255,19 @@ time_rate_move(struct rate_ctx *x, uint32_t burst, uint32_t sf, uint64_t n,
 	return ret;
 }
 
-static __rte_noinline void
-time_rate_memcpy(struct rate_ctx *x, uint32_t burst, uint64_t n,
-		uint64_t *cycles)
+/* What the reference loops store into the flag line after each call's
+ * copies. */
+enum rate_flag {
+	RATE_FLAG_NONE,		/* nothing: the copies alone */
+	RATE_FLAG_STORE,	/* one release store */
+	RATE_FLAG_RMW,		/* one sequentially consistent OR */
+};
+
+/* The references' loop: the copies of a call with memcpy(), then the
+ * flag; flag is a constant in each caller below. */
+static __rte_always_inline void
+time_rate_ref(struct rate_ctx *x, uint32_t burst, uint64_t n,
+		uint64_t *cycles, enum rate_flag flag)
 {
 	void *(*copy)(void *, const void *, size_t) = libc_memcpy;
 	uint32_t base = 0, i, step = burst * RATE_MSG;
@@ -265,9 +278,22 @@ time_rate_memcpy(struct rate_ctx *x, uint32_t burst, uint64_t n,
 		for (i = 0; i < burst; i++)
 			copy(x->ref_dst + base + i * RATE_MSG,
 			     x->src + i * RATE_MSG, RATE_MSG);
+		if (flag == RATE_FLAG_STORE)
+			rte_atomic_store_explicit(x->flag, k + 1,
+					rte_memory_order_release);
+		else if (flag == RATE_FLAG_RMW)
+			rte_atomic_fetch_or_explicit(x->flag, 1,
+					rte_memory_order_seq_cst);
 		base = next_off(base, step, RATE_WINDOW);
 	}
 	*cycles = rte_rdtsc_precise() - t0;
+}
+
+static __rte_noinline void
+time_rate_memcpy(struct rate_ctx *x, uint32_t burst, uint64_t n,
+		uint64_t *cycles)
+{
+	time_rate_ref(x, burst, n, cycles, RATE_FLAG_NONE);
 }
 
 /* The floor of a signalled move: the copies of time_rate_memcpy(), then
@@ -277,26 +303,25 @@ static __rte_noinline void
 time_rate_line_flag(struct rate_ctx *x, uint32_t burst, uint64_t n,
 		uint64_t *cycles)
 {
-	void *(*copy)(void *, const void *, size_t) = libc_memcpy;
-	uint32_t base = 0, i, step = burst * RATE_MSG;
-	uint64_t k, t0;
+	time_rate_ref(x, burst, n, cycles, RATE_FLAG_STORE);
+}
 
-	t0 = rte_rdtsc_precise();
-	for (k = 0; k < n; k++) {
-		for (i = 0; i < burst; i++)
-			copy(x->ref_dst + base + i * RATE_MSG,
-			     x->src + i * RATE_MSG, RATE_MSG);
-		rte_atomic_store_explicit(x->flag, k + 1,
-				rte_memory_order_release);
-		base = next_off(base, step, RATE_WINDOW);
-	}
-	*cycles = rte_rdtsc_precise() - t0;
+/* The floor of a signal that several writers share and that nobody may
+ * miss, as a raise in the software SBA (ism_sw_sba_raise()): the same
+ * copies, then one sequentially consistent atomic OR into that line
+ * (x86: a locked instruction, which waits for the copies' stores). */
+static __rte_noinline void
+time_rate_line_rmw(struct rate_ctx *x, uint32_t burst, uint64_t n,
+		uint64_t *cycles)
+{
+	time_rate_ref(x, burst, n, cycles, RATE_FLAG_RMW);
 }
 
 static int
 rate_points(const struct perf_case *c, struct rate_ctx *x)
 {
 	double mv[c->reps], ms[c->reps], ref[c->reps], lf[c->reps];
+	double lr[c->reps];
 	uint64_t n, cyc, msgs;
 	unsigned int p, r;
 	uint32_t burst;
@@ -317,6 +342,7 @@ rate_points(const struct perf_case *c, struct rate_ctx *x)
 		ret |= time_rate_move(x, burst, 0, RTE_MIN(n, 1000u), &cyc);
 		time_rate_memcpy(x, burst, RTE_MIN(n, 1000u), &cyc);
 		time_rate_line_flag(x, burst, RTE_MIN(n, 1000u), &cyc);
+		time_rate_line_rmw(x, burst, RTE_MIN(n, 1000u), &cyc);
 		for (r = 0; r < c->reps && ret == 0; r++) {
 			ret |= time_rate_move(x, burst, 0, n, &cyc);
 			mv[r] = msgs / perf_ns(cyc) * 1e3;
@@ -326,6 +352,8 @@ rate_points(const struct perf_case *c, struct rate_ctx *x)
 			ref[r] = msgs / perf_ns(cyc) * 1e3;
 			time_rate_line_flag(x, burst, n, &cyc);
 			lf[r] = msgs / perf_ns(cyc) * 1e3;
+			time_rate_line_rmw(x, burst, n, &cyc);
+			lr[r] = msgs / perf_ns(cyc) * 1e3;
 		}
 		if (ret != 0) {
 			printf("  moves of burst %u failed: %s\n", burst,
@@ -341,7 +369,12 @@ rate_points(const struct perf_case *c, struct rate_ctx *x)
 		perf_emit_paired(c, burst, burst == 1 ? "move_data+signal" :
 				 "move_burst+signal", "Mops/s", ms,
 				 "line_flag_loop", lf, c->reps);
+		perf_emit_paired(c, burst, burst == 1 ? "move_data+signal" :
+				 "move_burst+signal", "Mops/s", ms,
+				 "line_rmw_loop", lr, c->reps);
 		perf_emit_paired(c, burst, "line_flag_loop", "Mops/s", lf,
+				 "memcpy_loop", ref, c->reps);
+		perf_emit_paired(c, burst, "line_rmw_loop", "Mops/s", lr,
 				 "memcpy_loop", ref, c->reps);
 	}
 	return PERF_OK;

@@ -56,12 +56,21 @@ ivshm_move_data_full(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 			data, len);
 }
 
+/* A signalled move: lookup with the SBA and the wake-up, then the raise. */
+static __rte_noinline int
+ivshm_move_data_sig(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const void *data, uint32_t len)
+{
+	return ism_sw_move_signal_fast(ctx, ivshm_target, ivshm_move_data_full,
+			token, idx, sf, offset, data, len);
+}
+
 static int
 ivshm_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
 {
-	return ism_sw_move_data_fast(ctx, ivshm_find, ivshm_move_data_full,
-			token, idx, sf, offset, data, len);
+	return ism_sw_move_data_fast(ctx, ivshm_find, ivshm_move_data_sig,
+			ivshm_move_data_full, token, idx, sf, offset, data, len);
 }
 
 static int

@@ -177,15 +177,14 @@ lo_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	 * dependency, as rcu_dereference()). */
 	dmb = rte_atomic_load_explicit(src->reach + tok_slot(token), rte_memory_order_relaxed);
 	dmb += tok_idx(token);
-	/* A relaxed load, which the compiler folds into the compare; the
-	 * fence makes it an acquire (x86: no instruction), so that the
+	/* Plain loads, which the compiler folds into the compares (it
+	 * keeps an atomic load apart: one more instruction each); the fence
+	 * makes the token's an acquire (x86: no instruction), so that the
 	 * fields below are those published with this token. */
-	if (unlikely(rte_atomic_load_explicit(&dmb->token,
-			rte_memory_order_relaxed) != token))
+	if (unlikely(dmb->token != token))
 		return false;
 	rte_atomic_thread_fence(rte_memory_order_acquire);
-	if (unlikely(rte_atomic_load_explicit(&dmb->writer,
-			rte_memory_order_relaxed) != src ||
+	if (unlikely(dmb->writer != src ||
 		     (dmb->vlan_valid && !lo_vlan_member(src, dmb->vlan_id))))
 		return false;
 	t->addr = dmb->addr;
@@ -202,12 +201,21 @@ lo_move_data_full(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 			len);
 }
 
+/* A signalled move: lookup with the SBA and the wake-up, then the raise. */
+static __rte_noinline int
+lo_move_data_sig(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const void *data, uint32_t len)
+{
+	return ism_sw_move_signal_fast(ctx, lo_target, lo_move_data_full,
+			token, idx, sf, offset, data, len);
+}
+
 static int
 lo_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
 {
-	return ism_sw_move_data_fast(ctx, lo_find, lo_move_data_full, token,
-			idx, sf, offset, data, len);
+	return ism_sw_move_data_fast(ctx, lo_find, lo_move_data_sig,
+			lo_move_data_full, token, idx, sf, offset, data, len);
 }
 
 static int

@@ -89,12 +89,21 @@ shm_move_data_full(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 			len);
 }
 
+/* A signalled move: lookup with the SBA and the wake-up, then the raise. */
+static __rte_noinline int
+shm_move_data_sig(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
+		uint32_t offset, const void *data, uint32_t len)
+{
+	return ism_sw_move_signal_fast(ctx, shm_target, shm_move_data_full,
+			token, idx, sf, offset, data, len);
+}
+
 static int
 shm_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
 {
-	return ism_sw_move_data_fast(ctx, shm_find, shm_move_data_full, token,
-			idx, sf, offset, data, len);
+	return ism_sw_move_data_fast(ctx, shm_find, shm_move_data_sig,
+			shm_move_data_full, token, idx, sf, offset, data, len);
 }
 
 static int

@@ -190,13 +190,14 @@ _Static_assert(ISM_SW_MAX_DMB_LEN < UINT32_MAX,
 
 /*
  * rte_ism_move_data() of the software backends: the common case (an EAL
- * lcore, no signal, a move that passes every check) in as few
- * instructions as possible; anything else goes to full, the backend's
- * instance of ism_sw_move_data(), which checks everything again, returns
- * the errno and counts it by reason, and raises signals. The checks are
- * the same on both paths: the token (the whole 64 bits against the DMB's
- * current one, so a stale token fails), the writer (find), idx, len and
- * bounds.
+ * lcore, a move that passes every check) in as few instructions as
+ * possible; a signalled move goes to sig, the backend's instance of
+ * ism_sw_move_signal_fast() (the same, plus the raise); anything else
+ * goes to full, the backend's instance of ism_sw_move_data(), which
+ * checks everything again, returns the errno and counts it by reason.
+ * The checks are the same on every path: the token (the whole 64 bits
+ * against the DMB's current one, so a stale token fails), the writer
+ * (find), idx, len and bounds.
  *
  *   - The bracket is the per-lcore sequence of ism_driver_sync.h. The
  *     backend installs this function only where membarrier(2) works
@@ -215,9 +216,9 @@ _Static_assert(ISM_SW_MAX_DMB_LEN < UINT32_MAX,
  *     so no register is saved.
  */
 static __rte_always_inline int
-ism_sw_move_data_fast(void *ctx, ism_sw_find_t find, rte_ism_move_data_t full,
-		uint64_t token, uint32_t idx, uint32_t sf, uint32_t offset,
-		const void *data, uint32_t len)
+ism_sw_move_data_fast(void *ctx, ism_sw_find_t find, rte_ism_move_data_t sig,
+		rte_ism_move_data_t full, uint64_t token, uint32_t idx,
+		uint32_t sf, uint32_t offset, const void *data, uint32_t len)
 {
 	struct ism_pmd_dev *d = ctx;
 	unsigned int lcore = rte_lcore_id();
@@ -226,7 +227,7 @@ ism_sw_move_data_fast(void *ctx, ism_sw_find_t find, rte_ism_move_data_t full,
 	uint64_t *seq;
 
 	if (unlikely(sf != 0))
-		return full(ctx, token, idx, sf, offset, data, len);
+		return sig(ctx, token, idx, sf, offset, data, len);
 	if (unlikely(lcore >= RTE_MAX_LCORE))
 		return full(ctx, token, idx, 0, offset, data, len);
 	if (unlikely(idx >= RTE_ISM_DMBE_MAX))
@@ -250,6 +251,61 @@ ism_sw_move_data_fast(void *ctx, ism_sw_find_t find, rte_ism_move_data_t full,
 	rte_compiler_barrier();
 	s->bytes += len;
 	return ism_sw_copy_exit(RTE_PTR_ADD(t.addr, offset), data, len, seq);
+}
+
+/*
+ * A signalled rte_ism_move_data() of the software backends (sig of
+ * ism_sw_move_data_fast()): the move of the fast path, with the backend's
+ * full resolution (lookup: the SBA and the wake-up come from the same
+ * view as the DMB) and the raise of ism_sw_move_data(), without what only
+ * the full path needs (the fence fallback, the non-EAL slot, the errno):
+ * a copy up to ISM_SW_COPY_INLINE bytes is inline, the counters plain
+ * adds. Anything unusual goes to full, which checks everything again.
+ * What a raise costs beyond one store is the SBA's protocol
+ * (ism_sw_sba_raise()): one sequentially consistent read-modify-write,
+ * which the interrupt mode's guarantee needs too (ism_wake.h).
+ */
+static __rte_always_inline int
+ism_sw_move_signal_fast(void *ctx, ism_sw_lookup_t lookup,
+		rte_ism_move_data_t full, uint64_t token, uint32_t idx,
+		uint32_t sf, uint32_t offset, const void *data, uint32_t len)
+{
+	struct ism_pmd_dev *d = ctx;
+	unsigned int lcore = rte_lcore_id();
+	struct ism_sw_target t;
+	uint64_t *seq;
+	void *dst;
+
+	if (unlikely(lcore >= RTE_MAX_LCORE))
+		return full(ctx, token, idx, sf, offset, data, len);
+	if (unlikely(idx >= RTE_ISM_DMBE_MAX))
+		return full(ctx, token, idx, sf, offset, data, len);
+	/* The bracket of ism_sw_move_data_fast(). */
+	seq = &rte_ism_pmd_inflight[lcore].seq;
+	__asm__("" : "+r" (seq));
+	(*seq)++;
+	rte_compiler_barrier();
+	t.wake = NULL;
+	if (unlikely(lookup(ctx, token, &t) != 0 ||
+		     (uint64_t)offset + (uint32_t)(len - 1) >= t.len)) {
+		rte_atomic_thread_fence(rte_memory_order_release);
+		(*seq)++;
+		return full(ctx, token, idx, sf, offset, data, len);
+	}
+	/* The signal's line is fetched during the copy. */
+	ism_sw_sba_prepare(t.sba, t.dmb_idx);
+	dst = RTE_PTR_ADD(t.addr, offset);
+	if (!ism_sw_copy_small(dst, data, len))
+		memcpy(dst, data, len);
+	if (ism_sw_sba_raise(t.sba, t.dmb_idx, RTE_BIT32(idx))) {
+		if (len <= ISM_SW_DEMOTE_MAX)
+			ism_sw_demote(t.addr, offset, len);
+		ism_wake_raised(t.wake);
+	}
+	ism_count_move(d, lcore, len, 1, sf);
+	rte_atomic_thread_fence(rte_memory_order_release);
+	(*seq)++;
+	return 0;
 }
 
 /*
