@@ -47,7 +47,8 @@ ivshm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	return ism_sw_view_find(d->fp_ent, token, t);
 }
 
-/* Every case: non-EAL threads, signals, errors, the fence fallback. */
+/* Every other case (non-EAL threads, errors, the fence fallback), signalled
+ * or not. */
 static __rte_noinline int
 ivshm_move_data_full(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
