@@ -71,7 +71,8 @@ ivshm_move_data(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
 {
 	return ism_sw_move_data_fast(ctx, ivshm_find, ivshm_move_data_sig,
-			ivshm_move_data_full, token, idx, sf, offset, data, len);
+			ivshm_move_data_full, token, idx, sf, offset, data,
+			len);
 }
 
 static int
