@@ -252,9 +252,14 @@ time_rate_move(struct rate_ctx *x, uint32_t burst, uint32_t sf, uint64_t n,
 	return ret;
 }
 
-static __rte_noinline void
-time_rate_memcpy(struct rate_ctx *x, uint32_t burst, uint64_t n,
-		uint64_t *cycles)
+/* n rounds of burst memcpy()s of RATE_MSG bytes through a window of the
+ * reference buffer, each round followed, with line_flag, by one release
+ * store into another line, as a writer that tells a poller "new data"
+ * with a flag. Inlined into each caller with line_flag a constant: the
+ * loops timed are those of a copy alone and of a copy and a flag. */
+static __rte_always_inline void
+time_rate_copies(struct rate_ctx *x, uint32_t burst, uint64_t n,
+		bool line_flag, uint64_t *cycles)
 {
 	void *(*copy)(void *, const void *, size_t) = libc_memcpy;
 	uint32_t base = 0, i, step = burst * RATE_MSG;
@@ -265,32 +270,28 @@ time_rate_memcpy(struct rate_ctx *x, uint32_t burst, uint64_t n,
 		for (i = 0; i < burst; i++)
 			copy(x->ref_dst + base + i * RATE_MSG,
 			     x->src + i * RATE_MSG, RATE_MSG);
+		if (line_flag)
+			rte_atomic_store_explicit(x->flag, k + 1,
+					rte_memory_order_release);
 		base = next_off(base, step, RATE_WINDOW);
 	}
 	*cycles = rte_rdtsc_precise() - t0;
 }
 
-/* The floor of a signalled move: the copies of time_rate_memcpy(), then
- * one release store into another line per call, as a writer that tells a
- * poller "new data" with a flag. */
+static __rte_noinline void
+time_rate_memcpy(struct rate_ctx *x, uint32_t burst, uint64_t n,
+		uint64_t *cycles)
+{
+	time_rate_copies(x, burst, n, false, cycles);
+}
+
+/* The floor of a signalled move: the copies of time_rate_memcpy() and a
+ * flag per call. */
 static __rte_noinline void
 time_rate_line_flag(struct rate_ctx *x, uint32_t burst, uint64_t n,
 		uint64_t *cycles)
 {
-	void *(*copy)(void *, const void *, size_t) = libc_memcpy;
-	uint32_t base = 0, i, step = burst * RATE_MSG;
-	uint64_t k, t0;
-
-	t0 = rte_rdtsc_precise();
-	for (k = 0; k < n; k++) {
-		for (i = 0; i < burst; i++)
-			copy(x->ref_dst + base + i * RATE_MSG,
-			     x->src + i * RATE_MSG, RATE_MSG);
-		rte_atomic_store_explicit(x->flag, k + 1,
-				rte_memory_order_release);
-		base = next_off(base, step, RATE_WINDOW);
-	}
-	*cycles = rte_rdtsc_precise() - t0;
+	time_rate_copies(x, burst, n, true, cycles);
 }
 
 static int
