@@ -13,7 +13,8 @@ of its file-level comment:
      *   ...
 
 Each name is a file stem: NAME.c and NAME.h belong to that layer. The check
-reads every .c and .h of the folder (comments and strings removed), finds
+reads every .c and .h of the folder (comments and strings removed:
+devtools/csource.py), finds
 the functions each defines (non-static ones, and static inline ones of a
 header) and the calls and #includes of each file, and fails on:
 
@@ -41,41 +42,14 @@ import shutil
 import sys
 import tempfile
 
+from csource import IDENT, blank, functions
+
 LAYERS_RX = re.compile(r'Layers, lowest first')
 ROW_RX = re.compile(r'^\s*\*\s+(\d+)\s+((?:[A-Za-z_][A-Za-z0-9_]*\s*)+)$')
-IDENT = r'[A-Za-z_][A-Za-z0-9_]*'
 CALL_RX = re.compile(r'\b(' + IDENT + r')\s*\(')
 INCLUDE_RX = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'defined',
             'alignof', 'typeof', '_Static_assert', 'offsetof'}
-
-
-def strip(text):
-    """C text without comments, string and character literals (newlines
-    kept, so that line numbers still match)."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith('/*', i):
-            j = text.find('*/', i + 2)
-            j = n if j < 0 else j + 2
-            out.append(re.sub(r'[^\n]', ' ', text[i:j]))
-            i = j
-        elif text.startswith('//', i):
-            j = text.find('\n', i)
-            j = n if j < 0 else j
-            i = j
-        elif c in '"\'':
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == '\\' else 1
-            out.append(c + ' ' * 0 + c)
-            i = j + 1
-        else:
-            out.append(c)
-            i += 1
-    return ''.join(out)
 
 
 def read_layers(overview):
@@ -97,33 +71,10 @@ def read_layers(overview):
 
 
 def definitions(code, header):
-    """Names of the functions a file defines for others: at the start of
-    a line (DPDK style: the type on the line before), followed by its
-    parameters and, after them, a body. Static ones only in a header
-    (static inline)."""
-    defs = set()
-    for m in re.finditer(r'^(' + IDENT + r')\(', code, re.M):
-        name = m.group(1)
-        # The line before holds the return type, "static ..." or not.
-        start = code.rfind('\n', 0, m.start() - 1) + 1
-        before = code[start:m.start()]
-        # The body follows the parameter list.
-        depth, j = 0, m.end() - 1
-        while j < len(code):
-            if code[j] == '(':
-                depth += 1
-            elif code[j] == ')':
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
-        rest = code[j + 1:j + 200].lstrip()
-        if not rest.startswith('{'):
-            continue
-        if 'static' in before.split() and not header:
-            continue
-        defs.add(name)
-    return defs
+    """Names of the functions a file defines for others (csource's
+    functions()): static ones only in a header (static inline)."""
+    return set(name for name, (static, _) in functions(code).items()
+               if header or not static)
 
 
 def check(folder, overview):
@@ -137,7 +88,7 @@ def check(folder, overview):
     for f in files:
         with open(os.path.join(folder, f)) as fh:
             raw[f] = fh.read()
-        code[f] = strip(raw[f])
+        code[f] = blank(raw[f])
     owner = {}
     for f in files:
         stem = f[:-2]
@@ -185,10 +136,11 @@ SELFTEST_OVERVIEW = '''/*
  */
 '''
 SELFTEST_LOW = '''#include "low.h"
+/* Not high_fn(x): a name in a comment or a string is no call. */
 int
 low_fn(int x)
 {
-	return x + 1;
+	return x + (int)sizeof("high_fn(x)");
 }
 '''
 SELFTEST_HIGH = '''#include "low.h"

@@ -34,6 +34,8 @@ import os
 import re
 import sys
 
+from csource import blank
+
 SOCKET_IO = {"send", "recv", "sendto", "recvfrom", "sendmsg", "recvmsg",
              "sendmmsg", "recvmmsg"}
 FILE_IO = {"read", "write", "readv", "writev", "pread", "pwrite", "accept",
@@ -44,37 +46,6 @@ NAMES = SOCKET_IO | FILE_IO | {"flock"}
 CALL = re.compile(r"(?<![\w.>])(%s)\s*\(" % "|".join(sorted(NAMES)))
 ANNOTATION = "own-fd:"
 ANNOTATION_LINES = 3
-
-
-def strip(text):
-    """text with comments and string/char literals blanked (newlines
-    kept, so that offsets and line numbers stay)."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            j = min(j + 1, n)
-            out.append(c + re.sub(r"[^\n]", " ", text[i + 1:j - 1]) +
-                       (c if j - 1 > i else ""))
-            i = j
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
 
 
 def call_args(code, start):
@@ -106,7 +77,7 @@ def is_declaration(code, pos):
 
 def check_text(name, text):
     """Findings of one file: a list of "name:line: why"."""
-    code = strip(text)
+    code = blank(text)
     raw_lines = text.split("\n")
     found = []
     for m in CALL.finditer(code):

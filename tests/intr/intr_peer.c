@@ -33,7 +33,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +47,8 @@
 
 #include <rte_ism.h>
 
+#include "test_say.h"
+
 #define EV_TOKEN	0x7701
 #define DEADLINE_S	60
 #define PATTERN		0x1122334455667788ULL
@@ -60,21 +61,6 @@ static uint64_t
 now_s(void)
 {
 	return rte_ism_time_ns() / 1000000000ULL;
-}
-
-static void
-say(const char *fmt, ...) __rte_format_printf(1, 2);
-
-static void
-say(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
 }
 
 /* The device's events: true once the peer is gone. */

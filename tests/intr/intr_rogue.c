@@ -39,7 +39,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,27 +49,14 @@
 
 #include <rte_ism.h>
 
+#include "test_say.h"
+
 #define EV_TOKEN	0x7701
 #define DEADLINE_S	60
 #define MAX_FD		1024
 #define EFD_FULL	0xfffffffffffffffeULL
 
 static bool known[MAX_FD];	/* open when EAL was up: ours */
-
-static void
-say(const char *fmt, ...) __rte_format_printf(1, 2);
-
-static void
-say(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
 
 static bool
 is_eventfd(int fd)

@@ -48,6 +48,8 @@
 
 #include <rte_ism.h>
 #include <rte_ism_ring.h>
+
+#include "test_say.h"
 /* Where its own sender stands, to lie just beyond it. */
 #include <ism_ring_private.h>
 
@@ -61,10 +63,9 @@ static void
 on_link(void *arg __rte_unused, const struct rte_ism_ring_link_report *rep)
 {
 	if (rep->what == RTE_ISM_RING_LINK_UP)
-		printf("rogue: link up %u\n", ++nb_up);
+		say("rogue: link up %u", ++nb_up);
 	else
-		printf("rogue: link down (%s)\n", rep->why);
-	fflush(stdout);
+		say("rogue: link down (%s)", rep->why);
 }
 
 /* Link work, about once a millisecond while waiting. */
@@ -185,22 +186,21 @@ command(char *line)
 	if (strcmp(line, "good") == 0 && arg != NULL) {
 		ret = send_good(strtoul(arg, NULL, 0));
 		if (ret == 0)
-			printf("rogue: sent %s\n", arg);
+			say("rogue: sent %s", arg);
 	} else if (strcmp(line, "flood") == 0 && arg != NULL) {
 		ret = flood(strtoul(arg, NULL, 0));
 		if (ret >= 0)
-			printf("rogue: flooded %d\n", ret);
+			say("rogue: flooded %d", ret);
 	} else if (strcmp(line, "bad") == 0 && arg != NULL) {
 		ret = write_bad(arg);
 		if (ret == 0)
-			printf("rogue: wrote %s\n", arg);
+			say("rogue: wrote %s", arg);
 	} else {
 		ret = -EINVAL;
 	}
 	if (ret < 0)
-		printf("rogue: %s %s: %s\n", line, arg != NULL ? arg : "",
-		       strerror(-ret));
-	fflush(stdout);
+		say("rogue: %s %s: %s", line, arg != NULL ? arg : "",
+		    strerror(-ret));
 	return 0;
 }
 
@@ -242,8 +242,7 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		return 1;
 	}
-	printf("rogue: ready\n");
-	fflush(stdout);
+	say("rogue: ready");
 	for (;;) {
 		poll_link();
 		if (poll(&pfd, 1, 1) <= 0)

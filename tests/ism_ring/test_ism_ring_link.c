@@ -93,6 +93,80 @@ one_packet(struct rte_ism_ring *from, struct rte_ism_ring *to, uint32_t len,
 	return TEST_SUCCESS;
 }
 
+/* The rings of most link tests, each reading its cursor (rings sharing a
+ * device have no shared signals): nb_a on a (ra, then ra2, zero copy if
+ * zc2), nb_b on b (rb, then rb2). */
+static int
+rings_make(unsigned int nb_a, unsigned int nb_b, bool zc2)
+{
+	events_drain();
+	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
+				      false, true), "a0");
+	if (nb_a > 1)
+		TEST_ASSERT_SUCCESS(ring_init(&ra2, dev_a, &gid_b,
+					      &geom_default, zc2, true), "a1");
+	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
+				      false, true), "b0");
+	if (nb_b > 1)
+		TEST_ASSERT_SUCCESS(ring_init(&rb2, dev_b, &gid_a,
+					      &geom_default, false, true), "b1");
+	return TEST_SUCCESS;
+}
+
+/* Both links on ra (and ra2) and rb (and rb2), polled until they are
+ * up. */
+static int
+links_up(uint16_t nb_a, uint16_t nb_b)
+{
+	struct rte_ism_ring *a[2] = { ra, ra2 }, *b[2] = { rb, rb2 };
+	unsigned int ev_a = 0, ev_b = 0;
+
+	TEST_ASSERT_SUCCESS(link_a(a, nb_a), "link a");
+	TEST_ASSERT_SUCCESS(link_b(b, nb_b), "link b");
+	poll_both(&ev_a, &ev_b, both_up);
+	TEST_ASSERT(both_up(), "handshake did not complete");
+	return TEST_SUCCESS;
+}
+
+/* a writes a descriptor that does not fit rb (a length near 2^32) into
+ * rb's next slot and publishes it: rb's receive takes nothing, rounds
+ * times (it has broken the ring). */
+static int
+break_rb(unsigned int rounds)
+{
+	struct rte_ism_ring_desc d = { .len = UINT32_MAX };
+	struct rte_mbuf *rx[4];
+	uint32_t next, prod;
+	unsigned int i;
+
+	next = rte_atomic_load_explicit(&rb->rx_next, rte_memory_order_relaxed);
+	prod = next + 1;
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb->dmb.token, 0, 0,
+			RTE_ISM_RING_DESC_OFF + (next &
+			(geom_default.nb_slots - 1)) * sizeof(d), &d,
+			sizeof(d)), "move");
+	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb->dmb.token, 0, 0,
+			RTE_ISM_RING_PROD_OFF, &prod, sizeof(prod)), "move");
+	for (i = 0; i < rounds; i++)
+		TEST_ASSERT_EQUAL(rte_ism_ring_recv(rb, rx, RTE_DIM(rx)), 0,
+				  "received");
+	return TEST_SUCCESS;
+}
+
+/* Goodbye on both links, and their rings freed. */
+static void
+links_down(void)
+{
+	rte_ism_ring_link_bye(&la);
+	rte_ism_ring_link_bye(&lb);
+	ring_fini(&ra);
+	if (ra2 != NULL)
+		ring_fini(&ra2);
+	ring_fini(&rb);
+	if (rb2 != NULL)
+		ring_fini(&rb2);
+}
+
 int
 test_handshake(void)
 {
@@ -210,28 +284,10 @@ test_bad_hello(void)
 int
 test_link_multi_ring(void)
 {
-	struct rte_ism_ring *a[2], *b[2];
-	unsigned int ev_a = 0, ev_b = 0;
 	int ret = 0;
 
-	events_drain();
-	/* Rings sharing a device read their cursors (no shared signals). */
-	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
-				      false, true), "a0");
-	TEST_ASSERT_SUCCESS(ring_init(&ra2, dev_a, &gid_b, &geom_default,
-				      true, true), "a1");
-	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
-				      false, true), "b0");
-	TEST_ASSERT_SUCCESS(ring_init(&rb2, dev_b, &gid_a, &geom_default,
-				      false, true), "b1");
-	a[0] = ra;
-	a[1] = ra2;
-	TEST_ASSERT_SUCCESS(link_a(a, 2), "link a");
-	b[0] = rb;
-	b[1] = rb2;
-	TEST_ASSERT_SUCCESS(link_b(b, 2), "link b");
-	poll_both(&ev_a, &ev_b, both_up);
-	TEST_ASSERT(both_up(), "handshake did not complete");
+	if (rings_make(2, 2, true) < 0 || links_up(2, 2) < 0)
+		return TEST_FAILED;
 	TEST_ASSERT(rep_a.nb_up == 1 && rep_b.nb_up == 1, "up reports %u %u",
 		    rep_a.nb_up, rep_b.nb_up);
 	TEST_ASSERT(la.peer_nb_rings == 2 && lb.peer_nb_rings == 2,
@@ -246,12 +302,7 @@ test_link_multi_ring(void)
 	    one_packet(rb2, ra2, 64, 3) < 0 ||
 	    one_packet(rb, ra, 9000, 4) < 0)
 		ret = -1;
-	rte_ism_ring_link_bye(&la);
-	rte_ism_ring_link_bye(&lb);
-	ring_fini(&ra);
-	ring_fini(&ra2);
-	ring_fini(&rb);
-	ring_fini(&rb2);
+	links_down();
 	return ret;
 }
 
@@ -260,35 +311,17 @@ test_link_multi_ring(void)
 int
 test_link_ring_mismatch(void)
 {
-	struct rte_ism_ring *a[2], *b[1];
-	unsigned int ev_a = 0, ev_b = 0;
 	int ret = 0;
 
-	events_drain();
-	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
-				      false, true), "a0");
-	TEST_ASSERT_SUCCESS(ring_init(&ra2, dev_a, &gid_b, &geom_default,
-				      false, true), "a1");
-	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
-				      false, true), "b0");
-	a[0] = ra;
-	a[1] = ra2;
-	TEST_ASSERT_SUCCESS(link_a(a, 2), "link a");
-	b[0] = rb;
-	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
-	poll_both(&ev_a, &ev_b, both_up);
-	TEST_ASSERT(both_up(), "handshake did not complete");
+	if (rings_make(2, 1, false) < 0 || links_up(2, 1) < 0)
+		return TEST_FAILED;
 	TEST_ASSERT(la.peer_nb_rings == 1 && lb.peer_nb_rings == 2,
 		    "peer ring counts %u %u", la.peer_nb_rings,
 		    lb.peer_nb_rings);
 	TEST_ASSERT(!rte_ism_ring_tx_ready(ra2), "a's ring 1 sends");
 	if (one_packet(ra, rb, 700, 1) < 0 || one_packet(rb, ra, 70, 2) < 0)
 		ret = -1;
-	rte_ism_ring_link_bye(&la);
-	rte_ism_ring_link_bye(&lb);
-	ring_fini(&ra);
-	ring_fini(&ra2);
-	ring_fini(&rb);
+	links_down();
 	return ret;
 }
 
@@ -297,8 +330,6 @@ test_link_ring_mismatch(void)
 int
 test_link_poll_cursor(void)
 {
-	struct rte_ism_ring *a[1], *b[1];
-	unsigned int ev_a = 0, ev_b = 0;
 	int ret = 0;
 
 	events_drain();
@@ -306,20 +337,13 @@ test_link_poll_cursor(void)
 				      false, false), "a");
 	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
 				      false, true), "b");
-	a[0] = ra;
-	TEST_ASSERT_SUCCESS(link_a(a, 1), "link a");
-	b[0] = rb;
-	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
-	poll_both(&ev_a, &ev_b, both_up);
-	TEST_ASSERT(both_up(), "handshake did not complete");
+	if (links_up(1, 1) < 0)
+		return TEST_FAILED;
 	TEST_ASSERT_EQUAL(ra->tx_pub.sf, 0, "a signals b, which reads its cursor");
 	TEST_ASSERT_EQUAL(rb->tx_pub.sf, 1, "b does not signal a");
 	if (one_packet(ra, rb, 128, 1) < 0 || one_packet(rb, ra, 129, 2) < 0)
 		ret = -1;
-	rte_ism_ring_link_bye(&la);
-	rte_ism_ring_link_bye(&lb);
-	ring_fini(&ra);
-	ring_fini(&rb);
+	links_down();
 	return ret;
 }
 
@@ -336,37 +360,14 @@ relinked(void)
 int
 test_link_protocol_error(void)
 {
-	struct rte_ism_ring *a[1], *b[1];
-	struct rte_ism_ring_desc d = { .len = UINT32_MAX };
-	unsigned int ev_a = 0, ev_b = 0, i;
-	struct rte_mbuf *rx[4];
-	uint32_t prod;
+	unsigned int ev_a = 0, ev_b = 0;
 	int ret = 0;
 
-	events_drain();
-	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
-				      false, true), "a");
-	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
-				      false, true), "b");
-	a[0] = ra;
-	b[0] = rb;
-	TEST_ASSERT_SUCCESS(link_a(a, 1), "link a");
-	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
-	poll_both(&ev_a, &ev_b, both_up);
-	TEST_ASSERT(both_up(), "handshake did not complete");
-	if (one_packet(ra, rb, 100, 1) < 0)
+	if (rings_make(1, 1, false) < 0 || links_up(1, 1) < 0)
 		return TEST_FAILED;
 	/* Packet 1 of the connection, one slot published for it. */
-	prod = rte_atomic_load_explicit(&rb->rx_next, rte_memory_order_relaxed) + 1;
-	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb->dmb.token, 0, 0,
-				RTE_ISM_RING_DESC_OFF + sizeof(d), &d, sizeof(d)),
-			    "move");
-	TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb->dmb.token, 0, 0,
-				RTE_ISM_RING_PROD_OFF, &prod, sizeof(prod)),
-			    "move");
-	for (i = 0; i < 100; i++)
-		TEST_ASSERT_EQUAL(rte_ism_ring_recv(rb, rx, 4), 0, "received");
-	ev_a = ev_b = 0;
+	if (one_packet(ra, rb, 100, 1) < 0 || break_rb(100) < 0)
+		return TEST_FAILED;
 	poll_both(&ev_a, &ev_b, relinked);
 	TEST_ASSERT(relinked(), "b lost the link %u times, up %d",
 		    rep_b.nb_lost, both_up());
@@ -377,10 +378,7 @@ test_link_protocol_error(void)
 			  rb->rx_stats.bad);
 	if (one_packet(ra, rb, 1000, 2) < 0 || one_packet(rb, ra, 64, 3) < 0)
 		ret = -1;
-	rte_ism_ring_link_bye(&la);
-	rte_ism_ring_link_bye(&lb);
-	ring_fini(&ra);
-	ring_fini(&rb);
+	links_down();
 	return ret;
 }
 
@@ -405,28 +403,19 @@ count_lines(const char *buf, const char *text)
 int
 test_link_extra_ring_told_once(void)
 {
-	struct rte_ism_ring *a[2], *b[1];
 	unsigned int ev_a = 0, ev_b = 0, i, n;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
+	int up;
 
-	events_drain();
-	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
-				      false, true), "a0");
-	TEST_ASSERT_SUCCESS(ring_init(&ra2, dev_a, &gid_b, &geom_default,
-				      false, true), "a1");
-	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
-				      false, true), "b0");
-	a[0] = ra;
-	a[1] = ra2;
-	b[0] = rb;
+	if (rings_make(2, 1, false) < 0)
+		return TEST_FAILED;
 	mem = open_memstream(&buf, &len);
 	TEST_ASSERT_NOT_NULL(mem, "memstream");
 	rte_openlog_stream(mem);
-	TEST_ASSERT_SUCCESS(link_a(a, 2), "link a");
-	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
-	poll_both(&ev_a, &ev_b, both_up);
+	/* Asserted once the log is ours again. */
+	up = links_up(2, 1);
 	/* 2.5 s of a's HELLOs for its ring 1: the old rate limit let one
 	 * line a second through. */
 	for (i = 0; i < 5; i++) {
@@ -442,16 +431,13 @@ test_link_extra_ring_told_once(void)
 	fclose(mem);
 	n = count_lines(buf, "not used");
 	printf("b's lines about a's extra ring: %u\n%s", n, buf);
-	TEST_ASSERT(both_up(), "handshake did not complete");
+	TEST_ASSERT_SUCCESS(up, "handshake did not complete");
+	TEST_ASSERT(both_up(), "the link went down");
 	TEST_ASSERT_EQUAL(n, 1u, "b logged a's extra ring %u times", n);
 	TEST_ASSERT(strstr(buf, "the peer has 2 rings, we have 1: its ring 1 "
 			   "is not used") != NULL, "b's line reads wrong");
 	free(buf);
-	rte_ism_ring_link_bye(&la);
-	rte_ism_ring_link_bye(&lb);
-	ring_fini(&ra);
-	ring_fini(&ra2);
-	ring_fini(&rb);
+	links_down();
 	return TEST_SUCCESS;
 }
 
@@ -471,23 +457,12 @@ b_down(void)
 int
 test_link_violation_backoff(void)
 {
-	struct rte_ism_ring_desc d = { .len = UINT32_MAX };
-	struct rte_ism_ring *a[1], *b[1];
-	unsigned int ev_a = 0, ev_b = 0, v, i;
+	unsigned int ev_a = 0, ev_b = 0, v;
 	uint64_t hz = rte_get_tsc_hz(), t, want_ms;
-	struct rte_mbuf *rx[4];
-	uint32_t prod, next;
 	int ret = 0;
 
-	events_drain();
-	TEST_ASSERT_SUCCESS(ring_init(&ra, dev_a, &gid_b, &geom_default,
-				      false, true), "a");
-	TEST_ASSERT_SUCCESS(ring_init(&rb, dev_b, &gid_a, &geom_default,
-				      false, true), "b");
-	a[0] = ra;
-	b[0] = rb;
-	TEST_ASSERT_SUCCESS(link_a(a, 1), "link a");
-	TEST_ASSERT_SUCCESS(link_b(b, 1), "link b");
+	if (rings_make(1, 1, false) < 0 || links_up(1, 1) < 0)
+		return TEST_FAILED;
 	for (v = 1; v <= VIOLATIONS; v++) {
 		poll_both(&ev_a, &ev_b, both_up);
 		TEST_ASSERT(both_up(), "violation %u: no handshake", v);
@@ -497,21 +472,8 @@ test_link_violation_backoff(void)
 			    "violation %u: up %" PRIu64 " ms before the end of "
 			    "b's quiet time", v, (lb.quiet_until -
 			    lb.up_since) * 1000 / hz);
-		if (one_packet(ra, rb, 100, v) < 0)
+		if (one_packet(ra, rb, 100, v) < 0 || break_rb(10) < 0)
 			return TEST_FAILED;
-		next = rte_atomic_load_explicit(&rb->rx_next,
-				rte_memory_order_relaxed);
-		prod = next + 1;
-		TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb->dmb.token, 0,
-				0, RTE_ISM_RING_DESC_OFF + (next &
-				(geom_default.nb_slots - 1)) * sizeof(d), &d,
-				sizeof(d)), "move");
-		TEST_ASSERT_SUCCESS(rte_ism_move_data(dev_a, rb->dmb.token, 0,
-				0, RTE_ISM_RING_PROD_OFF, &prod, sizeof(prod)),
-				"move");
-		for (i = 0; i < 10; i++)
-			TEST_ASSERT_EQUAL(rte_ism_ring_recv(rb, rx, 4), 0,
-					  "received");
 		t = rte_rdtsc();
 		poll_both(&ev_a, &ev_b, b_down);
 		TEST_ASSERT(b_down(), "violation %u: b still up", v);
@@ -538,9 +500,6 @@ test_link_violation_backoff(void)
 			  "times", rep_b.nb_lost);
 	if (one_packet(ra, rb, 1000, 2) < 0 || one_packet(rb, ra, 64, 3) < 0)
 		ret = -1;
-	rte_ism_ring_link_bye(&la);
-	rte_ism_ring_link_bye(&lb);
-	ring_fini(&ra);
-	ring_fini(&rb);
+	links_down();
 	return ret;
 }

@@ -20,11 +20,7 @@
 
 #include <rte_ism.h>
 
-/* One line on stdout, flushed: the drivers read it through a pipe (or a
- * guest's serial console) while the process runs. */
-#define say(...) do { printf(__VA_ARGS__); printf("\n"); fflush(stdout); } \
-	while (0)
-#define fail(...) do { printf("FAIL: "); say(__VA_ARGS__); } while (0)
+#include "test_say.h"
 
 uint64_t now_ns(void);
 void gid_str(const struct rte_ism_gid *g, char *buf);

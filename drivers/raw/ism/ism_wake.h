@@ -76,7 +76,8 @@ struct ism_wake_peer {
 	int fd;		/* the sending end of the receiver's channel */
 };
 
-/* Channel 0: this process's own; 1 + i: peer i's. */
+/* Channel 0: this process's own; 1 + i: peer i's (i a fabric slot of the
+ * shm backend, which asserts that there are SHM_MAX_SLOTS of them). */
 #define ISM_WAKE_SELF		0
 #define ISM_WAKE_CHANNELS	65
 

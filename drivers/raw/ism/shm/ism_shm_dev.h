@@ -47,6 +47,10 @@
 _Static_assert(SHM_NB_IDX == ISM_SW_SBA_NB_IDX, "SBA covers all indices");
 _Static_assert(SHM_NB_IDX == ISM_SW_NB_IDX, "token covers all indices");
 _Static_assert(SHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
+/* ism_shm_wake.c gives fabric slot s wake-up channel 1 + s (0 is this
+ * process's own): ism_wake.h sizes its channels by hand to match. */
+_Static_assert(ISM_WAKE_CHANNELS == 1 + SHM_MAX_SLOTS,
+	       "a wake-up channel per fabric slot, and the own one");
 
 /* Control-path state of a remote DMB mapped here. */
 struct shm_view_ctl {
