@@ -67,9 +67,8 @@ recipe() {
 		while read -r p; do
 			f=${p#optional/}
 			f=${f%.patch}
-			[ -e "$top/$f" ] && echo "with $f"
+			[ ! -e "$top/$f" ] || echo "with $f"
 		done
-	true
 }
 
 # The link of one file or folder of this tree into DPDK's tree.
