@@ -29,7 +29,9 @@
 #       meson test (suite intree): status 77 (meson's skip), with a line
 #       saying why, when no DPDK 25.11.2 source or no such compiler is to
 #       be had; the log of the build in <work dir>/build-<compiler>.log,
-#       its tail on failure.
+#       its tail on failure. With app/test/test_ism.c, then runs
+#       ism_autotest as DPDK's runner does: meson test --suite fast-tests
+#       ism_autotest in that build.
 #
 # What is added to DPDK lives in devtools/dpdk-intree/ as data:
 #   links        the links: <path in DPDK's tree> <path in this tree>
@@ -198,8 +200,8 @@ check() {
 	rc=$?
 	set -e
 	if [ $rc = 3 ]; then
-		echo "SKIP: $(grep -m 1 'no source of DPDK' "$log" ||
-			echo "no DPDK $version source")"
+		echo "SKIP: $(grep -m 1 '^dpdk-version: no ' "$log" ||
+			echo "no source of DPDK $version")"
 		exit 77
 	fi
 	if [ $rc != 0 ]; then
@@ -210,6 +212,12 @@ check() {
 	fi
 	echo "dpdk-intree: DPDK $version with this tree built with" \
 		"$compiler in $(($(date +%s) - t0)) s ($(grep -c 'Compiling\|Linking' "$log") steps run; log: $log)"
+	# ism_autotest, as DPDK's test runner runs it (fast-tests).
+	if [ -e "$top/app/test/test_ism.c" ]; then
+		PATH=/usr/bin:$PATH meson test -C "$work/build-$compiler" \
+			--no-rebuild --print-errorlogs --suite fast-tests \
+			ism_autotest
+	fi
 }
 
 [ $# -ge 1 ] || usage
