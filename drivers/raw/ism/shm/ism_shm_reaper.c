@@ -26,7 +26,10 @@
  * would leave it no time.
  */
 
+/* Inside DPDK's tree, its project arguments define it already. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
