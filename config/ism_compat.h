@@ -195,7 +195,8 @@ ism_ctrl_thread_create(rte_thread_t *thread, const char *name,
 		uint32_t (*start)(void *), void *arg)
 {
 	/* Negative errnos, and the thread's own positive one
-	 * (lib/eal/common/eal_common_thread.c). */
+	 * (lib/eal/common/eal_common_thread.c).
+	 */
 	int ret = rte_thread_create_internal_control(thread, name, start, arg);
 
 	return ret > 0 ? -ret : ret;

@@ -272,7 +272,8 @@ time_rate_memcpy(struct rate_ctx *x, uint32_t burst, uint64_t n,
 
 /* The floor of a signalled move: the copies of time_rate_memcpy(), then
  * one release store into another line per call, as a writer that tells a
- * poller "new data" with a flag. */
+ * poller "new data" with a flag.
+ */
 static __rte_noinline void
 time_rate_line_flag(struct rate_ctx *x, uint32_t burst, uint64_t n,
 		uint64_t *cycles)
@@ -356,7 +357,8 @@ rate_run(const struct perf_case *c)
 	int ret = PERF_FAIL;
 
 	/* The window, then the flag's line (two: the window may end
-	 * anywhere in one). */
+	 * anywhere in one).
+	 */
 	x = rte_zmalloc(NULL, sizeof(*x) + RATE_WINDOW +
 			2 * RTE_CACHE_LINE_SIZE, RTE_CACHE_LINE_SIZE);
 	if (x == NULL) {

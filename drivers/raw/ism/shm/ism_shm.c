@@ -84,13 +84,15 @@ shm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	const struct shm_view_ent *e;
 
 	/* Relaxed: the entry is read through the pointer (an address
-	 * dependency, as rcu_dereference()). */
+	 * dependency, as rcu_dereference()).
+	 */
 	e = rte_atomic_load_explicit(d->fp_ent + ism_sw_tok_slot(token),
 			rte_memory_order_relaxed);
 	e += ism_sw_tok_idx(token);
 	/* A plain load, folded into the compare; the fence makes it an
 	 * acquire (x86: no instruction): the fields below are those
-	 * published with this token. */
+	 * published with this token.
+	 */
 	if (unlikely(e->token != token))
 		return false;
 	rte_atomic_thread_fence(rte_memory_order_acquire);
@@ -140,7 +142,8 @@ shm_poll_sba(struct ism_shm_dev *d, unsigned int wslot, struct ism_sw_sba *sba,
 	for (i = 0; i < got; i++) {
 		idx = sigs[i].dmb_idx;
 		/* A peer may scribble over its SBA: it is dropped here. The
-		 * poll reports indices below SHM_NB_IDX only. */
+		 * poll reports indices below SHM_NB_IDX only.
+		 */
 		if (rte_atomic_load_explicit(&d->writer_slot[idx], rte_memory_order_relaxed) ==
 		    wslot)
 			sigs[n++] = sigs[i];
@@ -149,7 +152,8 @@ shm_poll_sba(struct ism_shm_dev *d, unsigned int wslot, struct ism_sw_sba *sba,
 }
 
 /* Visits our own SBA and one per writer peer: the cost depends on the
- * number of peers, not of DMBs. Starts where the last full poll stopped. */
+ * number of peers, not of DMBs. Starts where the last full poll stopped.
+ */
 static int
 shm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 {
@@ -255,10 +259,12 @@ shm_close(struct ism_pmd_dev *common)
 
 	if (d->ticker.attached) {
 		/* op_lock: the wait is for one op at a time (the control
-		 * thread takes only the control lock: no deadlock). */
+		 * thread takes only the control lock: no deadlock).
+		 */
 		ism_shm_op_lock(d);
 		/* Peers drop our DMBs and post their events before they
-		 * answer, so they are done when we go. */
+		 * answer, so they are done when we go.
+		 */
 		seq = ism_shm_next_seq(d);
 		ISM_SHM_PEER_FOREACH(p, d) {
 			if (!p->up)
