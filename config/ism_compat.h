@@ -67,6 +67,7 @@ extern "C" {
 #include <rte_atomic.h>
 
 #define RTE_ATOMIC(type) type
+#define __rte_atomic
 #define rte_memory_order_relaxed __ATOMIC_RELAXED
 #define rte_memory_order_consume __ATOMIC_CONSUME
 #define rte_memory_order_acquire __ATOMIC_ACQUIRE

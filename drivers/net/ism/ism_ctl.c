@@ -46,7 +46,7 @@ static bool ctl_running;
 /* The running thread's generation; a thread whose generation is no longer
  * current exits.
  */
-static RTE_ATOMIC(uint32_t) ctl_gen;
+static uint32_t __rte_atomic ctl_gen;
 
 /* Log the count of the link lines held back once their window ended (or
  * now, if all). Under ctl_lock.

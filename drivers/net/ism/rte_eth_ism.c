@@ -348,7 +348,7 @@ static uint16_t
 ism_eth_burst_secondary(void *queue __rte_unused,
 		struct rte_mbuf **pkts __rte_unused, uint16_t nb __rte_unused)
 {
-	static RTE_ATOMIC(bool) warned;
+	static bool __rte_atomic warned;
 
 	if (!rte_atomic_exchange_explicit(&warned, true,
 			rte_memory_order_relaxed))
