@@ -86,7 +86,8 @@ component() {
 		touch "$tmp/mailmap.done"
 	fi
 	g add -A
-	g commit -q -m "$subject" -m "Signed-off-by: dpdk-ism <dpdk-ism@invalid>"
+	g commit -q -m "$subject" -m "Add the $title of dpdk-ism." \
+		-m "Signed-off-by: dpdk-ism <dpdk-ism@invalid>"
 }
 component 'bus/ism: add ISM PCI bus' 'ISM bus driver' drivers/bus/ism \
 	doc/guides/bus
@@ -130,6 +131,7 @@ g checkout -q --detach "$base"
 	xargs -0 cp --parents -t "$repo")
 g add -A
 g commit -q -m 'config: add out-of-tree compatibility headers' \
+	-m 'The headers the out-of-tree build of dpdk-ism needs.' \
 	-m "Signed-off-by: dpdk-ism <dpdk-ism@invalid>"
 g format-patch -q --no-stat -o "$tmp/extra" -1
 
@@ -138,7 +140,7 @@ g format-patch -q --no-stat -o "$tmp/extra" -1
 cd "$repo"
 out=$(HOME=$tmp DPDK_CHECKPATCH_PATH=$cp \
 	DPDK_CHECKPATCH_CODESPELL=$(dirname "$(dirname "$cp")")/dictionary.txt \
-	DPDK_CHECKPATCH_LINE_LENGTH=100 DPDK_CHECKPATCH_OPTIONS= \
+	DPDK_CHECKPATCH_LINE_LENGTH=100 DPDK_CHECKPATCH_OPTIONS='' \
 	sh devtools/checkpatches.sh "$tmp"/patches/*.patch "$tmp"/extra/*.patch \
 	2>&1) && st=0 || st=$?
 echo "$out"
