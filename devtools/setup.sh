@@ -31,8 +31,10 @@ SDK_DIR=${SDK_DIR:-$top/.deps/dpdk-sdk}
 PKGS="meson ninja-build pkg-config gcc make libc6-dev libdpdk-dev dpdk-dev
 libbsd-dev libnuma-dev libpcap-dev python3-pyelftools dpkg-dev xz-utils
 valgrind gnuplot-nox clang libclang-rt-14-dev gawk python3-sphinx doxygen
-dpdk-doc dpdk libsystemd-dev"
-# dpdk: dpdk-pmdinfo.py and dpdk-test (tests); libsystemd-dev: a static link
+dpdk-doc dpdk libsystemd-dev g++"
+# clang (14 in Debian 12), g++: the in-tree builds (devtools/dpdk-intree.sh:
+# DPDK's check_includes compiles each header as C++ too, with g++ or
+# clang++). dpdk: dpdk-pmdinfo.py and dpdk-test (tests); libsystemd-dev: a static link
 # of Debian's DPDK (pkg-config --static libdpdk names -lsystemd).
 
 # What is copied from the DPDK source package: path in the source, then

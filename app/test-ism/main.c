@@ -166,6 +166,8 @@ functional_main(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+	/* Writable: argv's strings are char * (DPDK builds with -Wwrite-strings). */
+	static char prog_name[] = "dpdk-test-ism";
 	const char *mode = "functional";
 	unsigned int i;
 	int ret;
@@ -178,7 +180,7 @@ main(int argc, char **argv)
 	}
 	argc -= ret;
 	argv += ret;
-	argv[0] = "dpdk-test-ism";
+	argv[0] = prog_name;
 	if (argc > 1 && argv[1][0] != '-') {
 		mode = argv[1];
 		argv[1] = argv[0];

@@ -170,7 +170,7 @@ struct ivshm_member {
 	/* The header's liveness timeout the member joined with (0: not
 	 * said), which a joiner checks the header against.
 	 */
-	uint32_t liveness_ms;
+	RTE_ATOMIC(uint32_t) liveness_ms;
 	uint8_t reserved1[20];
 	/* Line 1: heartbeat, advanced by the member's control thread. */
 	RTE_ATOMIC(uint64_t) beat;
@@ -223,7 +223,7 @@ struct ivshm_layout {
 	uint32_t version;	/* IVSHM_VERSION, or the other one found */
 	uint32_t members;
 	uint16_t chid;
-	uint32_t liveness_ms;
+	RTE_ATOMIC(uint32_t) liveness_ms;
 	uint64_t fabric_id;
 	uint64_t sba_off;
 	uint64_t table_off;

@@ -235,9 +235,11 @@ ism_sw_move_data_fast(void *ctx, ism_sw_find_t find, rte_ism_move_data_t full,
 		return full(ctx, token, idx, 0, offset, data, len);
 	/* Only this lcore writes its sequence: plain increments (one
 	 * instruction each), ordered by compiler barriers (x86: a store is
-	 * a release).
+	 * a release). The readers load it atomically; the writer's plain
+	 * view of the same 8 bytes (lock-free, so of the same
+	 * representation with C11 atomics too, enable_stdatomic).
 	 */
-	seq = &rte_ism_pmd_inflight[lcore].seq;
+	seq = (uint64_t *)(uintptr_t)&rte_ism_pmd_inflight[lcore].seq;
 	__asm__("" : "+r" (seq));
 	(*seq)++;
 	rte_compiler_barrier();
