@@ -15,6 +15,7 @@
 # The series: DPDK's release tarball (devtools/dpdk-version.sh) committed
 # as the base of a scratch git repository, then one commit per component
 # adding this tree's files at their paths in DPDK (the layout is DPDK's),
+# and one adding what devtools/dpdk-intree.sh adds to DPDK's own files,
 # formatted with git format-patch. -o DIR keeps the repository and the
 # patches there. Outside the series, the compatibility headers of the
 # out-of-tree build (config/*.h) are checked as one more patch.
@@ -61,37 +62,19 @@ g add -A
 g commit -q -m "DPDK $(cat "$repo/VERSION")"
 base=$(g rev-parse HEAD)
 
-# One component: its subject, the title of its MAINTAINERS section
-# (devtools/dpdk-maintainers.txt), then its paths in this tree. Its
-# section is appended to DPDK's MAINTAINERS; the first one adds the
-# maintainers to .mailmap (which DPDK keeps sorted).
-sections=$top/devtools/dpdk-maintainers.txt
+# One component: its subject, a word for its description, then its paths
+# in this tree (the same in DPDK's).
 component() {
 	subject=$1 title=$2
 	shift 2
 	(cd "$top" && git ls-files -z -- "$@" | xargs -0 cp --parents -t "$repo")
-	{ echo; awk -v t="$title" '$0 == t { p = 1 } /^$/ { p = 0 } p' \
-		"$sections"; } >> "$repo/MAINTAINERS"
-	if [ ! -f "$tmp/mailmap.done" ]; then
-		sed -n 's/^M: //p' "$sections" | sort -u > "$tmp/mailmap"
-		# Each one before the first line that sorts after it (the
-		# file is in name order, not strictly sorted).
-		awk 'NR == FNR { add[++n] = $0; next }
-		     { while (i < n && tolower(add[i + 1]) < tolower($0))
-				print add[++i]
-		       print }
-		     END { while (i < n) print add[++i] }' \
-			"$tmp/mailmap" "$repo/.mailmap" > "$tmp/mailmap.new"
-		cp "$tmp/mailmap.new" "$repo/.mailmap"
-		touch "$tmp/mailmap.done"
-	fi
 	g add -A
 	g commit -q -m "$subject" -m "Add the $title of dpdk-ism." \
 		-m "Signed-off-by: dpdk-ism <dpdk-ism@invalid>"
 }
 component 'bus/ism: add ISM PCI bus' 'ISM bus driver' drivers/bus/ism \
-	doc/guides/bus
-component 'ism: add ISM library' 'ISM library' lib/ism \
+	doc/guides/bus/ism.rst
+component 'ism: add ISM library' 'ISM library' lib/ism config/ism_compat.h \
 	doc/guides/prog_guide/ism_lib.rst
 component 'raw/ism: add ISM raw device driver' 'ISM raw driver' \
 	drivers/raw/ism doc/guides/rawdevs doc/guides/platform/ibm_z.rst
@@ -103,6 +86,34 @@ component 'app/test-ism: add ISM test application' 'ISM test application' \
 	app/test-ism doc/guides/tools
 component 'examples/ism_fwd: add ISM forwarding sample' \
 	'ISM forwarding example' examples/ism_fwd doc/guides/sample_app_ug
+# What devtools/dpdk-intree.sh adds to DPDK's own files (its patches: the
+# build lists, MAINTAINERS, the guides' and API indexes; its files kept
+# under devtools/dpdk-intree/: the bus index, the release note), and the
+# maintainers in .mailmap (in name order, not strictly sorted: each
+# before the first line that sorts after it).
+data=$top/devtools/dpdk-intree
+grep -v '^#' "$data/links" | while read -r dst src; do
+	case $src in
+	devtools/dpdk-intree/*) mkdir -p "$repo/$(dirname "$dst")"
+		cp "$top/$src" "$repo/$dst" ;;
+	esac
+done
+for p in "$data"/*.patch; do
+	patch -s -d "$repo" -p1 < "$p"
+done
+sed -n 's/^+M: //p' "$data"/*.patch | sort -u > "$tmp/mailmap"
+awk 'NR == FNR { add[++n] = $0; next }
+     { while (i < n && tolower(add[i + 1]) < tolower($0))
+		print add[++i]
+       print }
+     END { while (i < n) print add[++i] }' \
+	"$tmp/mailmap" "$repo/.mailmap" > "$tmp/mailmap.new"
+cp "$tmp/mailmap.new" "$repo/.mailmap"
+g add -A
+g commit -q -m 'doc: add ISM to the build lists, maintainers and indexes' \
+	-m 'Add the ISM libraries and drivers to the lists of the build, their
+maintainers, the release note and the guides and API indexes.' \
+	-m "Signed-off-by: dpdk-ism <dpdk-ism@invalid>"
 head=$(g rev-parse HEAD)
 g format-patch -q --no-stat -o "$tmp/patches" "$base..$head"
 
@@ -127,7 +138,7 @@ out=$(cd "$repo" && sh devtools/check-doc-vs-code.sh "$base" 2>&1) ||
 
 # The out-of-tree compatibility headers, as one patch outside the series.
 g checkout -q --detach "$base"
-(cd "$top" && git ls-files -z -- 'config/*.h' |
+(cd "$top" && git ls-files -z -- 'config/*.h' ':!config/ism_compat.h' |
 	xargs -0 cp --parents -t "$repo")
 g add -A
 g commit -q -m 'config: add out-of-tree compatibility headers' \
@@ -137,7 +148,10 @@ g format-patch -q --no-stat -o "$tmp/extra" -1
 
 # DPDK's checkpatches.sh reads VERSION from its working directory; no
 # developer configuration of this machine (load-devel-config) applies.
+# The release note is the next release's (26.03): checkpatches.sh takes
+# the current one from VERSION, the release's own (25.11.2) in the base.
 cd "$repo"
+echo 26.03.0-rc0 > VERSION
 out=$(HOME=$tmp DPDK_CHECKPATCH_PATH=$cp \
 	DPDK_CHECKPATCH_CODESPELL=$(dirname "$(dirname "$cp")")/dictionary.txt \
 	DPDK_CHECKPATCH_LINE_LENGTH=100 DPDK_CHECKPATCH_OPTIONS='' \
