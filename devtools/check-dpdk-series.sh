@@ -151,6 +151,8 @@ g format-patch -q --no-stat -o "$tmp/extra" -1
 # Not applicable: CAMELCASE, which checkpatch.pl checks in drivers/net/
 # only (its strict mode there) and reports for C99's PRIu64 & co.
 options=--ignore=CAMELCASE
+echo "check-dpdk-series: not applicable: CAMELCASE (checkpatch.pl's" \
+	"strict mode of drivers/net takes C99's PRIu64 for CamelCase)"
 # The release note is the next release's (26.03): checkpatches.sh takes
 # the current one from VERSION, the release's own (25.11.2) in the base.
 cd "$repo"

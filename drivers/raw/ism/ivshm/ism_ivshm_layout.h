@@ -182,7 +182,8 @@ struct ivshm_member {
 	/* What this member has done about slot s. */
 	RTE_ATOMIC(uint64_t) view_epoch[IVSHM_MAX_MEMBERS];	/* s in its view, 0 none */
 	RTE_ATOMIC(uint64_t) seen_chg[IVSHM_MAX_MEMBERS];	/* s's changes applied */
-	RTE_ATOMIC(uint64_t) pinned[IVSHM_MAX_MEMBERS];		/* s's memory it still maps */
+	/* s's memory it still maps */
+	RTE_ATOMIC(uint64_t) pinned[IVSHM_MAX_MEMBERS];
 	struct ivshm_req req[IVSHM_MAX_MEMBERS];	/* to s */
 	struct ivshm_ans ans[IVSHM_MAX_MEMBERS];	/* to s's request */
 	/* Times it asked s to take it up again (its client may have been
