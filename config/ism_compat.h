@@ -67,6 +67,7 @@ extern "C" {
 #include <rte_atomic.h>
 
 #define RTE_ATOMIC(type) type
+#define __rte_atomic
 #define rte_memory_order_relaxed __ATOMIC_RELAXED
 #define rte_memory_order_consume __ATOMIC_CONSUME
 #define rte_memory_order_acquire __ATOMIC_ACQUIRE
@@ -195,7 +196,8 @@ ism_ctrl_thread_create(rte_thread_t *thread, const char *name,
 		uint32_t (*start)(void *), void *arg)
 {
 	/* Negative errnos, and the thread's own positive one
-	 * (lib/eal/common/eal_common_thread.c). */
+	 * (lib/eal/common/eal_common_thread.c).
+	 */
 	int ret = rte_thread_create_internal_control(thread, name, start, arg);
 
 	return ret > 0 ? -ret : ret;

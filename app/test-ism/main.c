@@ -47,7 +47,7 @@ usage(const char *prog)
 {
 	unsigned int i;
 
-	printf("usage: %s [EAL options] -- [MODE] [options]\n"
+	printf("Usage: %s [EAL options] -- [MODE] [options]\n"
 	       "modes:\n"
 	       "  functional  run the functional suites (default)\n"
 	       "    --suite NAME[,NAME...]  only these suites\n"

@@ -56,7 +56,8 @@ struct perf_type {
 	unsigned int min_lcores;
 	bool no_eal;			/* runs without rte_eal_init() */
 	/* In the case process before rte_eal_init() (e.g. fork a peer),
-	 * optional; 0 or -1. */
+	 * optional; 0 or -1.
+	 */
 	int (*pre_eal)(const struct perf_case *c);
 	int (*run)(const struct perf_case *c);	/* PERF_OK/FAIL/SKIP */
 };
@@ -86,7 +87,8 @@ int perf_config_load(const char *path, struct perf_case *cases,
 		unsigned int *nb);
 void perf_config_usage(void);
 /* The cases run without --config: perf.ini next to the program, else in
- * the data directory of its install. */
+ * the data directory of its install.
+ */
 const char *perf_config_default(void);
 
 /* perf_util.c: results. */
@@ -159,7 +161,8 @@ perf_expired(uint64_t deadline, uint64_t *spins)
 /* perf_util.c: devices of a case. */
 
 /* Create vdev name of driver with args; 0, -ENOTSUP if the driver is not
- * in this build, or another negative errno. */
+ * in this build, or another negative errno.
+ */
 int perf_vdev_create(const char *name, const char *args, uint16_t *dev_id,
 		struct rte_ism_dev_info *info);
 void perf_vdev_remove(const char *name);
@@ -172,7 +175,8 @@ void perf_unregister_all(uint16_t owner, const uint64_t *tokens,
 /* Spin until DMB idx of dev is signalled; 0, or -1 at the deadline. */
 int perf_wait_signal(uint16_t dev, uint32_t idx, uint64_t deadline);
 /* Retry a 1-byte move until the DMB is reachable (a peer may still be
- * connecting); 0 or the last error. */
+ * connecting); 0 or the last error.
+ */
 int perf_connect(uint16_t dev, uint64_t token, unsigned int seconds);
 
 /*
@@ -206,7 +210,8 @@ void perf_copy_pattern(void *buf, uint32_t len);
 /* perf_latency.c: round trips, shared by loopback and shm. */
 
 /* The raw references (perf_pingpong.c): a flag line per direction (1line
- * uses a alone) and a data line per direction, each on its own line. */
+ * uses a alone) and a data line per direction, each on its own line.
+ */
 #define PERF_PP_LINE_WORDS	(RTE_CACHE_LINE_SIZE / 8)
 struct perf_pp_lines {
 	alignas(RTE_CACHE_LINE_SIZE) RTE_ATOMIC(uint64_t) a;	/* requester's flag */
@@ -216,7 +221,8 @@ struct perf_pp_lines {
 };
 
 /* The kinds of raw ping-pong, each one step of a signal round trip (see
- * perf_pingpong.c); 2line is the reference of every ratio. */
+ * perf_pingpong.c); 2line is the reference of every ratio.
+ */
 enum perf_pp_kind {
 	PERF_PP_2LINE,
 	PERF_PP_1LINE,
@@ -259,7 +265,8 @@ struct perf_lat_ops {
 	void *ctx;
 	/* Start the responder for n round trips of what ("ism": messages
 	 * of size bytes, else a raw kind's perf_pp_what()); returns once
-	 * it polls. */
+	 * it polls.
+	 */
 	int (*start)(void *ctx, const char *what, uint32_t size, uint64_t n);
 	/* Wait for the responder to finish its block. */
 	int (*wait)(void *ctx);
@@ -275,7 +282,8 @@ int perf_latency_run(const struct perf_case *c,
 		const struct perf_lat_setup *s, const struct perf_lat_ops *ops);
 
 /* perf_xproc.c: the cross-process cases (shm or ivshmem backend, a peer
- * process). */
+ * process).
+ */
 int perf_xproc_pre_eal(const struct perf_case *c);	/* forks the peer */
 int perf_copy_shm(const struct perf_case *c);
 int perf_latency_shm(const struct perf_case *c);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <rte_cfgfile.h>
+#include <rte_string_fns.h>
 
 #include "perf.h"
 
@@ -121,7 +122,7 @@ parse_points(const char *sect, const char *key, const char *val,
 		printf("[%s] %s: value too long\n", sect, key);
 		return -EINVAL;
 	}
-	strcpy(buf, val);
+	strlcpy(buf, val, sizeof(buf));
 	for (p = strtok_r(buf, ",", &save); p != NULL;
 	     p = strtok_r(NULL, ",", &save)) {
 		while (*p == ' ' || *p == '\t')
@@ -182,7 +183,7 @@ parse_case(struct rte_cfgfile *cfg, const char *sect, struct perf_case *c)
 		printf("[%s]: section name too long\n", sect);
 		return -EINVAL;
 	}
-	strcpy(c->name, sect);
+	strlcpy(c->name, sect, sizeof(c->name));
 	v = rte_cfgfile_get_entry(cfg, sect, "type");
 	if (v == NULL || (t = find_type(v)) == NULL) {
 		printf("[%s] type: %s \"%s\"; see --help\n", sect,
@@ -190,7 +191,7 @@ parse_case(struct rte_cfgfile *cfg, const char *sect, struct perf_case *c)
 		return -EINVAL;
 	}
 	c->type = t;
-	strcpy(c->backend, "ism_lo");
+	strlcpy(c->backend, "ism_lo", sizeof(c->backend));
 	c->reps = PERF_DEFAULT_REPS;
 	c->amount = perf_env.smoke ? t->amount_smoke : t->amount_default;
 	c->timeout_s = perf_env.smoke ? PERF_SMOKE_TIMEOUT_S :
@@ -217,7 +218,7 @@ parse_case(struct rte_cfgfile *cfg, const char *sect, struct perf_case *c)
 				       "ism_shm or ism_ivshm\n", sect, v);
 				return -EINVAL;
 			}
-			strcpy(c->backend, v);
+			strlcpy(c->backend, v, sizeof(c->backend));
 		} else if (strcmp(k, t->param) == 0) {
 			if (parse_points(sect, k, v, c) < 0)
 				return -EINVAL;

@@ -256,7 +256,8 @@ time_rate_move(struct rate_ctx *x, uint32_t burst, uint32_t sf, uint64_t n,
 }
 
 /* What the reference loops store into the flag line after each call's
- * copies. */
+ * copies.
+ */
 enum rate_flag {
 	RATE_FLAG_NONE,		/* nothing: the copies alone */
 	RATE_FLAG_STORE,	/* one release store */
@@ -264,7 +265,8 @@ enum rate_flag {
 };
 
 /* The references' loop: the copies of a call with memcpy(), then the
- * flag; flag is a constant in each caller below. */
+ * flag; flag is a constant in each caller below.
+ */
 static __rte_always_inline void
 time_rate_ref(struct rate_ctx *x, uint32_t burst, uint64_t n,
 		uint64_t *cycles, enum rate_flag flag)
@@ -298,7 +300,8 @@ time_rate_memcpy(struct rate_ctx *x, uint32_t burst, uint64_t n,
 
 /* The floor of a signalled move: the copies of time_rate_memcpy(), then
  * one release store into another line per call, as a writer that tells a
- * poller "new data" with a flag. */
+ * poller "new data" with a flag.
+ */
 static __rte_noinline void
 time_rate_line_flag(struct rate_ctx *x, uint32_t burst, uint64_t n,
 		uint64_t *cycles)
@@ -309,7 +312,8 @@ time_rate_line_flag(struct rate_ctx *x, uint32_t burst, uint64_t n,
 /* The floor of a signal that several writers share and that nobody may
  * miss, as a raise in the software SBA (ism_sw_sba_raise()): the same
  * copies, then one sequentially consistent atomic OR into that line
- * (x86: a locked instruction, which waits for the copies' stores). */
+ * (x86: a locked instruction, which waits for the copies' stores).
+ */
 static __rte_noinline void
 time_rate_line_rmw(struct rate_ctx *x, uint32_t burst, uint64_t n,
 		uint64_t *cycles)
@@ -389,7 +393,8 @@ rate_run(const struct perf_case *c)
 	int ret = PERF_FAIL;
 
 	/* The window, then the flag's line (two: the window may end
-	 * anywhere in one). */
+	 * anywhere in one).
+	 */
 	x = rte_zmalloc(NULL, sizeof(*x) + RATE_WINDOW +
 			2 * RTE_CACHE_LINE_SIZE, RTE_CACHE_LINE_SIZE);
 	if (x == NULL) {

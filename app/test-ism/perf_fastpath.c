@@ -42,7 +42,8 @@
  * backend that leaves the fast path (ivshm's moves cost the copy +91
  * before they had one), with room for another compiler's choices. With
  * GCC 12 at -O3 -march=corei7: loopback +40, shm +39, ivshm +39; the goal
- * (perf.ini, target_fixed) is +30. */
+ * (perf.ini, target_fixed) is +30.
+ */
 #define FP_BOUND_SIZE		64
 #define FP_MAX_OVER_COPY	44
 
@@ -133,7 +134,8 @@ read_dumps(const char *dir, struct fp_counts *fc)
 	fc->nb = 0;
 	while ((e = readdir(d)) != NULL && fc->nb < FP_MAX_SECTIONS) {
 		/* cg.out.N-T: one per client-request dump and thread (T 01:
-		 * the main thread); cg.out-T: the rest */
+		 * the main thread); cg.out-T: the rest
+		 */
 		len = strlen(e->d_name);
 		if (strncmp(e->d_name, "cg.out.", 7) != 0 || len < 4 ||
 		    strcmp(e->d_name + len - 3, "-01") != 0)
@@ -246,7 +248,7 @@ run_valgrind(const char *dir, uint32_t size, uint64_t n)
 		printf("  cannot locate %s\n", FP_PROBE);
 		return PERF_FAIL;
 	}
-	strcpy(slash + 1, FP_PROBE);
+	strlcpy(slash + 1, FP_PROBE, sizeof(exe) - (slash + 1 - exe));
 	snprintf(out, sizeof(out), "--callgrind-out-file=%s/cg.out", dir);
 	snprintf(logp, sizeof(logp), "%s/valgrind.log", dir);
 	snprintf(prefix, sizeof(prefix), "%s-cg", perf_env.prefix);
@@ -258,7 +260,8 @@ run_valgrind(const char *dir, uint32_t size, uint64_t n)
 	argv[argc++] = "--dump-instr=no";
 	/* One file per thread and dump: the counts of the probe's main
 	 * thread alone (cg.out.N-01), whatever the drivers' control threads
-	 * (ivshm's runs a pass every millisecond) do meanwhile. */
+	 * (ivshm's runs a pass every millisecond) do meanwhile.
+	 */
 	argv[argc++] = "--separate-threads=yes";
 	argv[argc++] = "--compress-strings=no";
 	argv[argc++] = out;
@@ -307,7 +310,8 @@ run_valgrind(const char *dir, uint32_t size, uint64_t n)
 }
 
 /* PERF_OK if a backend's fixed cost is within the bound, else PERF_FAIL
- * (and the reason). */
+ * (and the reason).
+ */
 static int
 over_copy_ok(const char *backend, double over)
 {
@@ -395,7 +399,8 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 	perf_emit(c, size, "driver_move_data", "instr", "instr/call",
 		  dir_i - nop_i, NULL, 0, 0);
 	/* The fixed cost of a move: its instructions beyond a function
-	 * with the same signature that only copies (memcpy()). */
+	 * with the same signature that only copies (memcpy()).
+	 */
 	perf_emit(c, size, "copy_only", "instr", "instr/call", cp_i - nop_i,
 		  NULL, 0, 0);
 	perf_emit(c, size, "lo_move_data", "over_copy", "instr/call",
@@ -415,7 +420,8 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 	perf_emit(c, size, "tls_get_addr_calls", "count", "yes=1", tls,
 		  NULL, 0, 0);
 	/* A signalled move (loopback, through the wrapper, nobody polls):
-	 * what the raise adds to the move. */
+	 * what the raise adds to the move.
+	 */
 	perf_emit(c, size, "rte_ism_move_data+signal", "instr", "instr/call",
 		  r_i[0], "rte_ism_move_data", wr_i, r_i[0] / wr_i);
 	perf_emit(c, size, "rte_ism_move_data+signal", "extra", "instr/call",
@@ -464,7 +470,8 @@ report(const struct perf_case *c, const struct fp_counts *fc, uint32_t size,
 		ret = PERF_FAIL;
 	/* So is the fixed cost of a small move (an instruction count, not a
 	 * time): each software backend's fast path within
-	 * FP_MAX_OVER_COPY instructions of a function that only copies. */
+	 * FP_MAX_OVER_COPY instructions of a function that only copies.
+	 */
 	if (size == FP_BOUND_SIZE) {
 		ret |= over_copy_ok("loopback", dir_i - cp_i);
 		if (have_shm)

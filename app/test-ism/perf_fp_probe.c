@@ -53,6 +53,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_string_fns.h>
 
 #include "perf.h"
 
@@ -70,7 +71,8 @@ static const unsigned int probe_nb_dmbs[] = { 1, 64, PROBE_MAX_DMBS };
 
 /* The dev->ops->fn chain, built for comparison. Not static and not
  * const, so that the compiler has to load every link as it would for a
- * real device array. */
+ * real device array.
+ */
 struct cmp_ops {
 	rte_ism_move_data_t move_data;
 };
@@ -304,7 +306,8 @@ probe_run(struct probe *p, uint64_t n, const struct rte_ism_gid *gid_a)
 			tokens[nb] = dmb.token;
 		}
 		/* Always the same DMB (the first) is signalled, so that only
-		 * the number of unsignalled ones changes between points. */
+		 * the number of unsignalled ones changes between points.
+		 */
 		token = tokens[0];
 		ret |= probe_poll(p, token, nb, n);
 		ret |= probe_poll(p, token, nb, n);
@@ -329,7 +332,7 @@ probe_shm_open(struct probe *p, struct probe_shm *s)
 	struct rte_ism_dev_info info;
 	char args[96];
 
-	strcpy(s->dir, "/tmp/ism-fp-probe-XXXXXX");
+	strlcpy(s->dir, "/tmp/ism-fp-probe-XXXXXX", sizeof(s->dir));
 	if (mkdtemp(s->dir) == NULL) {
 		s->dir[0] = '\0';
 		return;
@@ -363,14 +366,15 @@ probe_shm_close(struct probe_shm *s, const char *name)
 }
 
 /* The ivshmem device of the ivshm_direct loop, on a region file of its
- * own; best effort, as shm. */
+ * own; best effort, as shm.
+ */
 static void
 probe_ivshm_open(struct probe *p, struct probe_shm *s)
 {
 	struct rte_ism_dev_info info;
 	char args[128];
 
-	strcpy(s->dir, "/tmp/ism-fp-ivshm-XXXXXX");
+	strlcpy(s->dir, "/tmp/ism-fp-ivshm-XXXXXX", sizeof(s->dir));
 	if (mkdtemp(s->dir) == NULL) {
 		s->dir[0] = '\0';
 		return;
@@ -434,7 +438,8 @@ main(int argc, char **argv)
 	if (perf_vdev_create("ism_lo_probe_a", NULL, &p.a, &ia) < 0)
 		goto out_eal;
 	/* Two DMBs for the moves (one, burst), then PROBE_MAX_DMBS for the
-	 * poll. */
+	 * poll.
+	 */
 	snprintf(args, sizeof(args), "max_dmbs=%u", PROBE_MAX_DMBS + 2);
 	if (perf_vdev_create("ism_lo_probe_b", args, &p.b, &ib) < 0)
 		goto out_a;

@@ -131,7 +131,8 @@ lat_block(const struct perf_lat_setup *s, const struct perf_lat_ops *ops,
 /* Every kind's median of every repetition, then the figures: the ISM
  * round trip's quantiles over all samples against both references (as
  * before the step kinds existed), the paired per-repetition medians of
- * each kind against 2line, and "n/a" for the kinds this CPU cannot run. */
+ * each kind against 2line, and "n/a" for the kinds this CPU cannot run.
+ */
 static void
 lat_emit(const struct perf_case *c, uint32_t size, double *const ns[],
 		const bool *run, uint64_t n)
@@ -207,7 +208,8 @@ perf_latency_run(const struct perf_case *c, const struct perf_lat_setup *s,
 		}
 		/* Warm up each kind, then alternate them: every repetition
 		 * runs one block of each, so a change of the host's load
-		 * moves the ratios of a repetition less than its values. */
+		 * moves the ratios of a repetition less than its values.
+		 */
 		for (w = 0; w < LAT_NB && ret == PERF_OK; w++)
 			if (run[w])
 				ret = lat_block(s, ops, w, size,

@@ -98,7 +98,8 @@ split_eal_args(int argc, char **argv, char **lcores, unsigned int *nb_lcores,
 }
 
 /* The case process: its own EAL (--file-prefix prefix), then the case;
- * never returns. */
+ * never returns.
+ */
 static void
 case_process(const struct perf_case *c, int fd, char **lcores,
 		unsigned int nb_lcores, const char *prefix)
@@ -121,7 +122,8 @@ case_process(const struct perf_case *c, int fd, char **lcores,
 	argv[argc] = NULL;
 
 	/* Not inherited by valgrind: the perf program reads until the case
-	 * process is gone (a forked peer closes it itself). */
+	 * process is gone (a forked peer closes it itself).
+	 */
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	perf_env.results_fd = fd;
 	perf_results = fdopen(fd, "w");
@@ -131,7 +133,8 @@ case_process(const struct perf_case *c, int fd, char **lcores,
 	/* Bounded: a hung case is killed and reported, the rest go on. */
 	alarm(c->timeout_s);
 	/* Fork after rte_eal_init() is not supported: a case that needs a
-	 * peer process forks it now. */
+	 * peer process forks it now.
+	 */
 	if (c->type->pre_eal != NULL && c->type->pre_eal(c) < 0)
 		exit(PERF_FAIL);
 	if (!c->type->no_eal && rte_eal_init(argc, argv) < 0) {

@@ -140,7 +140,8 @@ pp_put(const struct pp_dir *d, enum perf_pp_kind k, uint64_t v)
 }
 
 /* Wait for value v in direction d and read what kind k reads with it:
- * PERF_OK, or PERF_FAIL at the deadline or when the data is not v. */
+ * PERF_OK, or PERF_FAIL at the deadline or when the data is not v.
+ */
 static __rte_always_inline int
 pp_get(const struct pp_dir *d, enum perf_pp_kind k, uint64_t v,
 		uint64_t deadline, uint64_t *spins)

@@ -143,7 +143,8 @@ rx_setup(struct poll_rx *rx, unsigned int p, uint64_t nb,
 			return -1;
 		rx->tokens[rx->nb] = dmb.token;
 		/* The first DMB is the signalled one at every point, so that
-		 * only the number of unsignalled DMBs changes. */
+		 * only the number of unsignalled DMBs changes.
+		 */
 		if (rx->nb == 0) {
 			x->token = dmb.token;
 			x->idx = dmb.idx;

@@ -71,7 +71,8 @@ perf_quantile(double *v, size_t n, double q)
 		return NAN;
 	qsort(v, n, sizeof(*v), cmp_double);
 	/* Nearest rank: the smallest value with at least q of all at or
-	 * below it. */
+	 * below it.
+	 */
 	i = (size_t)ceil(q * n);
 	return v[i > 0 ? i - 1 : 0];
 }
@@ -190,7 +191,8 @@ perf_vdev_create(const char *name, const char *args, uint16_t *dev_id,
 
 	if (ret == -1) {
 		/* What rte_vdev_init() returns (22.11) when no driver
-		 * matches the name; our drivers' probes return -errno. */
+		 * matches the name; our drivers' probes return -errno.
+		 */
 		return -ENOTSUP;
 	}
 	if (ret < 0) {

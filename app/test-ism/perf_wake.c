@@ -39,7 +39,8 @@
 #define WAKE_DEADLINE_S	60
 
 /* Two devices, each with a DMB the other writes; each side's epoll set
- * holds its device's wake-up descriptor. */
+ * holds its device's wake-up descriptor.
+ */
 struct wake_pair {
 	char name[2][32];
 	uint16_t dev[2];

@@ -66,7 +66,8 @@
 #define XPROC_REGION	(64u << 20)
 
 /* Read one line from fd, waiting at most timeout_s for each byte (forever
- * if 0); 0 or -1 (timeout, end of file). */
+ * if 0); 0 or -1 (timeout, end of file).
+ */
 static int
 read_line(int fd, char *buf, size_t size, unsigned int timeout_s)
 {
@@ -178,7 +179,8 @@ perf_xproc_pre_eal(const struct perf_case *c)
 	if (x->pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		/* The perf program reads the results pipe until every holder
-		 * is gone: the peer is not one. */
+		 * is gone: the peer is not one.
+		 */
 		close(perf_env.results_fd);
 		close(to[1]);
 		close(from[0]);
@@ -375,7 +377,8 @@ perf_copy_shm(const struct perf_case *c)
 		return ret;
 	ret = PERF_FAIL;
 	/* Reference destination: a DMB of our own, the same kind of memory
-	 * as the peer's DMB mapped here. */
+	 * as the peer's DMB mapped here.
+	 */
 	rte_ism_gid_parse(SHM_GID_PEER, &peer_gid);
 	if (perf_dmb_register(x.dev, t.len, &peer_gid, &ref) < 0)
 		goto out;

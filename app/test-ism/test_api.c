@@ -3,7 +3,8 @@
  */
 
 /* Device discovery, argument checks of every call, GIDs, stats and
- * xstats, dump, reachability, VLANs, the life cycle (stop, close). */
+ * xstats, dump, reachability, VLANs, the life cycle (stop, close).
+ */
 
 #include <limits.h>
 #include <stdlib.h>
@@ -245,7 +246,8 @@ test_query_remote_gid(void)
 }
 
 /* rte_ism_dmb_register() where it must fail: a DMB it registers all the
- * same is unregistered again (no leak when the assertion fails). */
+ * same is unregistered again (no leak when the assertion fails).
+ */
 static int
 register_refused(uint16_t dev, struct rte_ism_dmb *dmb)
 {

@@ -34,7 +34,8 @@
 #define TEST_SKIPPED	77
 
 /* The errno text of a negative return value, "" otherwise; not for -1,
- * which here is TEST_FAILED far more often than -EPERM. */
+ * which here is TEST_FAILED far more often than -EPERM.
+ */
 static inline const char *
 test_errno_str(int64_t v)
 {

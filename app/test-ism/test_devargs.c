@@ -21,7 +21,8 @@
 #include "test_ism.h"
 
 /* Mappings in this process of the file the fixture's devargs name with
- * path= (the ivshmem backend's region); 0 without one. */
+ * path= (the ivshmem backend's region); 0 without one.
+ */
 static int
 path_maps(void)
 {
@@ -45,7 +46,8 @@ path_maps(void)
 }
 
 /* Create device name with devargs full_prefix + args; expect failure,
- * key in the log and no device left. */
+ * key in the log and no device left.
+ */
 static int
 expect_refused_with(const char *name, const char *full_prefix,
 		const char *args, const char *key)
@@ -162,7 +164,8 @@ test_shm_dir_refused(void)
 		return TEST_SKIPPED;
 	TEST_ASSERT_NOT_NULL(mkdtemp(base), "mkdtemp: %s", strerror(errno));
 	/* Too long for a socket path (sun_path: 108 bytes), not for a
-	 * directory. */
+	 * directory.
+	 */
 	snprintf(dir, sizeof(dir), "%s/%0120d", base, 0);
 	ret = expect_refused_with("ism_shm_longdir", "dir=", dir, "dir=");
 	gone = stat(dir, &st) < 0 && errno == ENOENT;

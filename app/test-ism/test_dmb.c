@@ -139,7 +139,8 @@ test_register_max_len(void)
 }
 
 /* Register max_dmbs DMBs into d[] (the caller unregisters them), one more,
- * then free one index and take it again. */
+ * then free one index and take it again.
+ */
 static int
 fill_indices(uint16_t dev, struct rte_ism_dmb *d, uint32_t max_dmbs)
 {

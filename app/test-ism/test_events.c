@@ -257,7 +257,8 @@ monotonic_ns(void)
 }
 
 /* The events' clock is CLOCK_MONOTONIC, which other processes (and the
- * test harnesses) read too. */
+ * test harnesses) read too.
+ */
 static int
 test_clock(void)
 {

@@ -25,7 +25,8 @@ dummy_entry(void)
 }
 
 /* Stopped: the dummies, with the driver's context left in place (a
- * racing caller never pairs a driver function with a slot number). */
+ * racing caller never pairs a driver function with a slot number).
+ */
 static bool
 is_stopped(uint16_t id, void *ctx)
 {

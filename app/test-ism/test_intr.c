@@ -224,7 +224,8 @@ sleeper_main(void *arg)
 	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, s->fd, &ev) < 0)
 		return TEST_FAILED;
 	/* Arm, re-check, sleep; disarm, poll. A spurious wake-up (nothing
-	 * found) sleeps again; the writer moves only once we sleep. */
+	 * found) sleeps again; the writer moves only once we sleep.
+	 */
 	while (!found && rounds++ < 100) {
 		if (rte_ism_intr_enable(fx.b) != 0)
 			break;
@@ -310,7 +311,8 @@ test_intr_epoll(void)
 		goto out;
 	}
 	/* Edge-triggered: reported once; EAL does not read it, the disarm
-	 * clears it. */
+	 * clears it.
+	 */
 	n = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, RTE_DIM(ev), 0);
 	if (n != 0 || !readable(fd, 0)) {
 		printf("  reported again (%d), or cleared by EAL\n", n);

@@ -63,7 +63,8 @@ int fx_setup_given(const char *names);
 void fx_teardown(void);
 /* Create an extra device of the fixture's backend; extra devargs may be
  * NULL. Returns its id or a negative errno (-ENOTSUP with --devices);
- * name receives its name. */
+ * name receives its name.
+ */
 int fx_spawn(const char *extra_args, char *name, size_t namesz);
 /* A case that needs fx_spawn() is skipped when the devices were given. */
 #define FX_SPAWN_OR_SKIP(c) do { \

@@ -3,7 +3,8 @@
  */
 
 /* move_data and move_burst: the errors, and that a refused move writes
- * nothing. */
+ * nothing.
+ */
 
 #include <inttypes.h>
 #include <string.h>
@@ -198,7 +199,8 @@ test_move_sizes(void)
 /* Every segment length 1..130 in bursts of four segments at unaligned
  * offsets, the last at the DMB's end: each copy path of a burst (the
  * inline chunks, the 32-byte vectors where the CPU has AVX2, memcpy())
- * writes exactly its bytes, in order. */
+ * writes exactly its bytes, in order.
+ */
 static int
 test_burst_sizes(void)
 {

@@ -66,7 +66,8 @@ test_attach_errors(void)
 }
 
 /* Owner unregisters while attached: the token dies at once, the writer's
- * mapping stays valid until it detaches, and the writer gets an event. */
+ * mapping stays valid until it detaches, and the writer gets an event.
+ */
 static int
 test_unregister_while_attached(void)
 {

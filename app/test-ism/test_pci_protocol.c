@@ -21,7 +21,8 @@
 #include "test_pci_rec.h"
 
 /* The first bytes of the response body read after the command header h
- * (BAR 2, offset 8), as the device gave them; NULL if none was read. */
+ * (BAR 2, offset 8), as the device gave them; NULL if none was read.
+ */
 static const uint8_t *
 response_body(const struct recorder *r, int h)
 {
@@ -74,7 +75,8 @@ init_commands(struct pdev *p, struct rte_ism_dmb *d)
 					   find_cmd(&p->rec, 0, 0x03, 0), 0x03,
 					   8), "READ_GID request");
 	/* The response as the device put it, byte by byte: the GID at 8,
-	 * big-endian (whatever helpers the driver and the model share). */
+	 * big-endian (whatever helpers the driver and the model share).
+	 */
 	b = response_body(&p->rec, find_cmd(&p->rec, 0, 0x03, 0));
 	TEST_ASSERT(b != NULL && be64_at(b) == 0x1111,
 		    "READ_GID response body: not the GID 0x1111 big-endian");
@@ -182,7 +184,8 @@ test_init_failure(void)
 }
 
 /* The request of each command of p, to q, DMB d (left registered if the
- * test fails, d->token 0 once unregistered). */
+ * test fails, d->token 0 once unregistered).
+ */
 static int
 command_layouts(struct pdev *p, struct pdev *q, struct rte_ism_dmb *d)
 {
@@ -197,7 +200,8 @@ command_layouts(struct pdev *p, struct pdev *q, struct rte_ism_dmb *d)
 	mark = p->rec.n;
 	TEST_ASSERT_SUCCESS(rte_ism_dmb_register(p->id, d), "dmb_register");
 	/* REG_DMB: 40 bytes; dmb @8, len @16, idx @20, vlan_valid @24,
-	 * vlan_id @28, rgid @32. The response carries the token. */
+	 * vlan_id @28, rgid @32. The response carries the token.
+	 */
 	b = check_request(&p->rec, find_cmd(&p->rec, mark, 0x0a, 0), 0x0a, 40);
 	TEST_ASSERT_NOT_NULL(b, "REG_DMB request");
 	TEST_ASSERT(be64_at(b + 8) == rte_mem_virt2iova(d->addr),
@@ -231,7 +235,8 @@ command_layouts(struct pdev *p, struct pdev *q, struct rte_ism_dmb *d)
 	TEST_ASSERT_EQUAL(be64_at(b + 24), 0x0102030405060708ULL,
 			  "SIGNAL_IEQ info @24");
 	/* ADD_VLAN_ID / DEL_VLAN_ID: 16 bytes; vlan id (u64) @8. Adding
-	 * twice and deleting a non-member do not reach the device. */
+	 * twice and deleting a non-member do not reach the device.
+	 */
 	mark = p->rec.n;
 	TEST_ASSERT_SUCCESS(rte_ism_vlan_add(p->id, 0x123), "vlan_add");
 	TEST_ASSERT_SUCCESS(rte_ism_vlan_add(p->id, 0x123), "vlan_add again");
@@ -289,7 +294,8 @@ dump_has(const char *dump, const char *what)
 }
 
 /* A device p whose QUERY_INFO failed as quirk makes it fail: the
- * bring-up, the count, a DMB; its dump into *dump (to free). */
+ * bring-up, the count, a DMB; its dump into *dump (to free).
+ */
 static int
 query_info_failed(struct pdev *p, uint32_t quirk, char **dump)
 {
@@ -364,7 +370,8 @@ aligned(const struct rec_op *op, uintptr_t align)
 }
 
 /* The DMBs of test_alignment() on p, lens[i] bytes into d[i], and the
- * commands whose buffers it checks. */
+ * commands whose buffers it checks.
+ */
 static int
 alignment_commands(struct pdev *p, const uint32_t *lens, unsigned int nb,
 		struct rte_ism_dmb *d)

@@ -3,7 +3,8 @@
  */
 
 /* The recorder between the PCI backend and the device model, and the
- * helpers of the PCI protocol suite (test_pci_rec.h). */
+ * helpers of the PCI protocol suite (test_pci_rec.h).
+ */
 
 #include <stdlib.h>
 
@@ -100,7 +101,8 @@ rec_write(void *ctx, unsigned int bar, uint64_t off, const void *buf,
 			while (r->stall && rte_get_timer_cycles() < deadline)
 				rte_pause();
 			/* Not released in time: whoever should have
-			 * released it was blocked. */
+			 * released it was blocked.
+			 */
 			r->stall_expired = r->stall;
 		}
 		if (r->fault.count > 0 && r->fault.cmd == cmd) {

@@ -89,7 +89,8 @@ int pdev_create(struct pdev *p, const char *name, uint64_t gid, bool irq);
 void pdev_destroy(struct pdev *p);
 uint64_t xstat(const struct pdev *p, const char *name);
 /* Index of the nth (from 0) command header write of cmd at or after from,
- * or -1. */
+ * or -1.
+ */
 int find_cmd(const struct recorder *r, unsigned int from, uint32_t cmd,
 		unsigned int nth);
 /* The commands issued from op index from on, in order. */

@@ -106,7 +106,8 @@ sba_order(struct pdev *p, struct pdev *q, struct rte_ism_dmb *d)
 	TEST_ASSERT_EQUAL(sba[256 + 80], 0x10, "mask of DMB 40, high byte");
 	TEST_ASSERT_EQUAL(sba[256 + 81], 0x00, "mask of DMB 40, low byte");
 	/* A bit and mask without S are found: S does not gate the scan
-	 * (Linux never reads S). */
+	 * (Linux never reads S).
+	 */
 	sba[0] = 0;
 	TEST_ASSERT_EQUAL(rte_ism_signal_poll(p->id, sig, 4), 1,
 			  "a bit without S");
@@ -122,7 +123,8 @@ sba_order(struct pdev *p, struct pdev *q, struct rte_ism_dmb *d)
 	TEST_ASSERT_SUCCESS(rte_ism_move_data(q->id, d[2].token, 13, 1, 0,
 					      &byte, 1), "move_data");
 	/* Room for one: the lowest index, S cleared first, the rest handed
-	 * back. */
+	 * back.
+	 */
 	TEST_ASSERT_EQUAL(rte_ism_signal_poll(p->id, sig, 1), 1,
 			  "room for one");
 	TEST_ASSERT(sig[0].dmb_idx == 33 && sig[0].mask == 1u << 15,
@@ -143,7 +145,8 @@ sba_order(struct pdev *p, struct pdev *q, struct rte_ism_dmb *d)
 	TEST_ASSERT_EQUAL(sba[256 + 200], 0, "mask of DMB 100");
 	TEST_ASSERT_EQUAL(sba[256 + 201], 0, "mask of DMB 100");
 	/* A bit without a mask is a signal all the same (Linux delivers
-	 * every set bit): reported with mask 0. */
+	 * every set bit): reported with mask 0.
+	 */
 	sba[4 + 33 / 8] |= 0x80 >> (33 % 8);
 	sba[0] = 0x80;
 	TEST_ASSERT_EQUAL(rte_ism_signal_poll(p->id, sig, 4), 1,
@@ -186,7 +189,8 @@ test_sba_order(void)
 
 
 /* A receiver on a function with these quirks, a sender on a plain one,
- * and DMBs at indices 32.. of the receiver for the sender. */
+ * and DMBs at indices 32.. of the receiver for the sender.
+ */
 static int
 pair_with_dmbs(struct pdev *p, struct pdev *q, uint32_t quirks,
 		struct rte_ism_dmb *d, unsigned int nb)
@@ -308,7 +312,8 @@ test_signal_without_s(void)
 }
 
 /* A round of test_interrupt_path(): an event from q reaches p through
- * the interrupt. */
+ * the interrupt.
+ */
 static int
 interrupt_round(struct pdev *p, struct pdev *q, unsigned int round)
 {

@@ -16,7 +16,8 @@
 #include "test_pci_rec.h"
 
 /* The moves of test_store_block_split() from q into a DMB of p; src:
- * 1 MiB (NULL: malloc failed). */
+ * 1 MiB (NULL: malloc failed).
+ */
 static int
 store_block_split(struct pdev *p, struct pdev *q, uint8_t *src)
 {
@@ -121,7 +122,8 @@ zero_length_and_refusals(struct pdev *p, struct pdev *q)
 	TEST_ASSERT_EQUAL(xstat(q, "errors_bad_argument") - bad0, 2,
 			  "locally refused moves counted");
 	/* [3000, 7000) on a 6000-byte DMB: the highest piece, [4096, 7000),
-	 * goes first and is refused; [3000, 4096) is never written. */
+	 * goes first and is refused; [3000, 4096) is never written.
+	 */
 	mark = q->rec.n;
 	TEST_ASSERT_EQUAL(rte_ism_move_data(q->id, d.token, 0, 1, 3000, buf,
 					    4000), -ERANGE, "past the end");
@@ -137,7 +139,8 @@ zero_length_and_refusals(struct pdev *p, struct pdev *q)
 }
 
 /* Refusals: zero length never reaches the device; past the end is refused
- * by the first store block, the highest piece, and writes nothing. */
+ * by the first store block, the highest piece, and writes nothing.
+ */
 int
 test_zero_length_and_refusals(void)
 {
@@ -195,7 +198,8 @@ burst_order(struct pdev *p, struct pdev *q)
 	TEST_ASSERT_EQUAL(q->rec.ops[mark].off & 0xffffff, 6000,
 			  "first store block without a probe");
 	/* highest segment past the end: refused by the probe, nothing
-	 * written */
+	 * written
+	 */
 	seg[1] = (struct rte_ism_move_seg){ c, 8190, sizeof(c) };
 	memset(d.addr, 0, d.len);
 	mark = q->rec.n;
@@ -209,7 +213,8 @@ burst_order(struct pdev *p, struct pdev *q)
 }
 
 /* A burst whose highest-reaching segment is not the first probes its last
- * byte first; otherwise segments go out in order, sf on the very last. */
+ * byte first; otherwise segments go out in order, sf on the very last.
+ */
 int
 test_burst_order(void)
 {
@@ -225,7 +230,8 @@ test_burst_order(void)
 }
 
 /* The moves of test_maxstbl_split() on functions with options o; src:
- * 128 KiB. */
+ * 128 KiB.
+ */
 static int
 maxstbl_round(struct pdev *p, struct pdev *q, const struct pdev_opts *o,
 		uint8_t *src, uint64_t *seed)
@@ -306,7 +312,8 @@ test_maxstbl_split(void)
 }
 
 /* The accesses of test_model_store_rules() to fn; *v: the violations
- * before the last case, a header without its body. */
+ * before the last case, a header without its body.
+ */
 static int
 model_store_rules(struct ism_pci_model_fn *fn, uint64_t *v)
 {
@@ -454,7 +461,8 @@ count_cmd(const struct recorder *r, unsigned int from, uint32_t cmd)
 }
 
 /* test_dma_window() on p, whose window shrinks: DMB d refused, then
- * registered once the window is back. */
+ * registered once the window is back.
+ */
 static int
 window_shrinks(struct pdev *p, struct rte_ism_dmb *d)
 {

@@ -51,7 +51,8 @@ allocations_after(struct rte_ism_dev *a)
 
 /* A slot is taken from rte_ism_pmd_allocate() on, before the device is
  * attached: a second allocation (a probe running in between) gets another
- * slot, and the name is taken too. */
+ * slot, and the name is taken too.
+ */
 static int
 test_slot_taken_at_allocation(void)
 {
@@ -251,7 +252,8 @@ device_error(const char *name, struct failing_fn *f)
 }
 
 /* errors_device, the reason a client cannot provoke on a software
- * backend, read with rte_ism_* calls only. */
+ * backend, read with rte_ism_* calls only.
+ */
 static int
 test_device_error_counted(void)
 {

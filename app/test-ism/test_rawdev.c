@@ -23,7 +23,8 @@
 #include "test_ism.h"
 
 /* The rawdev id of a device name, or -ENODEV (rte_rawdev_get_dev_id()
- * returns an unsigned id, so -ENODEV comes back as 65517). */
+ * returns an unsigned id, so -ENODEV comes back as 65517).
+ */
 static int
 rawdev_id(const char *name)
 {
@@ -337,7 +338,8 @@ test_dump(void)
 }
 
 /* rawdev stop and start drive the ISM device's state: the fast path is
- * off, then on again. */
+ * off, then on again.
+ */
 static int
 test_fp_state(void)
 {
@@ -409,7 +411,8 @@ no_rawdev(struct raw_fillers *f)
 }
 
 /* Every rawdev id taken (other rawdev drivers): an ISM device is probed
- * all the same and works through rte_ism_*, without a rawdev. */
+ * all the same and works through rte_ism_*, without a rawdev.
+ */
 static int
 test_no_rawdev(void)
 {

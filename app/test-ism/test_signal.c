@@ -3,7 +3,8 @@
  */
 
 /* Signal semantics: sf=0 raises nothing, a raised element is seen exactly
- * once, raises coalesce, nothing is lost when the poll array is small. */
+ * once, raises coalesce, nothing is lost when the poll array is small.
+ */
 
 #include <stdlib.h>
 
@@ -80,7 +81,8 @@ test_coalescing(void)
 }
 
 /* Many DMBs signalled; a poll array of 3 drains them over several polls,
- * each exactly once. */
+ * each exactly once.
+ */
 #define SMALL_POLL_DMBS	200
 
 static int
@@ -141,7 +143,8 @@ test_small_poll_array(void)
 }
 
 /* A signal raised for a DMB that is then unregistered is not reported for
- * the next DMB on the same index. */
+ * the next DMB on the same index.
+ */
 static int
 test_signal_after_unregister(void)
 {
@@ -183,7 +186,8 @@ test_poll_zero_capacity(void)
 }
 
 /* Indices at the edges of the signal layout (cache-line groups, the last
- * index of the device) are each reported once, with their own mask. */
+ * index of the device) are each reported once, with their own mask.
+ */
 #define EDGE_NB	7
 
 /* Raise d[i] (index want[i]) with element i; each reported once. */

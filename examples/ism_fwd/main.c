@@ -41,6 +41,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_pause.h>
+#include <rte_string_fns.h>
 
 #include <rte_ism.h>
 /* rte_atomic_*_explicit, also with a DPDK older than 23.11. */
@@ -78,7 +79,7 @@ static const char *const mode_names[] = {
 static void
 usage(const char *prog)
 {
-	printf("usage: %s [EAL options] -- --peer-gid GID [options]\n"
+	printf("Usage: %s [EAL options] -- --peer-gid GID [options]\n"
 	       "  --peer-gid GID         GID of the peer's ISM device (required)\n"
 	       "  --ism-dev NAME         ISM device (default: the first one)\n"
 	       "  --fwd-mode MODE        iofwd (default), txonly, rxonly,\n"
@@ -138,7 +139,7 @@ parse_sizes(const char *s, struct fwd_conf *conf)
 
 	if (strlen(s) >= sizeof(buf))
 		return -EINVAL;
-	strcpy(buf, s);
+	strlcpy(buf, s, sizeof(buf));
 	dash = strchr(buf, '-');
 	if (dash != NULL)
 		*dash = '\0';
@@ -437,7 +438,8 @@ alarm_ran(void *arg)
 }
 
 /* A removal on the interrupt thread (alarm callbacks run one after the
- * other there) has ended once an alarm set now has run. */
+ * other there) has ended once an alarm set now has run.
+ */
 static void
 removal_wait(void)
 {
@@ -595,7 +597,8 @@ main(int argc, char **argv)
 
 	/* Before EAL init: a Ctrl-C during the set-up then does not kill us
 	 * half set up (leaving the runtime directory behind) but stops the
-	 * loop before its first iteration, through the normal exit path. */
+	 * loop before its first iteration, through the normal exit path.
+	 */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	main_thread = pthread_self();
@@ -697,7 +700,8 @@ out_pool:
 	rte_mempool_free(pool);
 out_hold:
 	/* Let the device go; a removal waiting for it goes on. -EAGAIN: its
-	 * callback is running (it returns once we unlock). */
+	 * callback is running (it returns once we unlock).
+	 */
 	pthread_mutex_unlock(&hold_lock);
 	while (rte_ism_dev_remove_callback_unregister(dev_id, on_dev_removed,
 			NULL) == -EAGAIN)

@@ -101,7 +101,8 @@ pkt_size(const struct fwd_ctx *c, uint64_t seq)
 }
 
 /* CRC32C of len bytes at any alignment (rte_hash_crc() loads words
- * straight from the buffer, which must then be aligned). */
+ * straight from the buffer, which must then be aligned).
+ */
 static uint32_t
 crc_add(const uint8_t *p, uint32_t len, uint32_t crc)
 {
@@ -126,7 +127,8 @@ chk_csum(const uint8_t *pkt, uint32_t size)
 }
 
 /* Payload of a loopback-check packet: sequence number, pseudo-random
- * bytes derived from it, checksum. */
+ * bytes derived from it, checksum.
+ */
 static void
 chk_fill(uint8_t *pkt, uint32_t size, uint64_t seq)
 {
@@ -145,7 +147,8 @@ chk_fill(uint8_t *pkt, uint32_t size, uint64_t seq)
 }
 
 /* Make m a packet of size bytes, chaining mbufs as needed (data not
- * written). On failure the caller frees m with what was chained. */
+ * written). On failure the caller frees m with what was chained.
+ */
 static int
 pkt_set_len(struct fwd_ctx *c, struct rte_mbuf *m, uint32_t size)
 {

@@ -71,7 +71,8 @@ stats_print_final(const struct stats_snap *prev, const struct stats_snap *cur,
 	       tx->bursts, mpps(D(tx.pkts), secs),
 	       gbps(D(tx.bytes), secs));
 	/* Credit moves are the receiver's writes back to the sender: with
-	 * the bursts they show how much the batching saves. */
+	 * the bursts they show how much the batching saves.
+	 */
 	printf("  ism rx   %" PRIu64 " pkts %" PRIu64 " bytes in %" PRIu64
 	       " bursts, %" PRIu64 " credit moves (%.3f Mpps, %.3f Gbit/s)\n",
 	       rx->pkts, rx->bytes, rx->bursts, rx->credit_moves,

@@ -35,7 +35,8 @@ struct ism_dev_cb {
 };
 
 /* The device of this id whose list may be changed, or NULL. Called with
- * the registry lock held. */
+ * the registry lock held.
+ */
 static struct rte_ism_dev *
 cb_dev(uint16_t dev_id)
 {
@@ -105,7 +106,8 @@ rte_ism_dev_remove_callback_unregister(uint16_t dev_id,
 		return -ENOENT;
 	ism_registry_lock();
 	/* Also while the callbacks run (closing): a callback may drop
-	 * others, or itself. */
+	 * others, or itself.
+	 */
 	dev = ism_dev_lookup(dev_id);
 	if (dev != NULL)
 		cb = cb_find(dev, fn, arg);
@@ -116,12 +118,14 @@ rte_ism_dev_remove_callback_unregister(uint16_t dev_id,
 	} else if (cb != NULL) {
 		/* From the callback's own thread it is dropped once it
 		 * returns; another thread must wait for that (as
-		 * rte_eth_dev_callback_unregister()). */
+		 * rte_eth_dev_callback_unregister()).
+		 */
 		ret = pthread_equal(cb->thread, pthread_self()) ? 0 : -EAGAIN;
 	}
 	ism_registry_unlock();
 	/* No entry is no error worth a line: a holder may unregister after
-	 * the device went (its callback then ran already). */
+	 * the device went (its callback then ran already).
+	 */
 	return ret;
 }
 

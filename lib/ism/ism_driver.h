@@ -65,7 +65,8 @@ struct rte_ism_dev_ops {
 	/** Prepare the backend for the fast path (optional). */
 	int (*dev_start)(struct rte_ism_dev *dev);
 	/** Fast path is off and no move is inside the driver; quiesce the
-	 * backend (optional). */
+	 * backend (optional).
+	 */
 	int (*dev_stop)(struct rte_ism_dev *dev);
 	/** rte_ism_dmb_register(); idx is 0 or in range. */
 	int (*dmb_register)(struct rte_ism_dev *dev, struct rte_ism_dmb *dmb);
@@ -86,7 +87,8 @@ struct rte_ism_dev_ops {
 			uint16_t vlan_id);
 	/** rte_ism_vlan_add() (RTE_ISM_CAPA_VLAN); vlan_id is at most
 	 * RTE_ISM_VLAN_ID_MAX (the library answers for
-	 * RTE_ISM_VLAN_ID_RESERVED itself). */
+	 * RTE_ISM_VLAN_ID_RESERVED itself).
+	 */
 	int (*vlan_add)(struct rte_ism_dev *dev, uint16_t vlan_id);
 	/** rte_ism_vlan_del() (RTE_ISM_CAPA_VLAN), as vlan_add. */
 	int (*vlan_del)(struct rte_ism_dev *dev, uint16_t vlan_id);
@@ -99,7 +101,8 @@ struct rte_ism_dev_ops {
 	 */
 	int (*stats_get)(struct rte_ism_dev *dev, struct rte_ism_stats *st);
 	/** Called after the library rebased the counters of rte_ism_stats
-	 * (optional): for a driver with state of its own to clear. */
+	 * (optional): for a driver with state of its own to clear.
+	 */
 	int (*stats_reset)(struct rte_ism_dev *dev);
 	/** Driver part of rte_ism_dump() (optional). */
 	int (*dump)(struct rte_ism_dev *dev, FILE *f);
@@ -120,11 +123,13 @@ struct rte_ism_dev_ops {
 	int (*xstats_names_get)(struct rte_ism_dev *dev,
 			struct rte_ism_xstats_name *names, unsigned int size);
 	/** Values of the driver's xstats ids[] (numbered from 0 in the
-	 * driver's list, all valid); returns n or a negative errno. */
+	 * driver's list, all valid); returns n or a negative errno.
+	 */
 	int (*xstats_get)(struct rte_ism_dev *dev, const unsigned int ids[],
 			uint64_t values[], unsigned int n);
 	/** Reset the driver's xstats ids[] (ids NULL: all that can be);
-	 * -ENOTSUP, with nothing reset, if one of ids cannot be. */
+	 * -ENOTSUP, with nothing reset, if one of ids cannot be.
+	 */
 	int (*xstats_reset)(struct rte_ism_dev *dev, const unsigned int ids[],
 			unsigned int n);
 	/**
@@ -174,7 +179,8 @@ struct rte_ism_dev {
 	struct rte_device *device;	/**< driver: the bus device, if any */
 	const struct rte_ism_dev_ops *dev_ops;	/**< driver */
 	/** driver: fast-path functions and context, copied into
-	 * rte_ism_fp_ops[dev_id] at start (primary process only). */
+	 * rte_ism_fp_ops[dev_id] at start (primary process only).
+	 */
 	struct rte_ism_fp_ops fp;
 	struct rte_ism_gid gid;		/**< driver (secondary: library) */
 	uint16_t chid;			/**< driver (secondary: library) */
@@ -183,7 +189,8 @@ struct rte_ism_dev {
 	uint64_t capa;			/**< driver (secondary: library) */
 	/** library: the private area of rte_ism_pmd_allocate(), zeroed, in
 	 * DPDK's shared memory (the same address in every process); freed
-	 * at release. */
+	 * at release.
+	 */
 	void *dev_private;
 	struct ism_event_queue *evq;	/**< library */
 	struct ism_dev_data *data;	/**< library: what all processes see */

@@ -34,7 +34,8 @@ struct ism_event_queue *
 ism_evq_create(int socket_id)
 {
 	/* On the device's node, where its client reads it; anywhere rather
-	 * than no device if that node has no memory left. */
+	 * than no device if that node has no memory left.
+	 */
 	struct ism_event_queue *q = rte_zmalloc_socket("ism_evq", sizeof(*q),
 			RTE_CACHE_LINE_SIZE, socket_id);
 

@@ -28,7 +28,8 @@ intr_dev_get(uint16_t dev_id, const char *caller, int *err)
 	if (dev == NULL)
 		return NULL;
 	/* The descriptor and the armed flag are the primary's user's; a
-	 * secondary's device has no such ops. */
+	 * secondary's device has no such ops.
+	 */
 	*err = ism_primary_only(dev, caller);
 	if (*err < 0)
 		return NULL;
@@ -71,7 +72,8 @@ rte_ism_intr_enable(uint16_t dev_id)
 		return ret;
 	/* The driver's arm ends with a full barrier: an event queued before
 	 * the flag was visible is seen here, one queued after it sees the
-	 * flag (ism_intr_event_posted). */
+	 * flag (ism_intr_event_posted).
+	 */
 	ret = dev->dev_ops->intr_arm(dev, true);
 	if (ret < 0) {
 		ISM_LOG(ERR, "%s: cannot arm the wake-up: %s", dev->name,
@@ -151,7 +153,8 @@ ism_intr_event_posted(struct rte_ism_dev *dev)
 	/* The event is in the queue (a spinlock's release store) before the
 	 * driver loads its armed flag: without a full barrier that load could
 	 * pass the store, and a client arming at that moment would neither
-	 * find the event nor be woken. */
+	 * find the event nor be woken.
+	 */
 	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 	dev->dev_ops->intr_event(dev);
 }

@@ -47,7 +47,8 @@ struct ism_dev_data {
 	char driver_name[ISM_DRV_NAME_LEN];
 	char backend[ISM_DRV_NAME_LEN];
 	/* The device's identity: non-zero from allocation to release, never
-	 * given to another device (a reused id has another serial). */
+	 * given to another device (a reused id has another serial).
+	 */
 	RTE_ATOMIC(uint64_t) serial;
 	RTE_ATOMIC(uint32_t) state;	/* enum ism_dev_state */
 	RTE_ATOMIC(bool) started;	/* fast path on, in the primary */
@@ -60,7 +61,8 @@ struct ism_dev_data {
 	void *dev_private;
 	struct ism_event_queue *evq;
 	/* Moves the fast-path dummies refused with -ENODEV: written by any
-	 * lcore of any process (atomic add), read by the control path. */
+	 * lcore of any process (atomic add), read by the control path.
+	 */
 	RTE_ATOMIC(uint64_t) no_device;
 	/* Counter values at the last reset, per common xstat (stats lock). */
 	uint64_t base[ISM_XS_NB_COMMON];
@@ -77,11 +79,13 @@ struct ism_shared {
 };
 
 /* The visible (attached, not closed) device dev_id, or NULL. In a
- * secondary process, also NULL once the primary closed or removed it. */
+ * secondary process, also NULL once the primary closed or removed it.
+ */
 struct rte_ism_dev *ism_dev_lookup(uint16_t dev_id);
 
 /* ism_dev_lookup() with the log line every control call needs (rate
- * limited per id: a client that polls a removed device does not flood). */
+ * limited per id: a client that polls a removed device does not flood).
+ */
 struct rte_ism_dev *ism_dev_get(uint16_t dev_id, const char *caller);
 
 #define ISM_DEV_OR_RET(dev, id) do { \
@@ -98,7 +102,8 @@ ism_is_primary(void)
 
 /* -E_RTE_SECONDARY with a log line if this is not the primary process:
  * what changes a device, or owns a part of it (its events), is done by
- * the primary only. */
+ * the primary only.
+ */
 int ism_primary_only(const struct rte_ism_dev *dev, const char *caller);
 
 #define ISM_PRIMARY_OR_RET(dev) do { \
@@ -157,18 +162,21 @@ void ism_evq_counters(struct ism_event_queue *q, uint64_t *posted,
 uint32_t ism_evq_space(struct ism_event_queue *q);
 
 /* Counters (ism_stats.c): learn the number of the driver's xstats at
- * probing_finish (0 or the error). */
+ * probing_finish (0 or the error).
+ */
 int ism_stats_probe(struct rte_ism_dev *dev);
 
 /* Removal callbacks (ism_dev_cb.c): call each once, on this thread,
- * before the device is closed or released; then drop them. */
+ * before the device is closed or released; then drop them.
+ */
 void ism_dev_cb_run(struct rte_ism_dev *dev);
 /* Drop the callbacks without calling them (a device never visible). */
 void ism_dev_cb_drop(struct rte_ism_dev *dev);
 
 /* The registry lock (rte_ism.c): serialises allocate/release and every
  * change of state; never held while a driver op or a callback runs that
- * may wait on a peer. */
+ * may wait on a peer.
+ */
 void ism_registry_lock(void);
 void ism_registry_unlock(void);
 
@@ -176,7 +184,8 @@ void ism_registry_unlock(void);
 void ism_sync_init(void);
 
 /* Interrupt mode (ism_intr.c): an event was queued for dev; wake its
- * client if it is armed. */
+ * client if it is armed.
+ */
 void ism_intr_event_posted(struct rte_ism_dev *dev);
 
 /* Telemetry commands (ism_telemetry.c). */

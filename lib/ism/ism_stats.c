@@ -51,7 +51,8 @@ _Static_assert(RTE_DIM(xs_common) == ISM_XS_NB_COMMON,
 	"one common xstat per field of struct rte_ism_stats");
 
 /* Serialises the reset bases against readers (never held in a driver op
- * that could block on a peer). */
+ * that could block on a peer).
+ */
 static pthread_mutex_t ism_stats_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static uint64_t *
@@ -325,7 +326,8 @@ rte_ism_xstats_reset(uint16_t dev_id, const unsigned int ids[],
 		}
 	}
 	/* The driver's first: it may refuse (a level), and then nothing is
-	 * reset. */
+	 * reset.
+	 */
 	if (nb_drv > 0) {
 		if (dev->dev_ops->xstats_reset == NULL) {
 			ISM_LOG(ERR, "%s: the driver's xstats cannot be reset",

@@ -79,7 +79,8 @@ rte_ism_pmd_synchronize(void)
 	}
 	/* Threads without an lcore id share one counter: wait until it is
 	 * zero at one instant, which moves of such threads that never pause
-	 * can put off. Say so rather than hang silently. */
+	 * can put off. Say so rather than hang silently.
+	 */
 	f = &rte_ism_pmd_inflight[RTE_MAX_LCORE];
 	start = rte_get_timer_cycles();
 	while (rte_atomic_load_explicit(&f->count, rte_memory_order_acquire) != 0) {

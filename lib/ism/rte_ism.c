@@ -42,7 +42,8 @@ struct rte_ism_fp_ops rte_ism_fp_ops[RTE_ISM_MAX_DEVS];
 
 static struct rte_ism_dev ism_devs[RTE_ISM_MAX_DEVS];
 /* The memzone of struct ism_shared, once reserved (primary) or found
- * (secondary); NULL before. */
+ * (secondary); NULL before.
+ */
 static struct ism_shared *ism_shared;
 static pthread_mutex_t ism_reg_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Set once a dummy has complained about a slot, so the log is not flooded. */
@@ -159,7 +160,8 @@ RTE_INIT(ism_init)
 }
 
 /* The shared data: reserved by the primary at its first device, found by
- * a secondary. Called with the registry lock held. */
+ * a secondary. Called with the registry lock held.
+ */
 static struct ism_shared *
 shared_get(bool create)
 {
@@ -182,7 +184,8 @@ shared_get(bool create)
 }
 
 /* In a secondary process, a device stays usable while the primary's slot
- * still holds it: attached, with the serial we attached to. */
+ * still holds it: attached, with the serial we attached to.
+ */
 static bool
 primary_holds(const struct rte_ism_dev *dev)
 {
@@ -255,7 +258,8 @@ name_ok(const char *name)
 
 /* A slot of this process taken from allocation (or attach) to release,
  * not only while the device is visible: a driver may probe in between,
- * and a closed device keeps its id and name until it is removed. */
+ * and a closed device keeps its id and name until it is removed.
+ */
 static bool
 slot_taken(const struct rte_ism_dev *dev)
 {
@@ -286,7 +290,8 @@ rte_ism_pmd_allocate(const char *name, int socket_id, size_t priv_size)
 		return NULL;
 	}
 	/* On the device's node, where its driver and client use them;
-	 * anywhere rather than no device if that node has no memory left. */
+	 * anywhere rather than no device if that node has no memory left.
+	 */
 	evq = ism_evq_create(socket_id);
 	if (priv_size > 0) {
 		priv = rte_zmalloc_socket("ism_dev_private", priv_size,
@@ -518,7 +523,8 @@ dev_start_locked(struct rte_ism_dev *dev)
 }
 
 /* Called with the registry lock held. The fast path is off whatever the
- * driver says; its error is returned (and logged). */
+ * driver says; its error is returned (and logged).
+ */
 static int
 dev_stop_locked(struct rte_ism_dev *dev)
 {
@@ -582,7 +588,8 @@ rte_ism_pmd_probing_finish(struct rte_ism_dev *dev)
 	ism_registry_lock();
 	if (ism_is_primary()) {
 		/* Probed means ready: applications that use only rte_ism_*
-		 * find the fast path enabled. */
+		 * find the fast path enabled.
+		 */
 		ret = dev_start_locked(dev);
 		if (ret == 0)
 			publish(dev);
@@ -596,7 +603,8 @@ rte_ism_pmd_probing_finish(struct rte_ism_dev *dev)
 
 /* The holders first (the device still works for them), then stop, hide,
  * and let the driver free the backend (outside the lock: a driver may
- * wait for its peers there). */
+ * wait for its peers there).
+ */
 static int
 dev_close(struct rte_ism_dev *dev, const char *caller)
 {
@@ -625,7 +633,8 @@ dev_close(struct rte_ism_dev *dev, const char *caller)
 	rte_atomic_store_explicit(&dev->data->state, ISM_DEV_CLOSED,
 			rte_memory_order_release);
 	/* The driver's context is about to go: the entry keeps only the
-	 * slot number, as for a slot without a device. */
+	 * slot number, as for a slot without a device.
+	 */
 	fp_reset(dev->dev_id);
 	ism_registry_unlock();
 	if (dev->dev_ops->dev_close != NULL) {

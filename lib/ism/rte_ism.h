@@ -194,7 +194,8 @@ struct rte_ism_dev_info {
 	bool started;			/**< fast path enabled (in the primary) */
 	/** The device's identity: never the same for two devices of the
 	 * application, so a holder can tell its device from another one
-	 * that took its id after a removal. Not 0. */
+	 * that took its id after a removal. Not 0.
+	 */
 	uint64_t serial;
 };
 
@@ -270,7 +271,8 @@ struct rte_ism_stats {
 	uint64_t bytes;		/**< bytes moved */
 	uint64_t signals;	/**< signals raised (sf=1 moves) */
 	uint64_t errors;	/**< failed moves, all reasons: the sum of the
-				 * errors_* fields below */
+				 * errors_* fields below
+				 */
 	uint64_t events;	/**< events queued for this device */
 	uint64_t events_dropped; /**< events lost because the queue was full */
 	uint64_t errors_unknown_token; /**< -ENOENT: unknown or stale token */

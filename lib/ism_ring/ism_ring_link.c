@@ -96,7 +96,8 @@ link_send(struct rte_ism_ring_link *l, uint32_t type, uint32_t payload,
 	if (link_dev_gone(l))
 		return;
 	/* A peer not there yet is normal while we wait for it: ask first,
-	 * which (unlike a failed send) logs nothing. */
+	 * which (unlike a failed send) logs nothing.
+	 */
 	ret = rte_ism_query_remote_gid(l->dev_id, &l->gid, 0, 0);
 	if (ret == 0)
 		ret = rte_ism_signal_event(l->dev_id, &l->gid, 1,
@@ -156,7 +157,8 @@ ms_to_tsc(uint64_t ms)
 }
 
 /* Whether the link ignores its peer now (it broke the protocol again and
- * again). */
+ * again).
+ */
 static bool
 quiet(const struct rte_ism_ring_link *l, uint64_t now)
 {
@@ -166,7 +168,8 @@ quiet(const struct rte_ism_ring_link *l, uint64_t now)
 /* The peer broke the ring protocol once more (the link went down): past
  * the free restarts, ignore it for a while, longer each time; otherwise a
  * peer doing it after each new connection has us restart thousands of
- * times a second. */
+ * times a second.
+ */
 static void
 violation(struct rte_ism_ring_link *l, uint64_t now)
 {
@@ -249,7 +252,8 @@ on_hello(struct rte_ism_ring_link *l, const struct rte_ism_event *ev)
 		return 0;
 	}
 	/* Repeated by the peer until confirmed, i.e. for as long as the
-	 * connection lasts: said once per connection. */
+	 * connection lasts: said once per connection.
+	 */
 	if (i >= l->nb_rings) {
 		if (!l->extra_rings_told) {
 			l->extra_rings_told = true;
@@ -309,7 +313,8 @@ on_ready(struct rte_ism_ring_link *l, const struct rte_ism_event *ev)
 		if (l->rings[i]->dmb.token == ev->info)
 			break;
 	/* A READY before the peer's HELLO is ignored; our next HELLO
-	 * brings another one. */
+	 * brings another one.
+	 */
 	if (i == l->nb_rings || l->peer_token[i] == 0 || l->confirmed[i] ||
 	    quiet(l, rte_rdtsc()))
 		return 0;
@@ -418,7 +423,8 @@ rte_ism_ring_link_tick(struct rte_ism_ring_link *l, uint64_t now)
 		return gone_check(l);
 	/* A move failed (the peer's DMB is gone even if no event said so), or
 	 * the peer broke the ring protocol: the link goes down, then BYE, so
-	 * that a peer still there starts over too. */
+	 * that a peer still there starts over too.
+	 */
 	for (i = 0; i < l->nb_rings && peer_known(l); i++) {
 		err = rte_ism_ring_error(l->rings[i]);
 		if (err == 0)
@@ -480,7 +486,8 @@ rte_ism_ring_link_bye(struct rte_ism_ring_link *l)
 	if (l == NULL)
 		return;
 	/* BYE once our rings no longer write for this connection (the
-	 * peer may then start a new one on the same slots). */
+	 * peer may then start a new one on the same slots).
+	 */
 	forget_peer(l);
 	link_send(l, MSG_BYE, 0, l->rings[0]->dmb.token);
 }

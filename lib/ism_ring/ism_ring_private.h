@@ -85,7 +85,8 @@ struct ism_ring_ctl {
 	uint32_t tx_sn;
 	uint64_t map_token;	/* zero copy: the peer's DMB, attached */
 	/* The ISM device was removed (set once, by the removal callback;
-	 * the link reads it without the lock). */
+	 * the link reads it without the lock).
+	 */
 	RTE_ATOMIC(bool) dev_gone;
 };
 
@@ -99,7 +100,8 @@ struct __rte_cache_aligned rte_ism_ring {
 	uint16_t room;			/* data bytes per pool mbuf */
 	struct rte_mempool *pool;
 	/* data_off, refcnt, nb_segs, port of a fresh mbuf; 0: allocate
-	 * with rte_pktmbuf_alloc_bulk() (pinned external buffers). */
+	 * with rte_pktmbuf_alloc_bulk() (pinned external buffers).
+	 */
 	uint64_t mbuf_rearm;
 	struct rte_ism_dmb dmb;		/* ours: the ring the peer sends into */
 	struct rte_ism_ring_geom rx_geom;
@@ -167,7 +169,8 @@ ism_ring_own_credit(const struct rte_ism_ring *r)
 }
 
 /* The wire structures (rte_ism_ring.h) are plain: the fields that one
- * side stores while the other reads them are reached as atomics here. */
+ * side stores while the other reads them are reached as atomics here.
+ */
 static inline RTE_ATOMIC(uint32_t) *
 ism_ring_own_cons(const struct rte_ism_ring *r)
 {
@@ -189,7 +192,8 @@ ism_ring_own_prod(const struct rte_ism_ring *r)
 
 /* The start and the end of a call of a side (rx_busy or tx_busy): the
  * fence orders the busy store before the loads of the call (the sequence
- * number first); see ism_ring_quiesce(). */
+ * number first); see ism_ring_quiesce().
+ */
 static __rte_always_inline void
 ism_ring_enter(RTE_ATOMIC(uint32_t) *busy)
 {
@@ -204,7 +208,8 @@ ism_ring_leave(RTE_ATOMIC(uint32_t) *busy)
 }
 
 /* Slots a packet of len bytes takes; len is below 2^31 (a checked
- * descriptor, or a length within the ring), so this cannot wrap. */
+ * descriptor, or a length within the ring), so this cannot wrap.
+ */
 static inline uint32_t
 ism_ring_pkt_slots(uint32_t len, uint32_t shift)
 {
@@ -220,12 +225,14 @@ ism_ring_err_word(uint32_t sn, int err)
 
 /* Zero copy: packets up to this length are copied on receive, not
  * attached: attaching, and freeing through the external-buffer callback,
- * costs more instructions than copying a few cache lines. */
+ * costs more instructions than copying a few cache lines.
+ */
 #define ISM_RING_ZC_COPY_MAX	256
 
 /* glibc's memcpy (AVX, ERMS) beats the SSE rte_memcpy that pkg-config's
  * -march=corei7 selects once copies reach a few hundred bytes; below that
- * the inline copy saves a call. */
+ * the inline copy saves a call.
+ */
 static __rte_always_inline void
 ism_ring_copy(void *dst, const void *src, uint32_t len)
 {
@@ -236,7 +243,8 @@ ism_ring_copy(void *dst, const void *src, uint32_t len)
 }
 
 /* The 8 bytes at rearm_data of a fresh mbuf of a direct pool (data_off,
- * refcnt, nb_segs, port), as NIC drivers write them. */
+ * refcnt, nb_segs, port), as NIC drivers write them.
+ */
 static inline uint64_t
 ism_ring_rearm_data(uint16_t port)
 {
@@ -252,7 +260,8 @@ ism_ring_rearm_data(uint16_t port)
 }
 
 /* Zero copy: give back the slots of the mbufs freed in order (receive
- * side, or rte_ism_ring_free()). */
+ * side, or rte_ism_ring_free()).
+ */
 void ism_ring_zc_reclaim(struct rte_ism_ring *r);
 
 #endif /* ISM_RING_PRIVATE_H */

@@ -30,7 +30,8 @@
 #include "ism_ring_private.h"
 
 /* Slots ahead whose data is prefetched (exact for one-slot packets, still
- * the current packet's data for longer ones). */
+ * the current packet's data for longer ones).
+ */
 #define PREFETCH_AHEAD	4
 /* Most mbufs for one packet; a longer one (tiny mbufs) is dropped. */
 #define RX_MAX_SEGS	512
@@ -58,7 +59,8 @@ ism_ring_zc_reclaim(struct rte_ism_ring *r)
 
 /* Stop receiving until the next connection; the link sees err (the
  * connection it belongs to is rx_sn). A broken protocol is counted here,
- * once, with the published slots it drops. */
+ * once, with the published slots it drops.
+ */
 static __rte_noinline void
 rx_fail(struct rte_ism_ring *r, int err, uint32_t dropped)
 {
@@ -75,7 +77,8 @@ rx_fail(struct rte_ism_ring *r, int err, uint32_t dropped)
 
 /* Take the connection the control functions published last (sequence
  * number sn, changed since the last call): rx_pub read under its
- * sequence count; if it is being written, the next call tries again. */
+ * sequence count; if it is being written, the next call tries again.
+ */
 static __rte_noinline void
 rx_adopt(struct rte_ism_ring *r, uint32_t sn)
 {
@@ -93,7 +96,8 @@ rx_adopt(struct rte_ism_ring *r, uint32_t sn)
 	/* rte_ism_ring_announce() read rx_next after the end of the old
 	 * connection (rte_ism_ring_peer_clear() waits for the calls on it):
 	 * had a call taken slots since, the peer would write over them.
-	 * Checked all the same: start over then. */
+	 * Checked all the same: start over then.
+	 */
 	if (s.start != rte_atomic_load_explicit(&r->rx_next,
 			rte_memory_order_relaxed)) {
 		rx_fail(r, -ESTALE, 0);
@@ -124,7 +128,8 @@ rx_read(const uint8_t *slots, uint32_t ring_bytes, uint32_t off, void *dst,
  * rte_pktmbuf_reset() does, in the few stores NIC drivers use. An mbuf of
  * a pool has next NULL and nothing else to reset on its second line; the
  * VLAN fields mean nothing without their ol_flags. A pool of pinned
- * external buffers went through rte_pktmbuf_alloc_bulk() instead. */
+ * external buffers went through rte_pktmbuf_alloc_bulk() instead.
+ */
 static __rte_always_inline void
 rx_mbuf_init(struct rte_mbuf *m, uint64_t rearm, uint16_t port,
 		uint32_t pkt_len, uint16_t len)
@@ -143,7 +148,8 @@ rx_mbuf_init(struct rte_mbuf *m, uint64_t rearm, uint16_t port,
 }
 
 /* Fresh mbufs: the pool's objects as they are, made ready one by one
- * (rx_mbuf_init()), or fully reset for pools of pinned buffers. */
+ * (rx_mbuf_init()), or fully reset for pools of pinned buffers.
+ */
 static __rte_always_inline int
 rx_alloc(const struct rte_ism_ring *r, struct rte_mbuf **m, unsigned int n)
 {
@@ -153,7 +159,8 @@ rx_alloc(const struct rte_ism_ring *r, struct rte_mbuf **m, unsigned int n)
 }
 
 /* Zero copy: slots of one mbuf, at most up to the ring's end and what an
- * mbuf's 16-bit buf_len can describe. */
+ * mbuf's 16-bit buf_len can describe.
+ */
 static inline uint32_t
 zc_run(const struct rte_ism_ring *r, uint32_t i, uint32_t slots)
 {
@@ -242,7 +249,8 @@ rx_slow(struct rte_ism_ring *r, struct rte_mbuf *m, uint32_t slot,
 }
 
 /* Has the peer signalled our DMB? Polls the device's signals, which is
- * only right when this ring is the only one polling them. */
+ * only right when this ring is the only one polling them.
+ */
 static bool
 rx_signalled(const struct rte_ism_ring *r)
 {
@@ -257,7 +265,8 @@ rx_signalled(const struct rte_ism_ring *r)
 }
 
 /* Slots the peer has published beyond next; looks at the DMB only when
- * we have caught up, so a busy receiver costs no poll. */
+ * we have caught up, so a busy receiver costs no poll.
+ */
 static __rte_always_inline uint32_t
 rx_avail(struct rte_ism_ring *r, uint32_t next)
 {
@@ -273,7 +282,8 @@ rx_avail(struct rte_ism_ring *r, uint32_t next)
 		return 0;
 	/* Checked once, used as read: not behind us, not beyond the
 	 * credits we gave (credit_sent <= next <= credit_sent + nb_slots),
-	 * so at most nb_slots ahead. */
+	 * so at most nb_slots ahead.
+	 */
 	if (unlikely(prod - next > r->credit_sent + r->rx_geom.nb_slots -
 		     next)) {
 		rx_fail(r, -EPROTO, 0);
@@ -353,7 +363,8 @@ rx_burst(struct rte_ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		nb = 0;	/* try again next time, same state */
 	}
 	/* Zero copy: copied packets give their slots back at once while
-	 * no attached one is before them. */
+	 * no attached one is before them.
+	 */
 	cons = rte_atomic_load_explicit(&r->rx_cons, rte_memory_order_relaxed);
 	in_order = cons == next;
 	pkt = r->rx_pkt;
@@ -365,7 +376,8 @@ rx_burst(struct rte_ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 				rte_memory_order_relaxed);
 		/* Checked once, used as read: from 1 byte to what was
 		 * published (which the geometry keeps below 2^31), so the
-		 * slot count below cannot wrap. */
+		 * slot count below cannot wrap.
+		 */
 		if (unlikely(len - 1 >= avail << shift)) {
 			bad = true;
 			break;
@@ -410,7 +422,8 @@ rx_burst(struct rte_ism_ring *r, struct rte_mbuf **pkts, uint16_t nb_pkts)
 			bytes += len;
 		} else {
 			/* More mbufs than a chain may have: dropped; m
-			 * serves the next packet. */
+			 * serves the next packet.
+			 */
 			r->rx_stats.bad++;
 			r->rx_stats.bad_slots += need;
 		}

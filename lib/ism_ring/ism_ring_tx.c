@@ -30,7 +30,8 @@
 #include "ism_ring_private.h"
 
 /* Stop sending until the next connection; the link sees err (the
- * connection it belongs to is tx_sn). */
+ * connection it belongs to is tx_sn).
+ */
 static __rte_noinline int
 tx_fail(struct rte_ism_ring *r, int err)
 {
@@ -51,7 +52,8 @@ tx_move_error(struct rte_ism_ring *r, int ret)
 
 /* Take the connection the control functions published last (sequence
  * number sn, changed since the last call): tx_pub read under its sequence
- * count; if it is being written, the next call tries again. */
+ * count; if it is being written, the next call tries again.
+ */
 static __rte_noinline void
 tx_adopt(struct rte_ism_ring *r, uint32_t sn)
 {
@@ -94,7 +96,8 @@ seg_flush(struct rte_ism_ring *r, uint16_t nb_segs, uint32_t sf)
 
 /* One piece of a packet into the peer's slot area at off (no wrap):
  * copied into the mapping, or added as a segment. The segment array
- * full, what it holds is moved at once: the cursor is not among it. */
+ * full, what it holds is moved at once: the cursor is not among it.
+ */
 static __rte_always_inline uint16_t
 put_linear(struct rte_ism_ring *r, uint8_t *map, uint32_t off,
 		const void *src, uint32_t len, uint16_t nb_segs)
@@ -146,7 +149,8 @@ put_any(struct rte_ism_ring *r, struct rte_mbuf *s, uint32_t off,
 }
 
 /* Credits left, re-reading what the peer last gave back; 0 if what it
- * wrote breaks the protocol (the send side stops). */
+ * wrote breaks the protocol (the send side stops).
+ */
 static uint32_t
 tx_credits(struct rte_ism_ring *r, uint32_t prod)
 {
@@ -154,7 +158,8 @@ tx_credits(struct rte_ism_ring *r, uint32_t prod)
 			rte_memory_order_acquire);
 
 	/* Checked once, used as read: between what we knew and what we
-	 * have published. */
+	 * have published.
+	 */
 	if (unlikely(cons - r->tx_cons > r->tx_prod - r->tx_cons)) {
 		r->tx_stats.bad++;
 		tx_fail(r, -EPROTO);
@@ -186,7 +191,8 @@ tx_publish(struct rte_ism_ring *r, uint32_t prod, uint16_t nb_segs,
 	if (r->tx_stats.move_errors != errors_before)	/* an early flush */
 		return -EIO;
 	/* The burst's descriptors are consecutive: one segment, two where
-	 * the ring of descriptors wraps. */
+	 * the ring of descriptors wraps.
+	 */
 	run = RTE_MIN(n, nb_desc - first);
 	nb_segs = put_linear(r, NULL, RTE_ISM_RING_DESC_OFF +
 			first * sizeof(*descs), descs, run * sizeof(*descs),
@@ -202,7 +208,8 @@ tx_publish(struct rte_ism_ring *r, uint32_t prod, uint16_t nb_segs,
 /* Free what was sent. Mbufs of one pool, direct, not shared, single
  * segment (what a generator or a copying receiver hands us) go back in
  * one put, as rte_pktmbuf_free() would leave them; anything else goes the
- * general way. */
+ * general way.
+ */
 static __rte_always_inline void
 tx_free(struct rte_mbuf **pkts, uint16_t n)
 {

@@ -83,7 +83,8 @@ zc_free_cb(void *addr, void *opaque)
 }
 
 /* A slot's IOVA if DPDK knows the memory (e.g. registered with
- * rte_extmem_register()), else RTE_BAD_IOVA: fine for software ports. */
+ * rte_extmem_register()), else RTE_BAD_IOVA: fine for software ports.
+ */
 static rte_iova_t
 slot_iova(const void *va)
 {
@@ -156,7 +157,8 @@ rte_ism_ring_create(const struct rte_ism_ring_conf *conf)
 		return NULL;
 	}
 	/* Pools of pinned external buffers keep a flag the short mbuf
-	 * initialisation of the receive side would clear. */
+	 * initialisation of the receive side would clear.
+	 */
 	if (conf->zero_copy && (rte_pktmbuf_priv_flags(conf->pool) &
 				RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF)) {
 		RING_LOG(ERR, "zero copy needs a pool of direct mbufs, %s has "
@@ -312,7 +314,8 @@ rte_ism_ring_peer_clear(struct rte_ism_ring *r)
 
 /* Zero copy: slots of our DMB that mbufs still hold, counted without
  * writing (the receive side may be reclaiming them at the same time: a
- * slot it is giving back may count as held). */
+ * slot it is giving back may count as held).
+ */
 static uint32_t
 zc_held_now(const struct rte_ism_ring *r)
 {
@@ -367,7 +370,8 @@ static void
 ring_dev_release(struct rte_ism_ring *r)
 {
 	/* -EAGAIN: ring_dev_removed() runs on another thread now, and
-	 * needs ctl.lock only, which we do not hold: wait for it. */
+	 * needs ctl.lock only, which we do not hold: wait for it.
+	 */
 	while (rte_ism_dev_remove_callback_unregister(r->dev_id,
 			ring_dev_removed, r) == -EAGAIN)
 		rte_pause();
@@ -394,7 +398,8 @@ rte_ism_ring_free(struct rte_ism_ring *r)
 		held = rte_ism_ring_rx_held(r);
 		if (held != 0) {
 			/* Leak rather than let mbufs point to freed memory;
-			 * the ring keeps holding the device. */
+			 * the ring keeps holding the device.
+			 */
 			RING_LOG(WARNING, "%u slots still held by mbufs: "
 				 "the DMB stays registered", held);
 			return -EBUSY;
@@ -403,7 +408,8 @@ rte_ism_ring_free(struct rte_ism_ring *r)
 	if (!ring_dev_gone(r))
 		ring_dev_release(r);
 	/* The removal may have come meanwhile: then the DMB went with it
-	 * (its token is 0). */
+	 * (its token is 0).
+	 */
 	if (!ring_dev_gone(r))
 		rte_ism_dmb_unregister(r->dev_id, r->dmb.token);
 	zc_arrays_free(r);

@@ -118,7 +118,8 @@ struct rte_ism_ring_desc {
 };
 
 /** Geometry of one ring; the receiver chooses it, the sender learns it in
- * the handshake. Both are powers of two. */
+ * the handshake. Both are powers of two.
+ */
 struct rte_ism_ring_geom {
 	uint32_t nb_slots;	/**< slots of the ring */
 	uint32_t slot_size;	/**< bytes per slot */
@@ -133,7 +134,8 @@ struct rte_ism_ring_rx_stats {
 	/** Errors: the peer broke the protocol (a cursor or descriptor that
 	 * does not fit the ring, counted once: the receive side stops until
 	 * the next handshake), or a packet needed more mbufs than a chain
-	 * may have (dropped). */
+	 * may have (dropped).
+	 */
 	uint64_t bad;
 	uint64_t bad_slots;	/**< published slots dropped with them */
 	uint64_t credit_moves;	/**< consumer cursor updates sent */
@@ -150,7 +152,8 @@ struct rte_ism_ring_tx_stats {
 	uint64_t empty;		/**< dropped: zero length */
 	uint64_t move_errors;	/**< failed moves */
 	/** The peer broke the protocol (credits beyond what we published,
-	 * counted once: the send side stops until the next handshake). */
+	 * counted once: the send side stops until the next handshake).
+	 */
 	uint64_t bad;
 };
 
@@ -165,17 +168,20 @@ struct rte_ism_ring_conf {
 	bool zero_copy;			/**< attach instead of copy */
 	/** Receive by reading the producer cursor instead of polling the
 	 * device's signals, which one ring cannot share with others of the
-	 * same device; the sender is told not to raise signals. */
+	 * same device; the sender is told not to raise signals.
+	 */
 	bool poll_cursor;
 	/** With poll_cursor: have the sender raise a signal with each
 	 * publication all the same, for a receiver that sleeps on the
 	 * device's interrupt mode (rte_ism_intr_enable()) when idle; the
-	 * signals themselves are not polled by rte_ism_ring_recv(). */
+	 * signals themselves are not polled by rte_ism_ring_recv().
+	 */
 	bool rx_signals;
 };
 
 /** A ring pair: our receive ring (in our DMB) and the peer's (which we
- * send into). Opaque: rte_ism_ring_create() makes one. */
+ * send into). Opaque: rte_ism_ring_create() makes one.
+ */
 struct rte_ism_ring;
 
 /** What rte_ism_ring_info_get() reports. */
@@ -191,7 +197,8 @@ struct rte_ism_ring_info {
 	struct rte_ism_ring_geom peer_geom;
 	bool tx_ready;			/**< the handshake let us send */
 	/** Zero copy: slots held by received mbufs the application has
-	 * not freed (as of the last receive call). */
+	 * not freed (as of the last receive call).
+	 */
 	uint32_t rx_held;
 };
 
@@ -512,7 +519,8 @@ struct rte_ism_ring_link_report {
 	unsigned int what;		/**< one RTE_ISM_RING_LINK_* bit */
 	const char *why;		/**< LOST, BYE: what told us */
 	/** LOST, BYE: the event that told us, NULL if none (a move failed,
-	 * or a new token from the peer). */
+	 * or a new token from the peer).
+	 */
 	const struct rte_ism_event *ev;
 };
 
@@ -522,7 +530,8 @@ typedef void (*rte_ism_ring_link_cb_t)(void *arg,
 
 /** The handshake state of one link, filled in by rte_ism_ring_link_init()
  * and kept by the link functions; the application reads none of it but
- * through rte_ism_ring_link_up(). */
+ * through rte_ism_ring_link_up().
+ */
 struct rte_ism_ring_link {
 	uint16_t dev_id;			/**< the ISM device */
 	uint16_t nb_rings;			/**< rings of the link */
@@ -539,7 +548,8 @@ struct rte_ism_ring_link {
 	uint64_t nb_lost;			/**< losses and clean exits */
 	int last_send_error;			/**< to log each error once */
 	/** Protocol violations of the peer in a row (none since a link
-	 * that lasted): past a few, each restart waits longer. */
+	 * that lasted): past a few, each restart waits longer.
+	 */
 	uint32_t nb_violations;
 	uint64_t quiet_until;			/**< TSC: the peer ignored */
 	uint64_t up_since;			/**< TSC of the last link up */

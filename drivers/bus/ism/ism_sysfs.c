@@ -21,6 +21,7 @@
 #include <rte_common.h>
 #include <rte_devargs.h>
 #include <rte_memory.h>
+#include <rte_string_fns.h>
 
 #include "private.h"
 
@@ -143,7 +144,7 @@ sysfs_read_link_base(const char *dir, const char *attr, char *out, size_t size)
 		return -ENODATA;
 	if (strlen(base) >= size)
 		return -ENAMETOOLONG;
-	strcpy(out, base);
+	strlcpy(out, base, size);
 	return 0;
 }
 
@@ -265,7 +266,7 @@ ism_read_placement(struct rte_ism_bus_device *dev, const char *dir)
 	} else if (ret != 0) {
 		sysfs_log_bad(dev->name, "driver", ret, "",
 			"kernel driver unknown");
-		strcpy(dev->kdriver, "?");
+		strlcpy(dev->kdriver, "?", sizeof(dev->kdriver));
 	}
 
 	dev->iommu_group = -1;
@@ -404,7 +405,7 @@ ism_scan_one(const char *root, const char *entry,
 		return -ENOMEM;
 	}
 	dev->addr = *addr;
-	strcpy(dev->name, name);
+	strlcpy(dev->name, name, sizeof(dev->name));
 	dev->device.name = dev->name;
 	dev->device.bus = &ism_bus.bus;
 	dev->vendor_id = vendor;

@@ -310,7 +310,8 @@ ism_vfio_release(struct rte_ism_bus_device *dev)
 	if (rte_eal_process_type() == RTE_PROC_PRIMARY)
 		ism_vfio_bus_master(dev, false);
 	/* The driver has unregistered its callbacks; closing the device
-	 * fd below turns the vectors off in the kernel. */
+	 * fd below turns the vectors off in the kernel.
+	 */
 	ism_vfio_intr_free(dev);
 	for (i = 0; i < RTE_ISM_BUS_NB_BARS; i++) {
 		r = &dev->regions[i];

@@ -74,7 +74,8 @@ extern struct ism_bus ism_bus;
 const char *ism_sysfs_root(void);
 
 /* Whether <root>/<addr> has the ISM vendor and device ids (quietly);
- * an ivshmem function is not one (it is taken only when named). */
+ * an ivshmem function is not one (it is taken only when named).
+ */
 bool ism_sysfs_is_ism(const struct rte_pci_addr *addr);
 
 /* Scan the sysfs tree (again): add new ISM functions, refresh devargs. */

@@ -44,11 +44,13 @@ static TAILQ_HEAD(, ism_eth_port) ctl_ports =
 static rte_thread_t ctl_tid;
 static bool ctl_running;
 /* The running thread's generation; a thread whose generation is no longer
- * current exits. */
-static RTE_ATOMIC(uint32_t) ctl_gen;
+ * current exits.
+ */
+static uint32_t __rte_atomic ctl_gen;
 
 /* Log the count of the link lines held back once their window ended (or
- * now, if all). Under ctl_lock. */
+ * now, if all). Under ctl_lock.
+ */
 static void
 link_log_flush(struct ism_eth_port *p, uint64_t now, bool all)
 {
@@ -111,7 +113,8 @@ on_link(void *arg, const struct rte_ism_ring_link_report *rep)
 }
 
 /* Make the port's link status what its link is. Returns true if it
- * changed and the application asked for LSC events. */
+ * changed and the application asked for LSC events.
+ */
 static bool
 link_sync(struct ism_eth_port *p)
 {
@@ -139,7 +142,8 @@ link_sync(struct ism_eth_port *p)
 }
 
 /* Give one device's events to the started ports on it. Only devices of
- * ports whose device is there: a removed one's id may be another's now. */
+ * ports whose device is there: a removed one's id may be another's now.
+ */
 static void
 poll_device(uint16_t dev_id)
 {
@@ -179,7 +183,8 @@ ctl_round(void)
 
 	pthread_mutex_lock(&ctl_lock);
 	/* Every device's events, also those of stopped ports (dropped):
-	 * a queue left to fill up would lose the events of a later start. */
+	 * a queue left to fill up would lose the events of a later start.
+	 */
 	TAILQ_FOREACH(p, &ctl_ports, next) {
 		if (!p->dev_gone && !polled[p->args.dev_id]) {
 			polled[p->args.dev_id] = true;
@@ -230,7 +235,8 @@ device_in_use(uint16_t dev_id, const struct ism_eth_port *q)
 
 /* The port's device is being removed: a goodbye to the peer while the
  * device still works, then no link. Under ctl_lock. Returns true if the
- * application wants an LSC event. */
+ * application wants an LSC event.
+ */
 static bool
 port_dev_gone(struct ism_eth_port *p)
 {
@@ -243,7 +249,8 @@ port_dev_gone(struct ism_eth_port *p)
 	 * application's lcores may still call the burst functions: they
 	 * return 0). Each ring holds the device itself: its own removal
 	 * callback, which runs after ours (registered later), gives its DMB
-	 * back once the burst functions have left their calls on it. */
+	 * back once the burst functions have left their calls on it.
+	 */
 	ISM_ETH_LOG(WARNING, "%s: ISM device %s removed: link down; the port "
 		    "can only be stopped and closed now", p->dev->data->name,
 		    p->args.ism);
@@ -251,7 +258,8 @@ port_dev_gone(struct ism_eth_port *p)
 }
 
 /* The removal callback of an ISM device (librte_ism), on the thread that
- * removes it; arg is unused (one registration per device). */
+ * removes it; arg is unused (one registration per device).
+ */
 static void
 dev_removed(uint16_t dev_id, void *arg __rte_unused)
 {
@@ -318,7 +326,8 @@ ism_ctl_port_add(struct ism_eth_port *p)
 	}
 	/* The first port of a device: it holds the device from now on, and
 	 * what is queued there predates us (a BYE to a port closed before,
-	 * say) and would be taken for news. */
+	 * say) and would be taken for news.
+	 */
 	if (!device_in_use(p->args.dev_id, NULL)) {
 		ret = rte_ism_dev_remove_callback_register(p->args.dev_id,
 				dev_removed, NULL);
@@ -348,7 +357,8 @@ ism_ctl_port_del(struct ism_eth_port *p)
 	/* The last port of a device lets it go (not after its removal: the
 	 * registration went with it, and the id may be another's). -EAGAIN,
 	 * the callback running on another thread, is harmless: it finds no
-	 * port of this device. */
+	 * port of this device.
+	 */
 	if (!p->dev_gone && !device_in_use(p->args.dev_id, p))
 		rte_ism_dev_remove_callback_unregister(p->args.dev_id,
 				dev_removed, NULL);
@@ -365,7 +375,8 @@ ism_ctl_port_del(struct ism_eth_port *p)
 	if (!stop)
 		return;
 	/* Closed from an LSC callback, i.e. on the thread itself: it exits
-	 * after this round. */
+	 * after this round.
+	 */
 	if (rte_thread_equal(rte_thread_self(), tid))
 		rte_thread_detach(tid);
 	else

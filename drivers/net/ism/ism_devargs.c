@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <rte_kvargs.h>
+#include <rte_string_fns.h>
 
 #include "ism_ethdev.h"
 
@@ -75,7 +76,7 @@ parse_pair(const char *name, const char *key, const char *value,
 	if (strcmp(key, ARG_ISM) == 0) {
 		if (value[0] == '\0' || strlen(value) >= sizeof(a->ism))
 			return bad(name, key, value, "not an ISM device name");
-		strcpy(a->ism, value);
+		strlcpy(a->ism, value, sizeof(a->ism));
 	} else if (strcmp(key, ARG_PEER) == 0) {
 		if (rte_ism_gid_parse(value, &a->peer) < 0)
 			return bad(name, key, value, "malformed GID (0x and up "
@@ -151,7 +152,8 @@ check_device(const char *name, struct ism_eth_args *a, bool queues_given)
 	}
 	if (a->geom.nb_slots == 0) {
 		/* Default: as many slots as fit in 1 MiB and in a DMB of the
-		 * device (4096 of 128 B), as the ism_fwd sample does. */
+		 * device (4096 of 128 B), as the ism_fwd sample does.
+		 */
 		a->geom.nb_slots = RTE_ISM_RING_SLOTS_MAX;
 		while (a->geom.nb_slots > RTE_ISM_RING_SLOTS_MIN &&
 		       rte_ism_ring_dmb_len(&a->geom) >

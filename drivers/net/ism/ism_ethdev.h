@@ -93,7 +93,8 @@ struct ism_eth_log_rl {
 /* Queue pair i: rx queue i and tx queue i of the port. */
 struct __rte_cache_aligned ism_eth_queue {
 	/* Ring i, created at the first start (DMB registered), kept until
-	 * close or reconfiguration; the burst functions use nothing else. */
+	 * close or reconfiguration; the burst functions use nothing else.
+	 */
 	struct rte_ism_ring *ring;
 	struct ism_eth_port *port;
 	struct rte_mempool *pool;	/* of rx queue i */
@@ -123,7 +124,8 @@ struct ism_eth_port {
 	struct ism_eth_log_rl link_log;	/* of the link lines */
 	/* Rx interrupts (ism_intr.c), while dev->intr_handle is set: the
 	 * queues' epoll instance (the device's descriptor and our own
-	 * eventfd in it) and that eventfd. */
+	 * eventfd in it) and that eventfd.
+	 */
 	int intr_ep;
 	int intr_kick;
 };

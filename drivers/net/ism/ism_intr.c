@@ -44,7 +44,8 @@
 #include "ism_ethdev.h"
 
 /* Per ISM device: the Rx queues (of every port on it) with their
- * interrupt enabled; the device is armed while there are any. */
+ * interrupt enabled; the device is armed while there are any.
+ */
 static struct {
 	rte_spinlock_t lock;	/* zero: unlocked */
 	uint32_t enabled;
@@ -56,7 +57,8 @@ kick(struct ism_eth_port *p)
 	uint64_t one = 1;
 
 	/* own-fd: the port's eventfd (EFD_NONBLOCK), never passed. EAGAIN:
-	 * at the counter's maximum, readable anyway. */
+	 * at the counter's maximum, readable anyway.
+	 */
 	if (write(p->intr_kick, &one, sizeof(one)) < 0 && errno != EAGAIN)
 		ISM_ETH_LOG(ERR, "%s: Rx interrupt eventfd: %s",
 			    p->dev->data->name, strerror(errno));
@@ -73,7 +75,8 @@ kick_clear(struct ism_eth_port *p)
 }
 
 /* The port's epoll instance with the device's descriptor and our eventfd
- * in it: 0 or a negative errno, nothing left on failure. */
+ * in it: 0 or a negative errno, nothing left on failure.
+ */
 static int
 port_ep_open(struct ism_eth_port *p, int dev_fd)
 {
@@ -220,7 +223,8 @@ ism_eth_rx_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
 	if (ret < 0)
 		return ret;
 	/* Armed: what was published before the drain is in the ring (any
-	 * thread may ask the ring; no ring yet: nothing to receive). */
+	 * thread may ask the ring; no ring yet: nothing to receive).
+	 */
 	pending = q->ring != NULL && rte_ism_ring_rx_pending(q->ring);
 	if (pending)
 		kick(p);

@@ -5,8 +5,9 @@
 /*
  * Basic and extended statistics of net_ism, from the counters of the
  * rings (each written by one side of the data path only; read here without
- * locks, 64-bit loads, rte_ism_ring_stats_get()). A reset takes a snapshot that later reads subtract,
- * so the data path never sees its counters written by another thread.
+ * locks, 64-bit loads, rte_ism_ring_stats_get()). A reset takes a
+ * snapshot that later reads subtract, so the data path never sees its
+ * counters written by another thread.
  */
 
 #include <inttypes.h>

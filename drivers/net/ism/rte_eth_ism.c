@@ -30,7 +30,8 @@ RTE_LOG_REGISTER_DEFAULT(ism_eth_logtype, NOTICE);
 
 /* Burst functions: the ring's, RTE_ISM_RING_MAX_BURST at a time. No lock:
  * a control step of the handshake (ism_ctl.c) never waits for them, nor
- * they for it. */
+ * they for it.
+ */
 
 static uint16_t
 ism_eth_rx(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
@@ -62,7 +63,8 @@ ism_eth_tx(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 
 /* Free the rings and the queues. A ring whose zero-copy mbufs are still
  * in use stays allocated, its DMB registered (their free callbacks use
- * it): -EBUSY, logged. */
+ * it): -EBUSY, logged.
+ */
 static int
 queues_free(struct ism_eth_port *p)
 {
@@ -102,7 +104,8 @@ ism_eth_configure(struct rte_eth_dev *dev)
 		return -EINVAL;
 	}
 	/* Rings still holding zero-copy mbufs stay behind (logged); the new
-	 * configuration gets new ones. */
+	 * configuration gets new ones.
+	 */
 	ism_eth_intr_teardown(dev);
 	queues_free(p);
 	p->queues = rte_zmalloc_socket("net_ism_queues",
@@ -188,7 +191,8 @@ rings_init(struct rte_eth_dev *dev)
 	for (i = 0; i < p->nb_queues; i++) {
 		q = &p->queues[i];
 		/* A ring without an rx queue takes its pool from queue 0;
-		 * nothing polls it, so it never allocates. */
+		 * nothing polls it, so it never allocates.
+		 */
 		c.pool = q->pool != NULL ? q->pool : p->queues[0].pool;
 		if (c.pool == NULL) {
 			ISM_ETH_LOG(ERR, "%s: queue pair %u: the port needs an "
@@ -273,7 +277,8 @@ ism_eth_close(struct rte_eth_dev *dev)
 	ism_eth_intr_teardown(dev);
 	/* The rings are freed here (kept, with a warning, while zero-copy
 	 * mbufs point into them); ethdev frees dev_private and the MAC
-	 * address when it releases the port. */
+	 * address when it releases the port.
+	 */
 	queues_free(p);
 	return 0;
 }
@@ -343,7 +348,7 @@ static uint16_t
 ism_eth_burst_secondary(void *queue __rte_unused,
 		struct rte_mbuf **pkts __rte_unused, uint16_t nb __rte_unused)
 {
-	static RTE_ATOMIC(bool) warned;
+	static bool __rte_atomic warned;
 
 	if (!rte_atomic_exchange_explicit(&warned, true,
 			rte_memory_order_relaxed))

@@ -135,7 +135,8 @@ ism_socket_arg_get(const char *devname, struct rte_kvargs *kvlist,
 	if (ret < 0)
 		return ret;
 	/* A node EAL knows (has lcores or memory on): DPDK's allocator
-	 * places nothing elsewhere. */
+	 * places nothing elsewhere.
+	 */
 	for (i = 0; i < rte_socket_count(); i++)
 		if (rte_socket_id_by_idx(i) == (int)n) {
 			*socket_id = n;
@@ -151,7 +152,8 @@ void
 ism_random_gid(struct rte_ism_gid *gid)
 {
 	/* Version 4, RFC 4122 variant, as uuid_gen() would make; the version
-	 * bits also make it non-zero. */
+	 * bits also make it non-zero.
+	 */
 	gid->gid = (rte_rand() & ~UINT64_C(0xf000)) | 0x4000;
 	gid->gid_ext = (rte_rand() & ~(UINT64_C(3) << 62)) |
 		(UINT64_C(2) << 62);

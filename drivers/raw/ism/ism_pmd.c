@@ -86,7 +86,8 @@ int
 ism_pmd_stats_reset(struct rte_ism_dev *idev __rte_unused)
 {
 	/* The counters are per lcore and written without atomics: they are
-	 * never cleared; the library keeps the reset bases. */
+	 * never cleared; the library keeps the reset bases.
+	 */
 	return 0;
 }
 
@@ -231,16 +232,19 @@ ism_pmd_destroy(struct ism_pmd_dev *dev)
 
 	ism_rawdev_destroy(ism->name);
 	/* A probe that failed before the device became visible: the
-	 * library does not close it, its backend is freed here. */
+	 * library does not close it, its backend is freed here.
+	 */
 	if (!ism->attached && !ism->closed)
 		backend_close(dev);
 	/* Closes a visible device (removal callbacks, stop, then
-	 * backend_close), then frees dev itself (the private area). */
+	 * backend_close), then frees dev itself (the private area).
+	 */
 	rte_ism_pmd_release(ism);
 }
 
 /* What a secondary process may call: the counters, which are in the
- * private area (shared memory); everything else is the primary's. */
+ * private area (shared memory); everything else is the primary's.
+ */
 static const struct rte_ism_dev_ops pmd_secondary_ops = {
 	.stats_get = ism_pmd_stats_get,
 };

@@ -37,7 +37,8 @@ extern int ism_pmd_logtype;
 	RTE_LOG_LINE(level, ISM_PMD, "%s(): " fmt, __func__, ##__VA_ARGS__)
 
 /* CLOCK_MONOTONIC in ns (the clock of the events): deadlines and timers
- * of every backend. */
+ * of every backend.
+ */
 static inline uint64_t
 ism_now_ns(void)
 {
@@ -71,13 +72,15 @@ struct ism_pmd_dev;
 struct ism_backend {
 	const char *name;			/* "loopback", "shm", "ivshmem", "pci" */
 	/* Control ops. The common code adds close, selftest, stats and
-	 * xstats to a copy. */
+	 * xstats to a copy.
+	 */
 	const struct rte_ism_dev_ops *ops;
 	/* Free everything of the backend; the fast path is already off. */
 	void (*close)(struct ism_pmd_dev *dev);
 	/* Extra xstats after the library's (optional), counters that only
 	 * grow unless their bit is in xstat_gauges (a level, e.g. peers
-	 * now: never reset). */
+	 * now: never reset).
+	 */
 	unsigned int nb_xstats;
 	const char *const *xstat_names;
 	uint64_t (*xstat_get)(struct ism_pmd_dev *dev, unsigned int i);
@@ -104,7 +107,8 @@ static inline void
 ism_stat_add(RTE_ATOMIC(uint64_t) *c, uint64_t v, unsigned int slot)
 {
 	/* An EAL lcore's own slot: a plain add (a relaxed load and store),
-	 * readers see either value. */
+	 * readers see either value.
+	 */
 	if (likely(slot < RTE_MAX_LCORE))
 		rte_atomic_store_explicit(c,
 			rte_atomic_load_explicit(c, rte_memory_order_relaxed) + v,
@@ -186,7 +190,8 @@ struct ism_pmd_dev *ism_pmd_create(const char *name, int socket_id,
 int ism_pmd_finish(struct ism_pmd_dev *dev);
 
 /* Remove: the rawdev, then close the device if it is not closed (the
- * backend frees everything) and release it. */
+ * backend frees everything) and release it.
+ */
 void ism_pmd_destroy(struct ism_pmd_dev *dev);
 
 /*
@@ -208,7 +213,8 @@ struct rte_vdev_device;
 int ism_pmd_vdev_remove(struct rte_vdev_device *vdev);
 
 /* Queue an event for the device's client (gid may be NULL); a full queue
- * is counted and logged by the library. */
+ * is counted and logged by the library.
+ */
 void ism_pmd_post(struct ism_pmd_dev *dev, uint32_t type, uint32_t code,
 		const struct rte_ism_gid *gid, uint64_t token, uint64_t info);
 

@@ -58,7 +58,8 @@ raw_info_get(struct rte_rawdev *raw, rte_rawdev_obj_t info, size_t size)
 }
 
 /* Nothing to configure (devargs set the limits at probe): any
- * configuration, a NULL one included, is accepted and ignored. */
+ * configuration, a NULL one included, is accepted and ignored.
+ */
 static int
 raw_configure(const struct rte_rawdev *raw,
 		rte_rawdev_obj_t config __rte_unused,
@@ -92,7 +93,8 @@ raw_dump(struct rte_rawdev *raw, FILE *f)
 }
 
 /* Not a queue-based rawdev: no queues (rather than -ENOTSUP, which
- * rte_rawdev_queue_count() would turn into 65441). */
+ * rte_rawdev_queue_count() would turn into 65441).
+ */
 static uint16_t
 raw_queue_count(struct rte_rawdev *raw __rte_unused)
 {
@@ -123,7 +125,8 @@ raw_xstats_get_by_name(const struct rte_rawdev *raw, const char *name,
 	int ret = rte_ism_xstats_get_by_name(ism_id(raw), name, id, &v);
 
 	/* rte_rawdev.h: the value, or a negative errno (-EINVAL: no such
-	 * name) in the same uint64_t. */
+	 * name) in the same uint64_t.
+	 */
 	return ret < 0 ? (uint64_t)(int64_t)ret : v;
 }
 
@@ -158,7 +161,8 @@ static const struct rte_rawdev_ops ism_rawdev_ops = {
 };
 
 /* The rawdev goes before its ISM device: rte_rawdev_pmd_release() goes
- * through dev_close, which must exist and has nothing to do. */
+ * through dev_close, which must exist and has nothing to do.
+ */
 static int
 raw_gone_close(struct rte_rawdev *raw __rte_unused)
 {
@@ -184,7 +188,8 @@ ism_rawdev_create(uint16_t ism_id, struct rte_device *device,
 			info.socket_id);
 	if (raw == NULL) {
 		/* rawdev sets no rte_errno: a taken name, no free id, or no
-		 * memory. */
+		 * memory.
+		 */
 		if (rte_rawdev_pmd_get_named_dev(info.name) != NULL)
 			ret = -EEXIST;
 		else if (rte_rawdev_count() >= RTE_RAWDEV_MAX_DEVS)
@@ -211,7 +216,8 @@ ism_rawdev_destroy(const char *name)
 	if (raw == NULL || raw->dev_ops != &ism_rawdev_ops)
 		return;
 	/* rte_rawdev_pmd_release() goes through dev_close, which must not
-	 * close the ISM device: it is removed by its driver. */
+	 * close the ISM device: it is removed by its driver.
+	 */
 	raw->dev_ops = &ism_rawdev_gone_ops;
 	raw->started = 0;
 	rte_rawdev_pmd_release(raw);

@@ -21,7 +21,8 @@
 struct rte_device;
 
 /* Register the rawdev of ISM device ism_id (same name); 0, or a negative
- * errno (logged: the device works without it). */
+ * errno (logged: the device works without it).
+ */
 int ism_rawdev_create(uint16_t ism_id, struct rte_device *device,
 		const char *driver_name);
 

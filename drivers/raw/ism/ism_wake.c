@@ -3,7 +3,8 @@
  */
 
 /* A receiving device's wake-up: channels in an epoll instance, armed
- * flag, handle (ism_wake.h). */
+ * flag, handle (ism_wake.h).
+ */
 
 #include <errno.h>
 #include <string.h>
@@ -29,7 +30,8 @@
 
 /* Make channel ch: the sending end in *tx, the receiving end in
  * w->rx[ch] and in the epoll instance. Under w->lock (or before the
- * wake-up is used). */
+ * wake-up is used).
+ */
 static int
 channel_open(struct ism_wake *w, unsigned int ch, int *tx)
 {
@@ -120,7 +122,8 @@ ism_wake_fini(struct ism_wake *w)
 		return;
 	/* A thread still waiting is told to look (it finds the device
 	 * gone); one that has not collected this when the fd closes sleeps
-	 * on, hence the rule of rte_ism.h. */
+	 * on, hence the rule of rte_ism.h.
+	 */
 	ism_wake_kick(w->self.fd);
 	close(w->self.fd);
 	for (ch = 0; ch < ISM_WAKE_CHANNELS; ch++)
@@ -185,7 +188,8 @@ ism_wake_arm(struct ism_wake *w, bool on)
 	/* The flag of a receiver is written by the receiver only; what
 	 * orders the store is the barrier below (arming) or nothing at all
 	 * (disarming: a writer that still sees the flag set only makes a
-	 * spurious wake-up). */
+	 * spurious wake-up).
+	 */
 	ism_wake_flag_set((RTE_ATOMIC(uint32_t) *)(uintptr_t)w->self.armed, on);
 	if (on) {
 		rte_atomic_thread_fence(rte_memory_order_seq_cst);
@@ -193,7 +197,8 @@ ism_wake_arm(struct ism_wake *w, bool on)
 	}
 	/* Empty: the next wait sleeps until the next wake-up. The epoll
 	 * instance is ours (timeout 0: it only says which channels to
-	 * read); under the lock, a channel's fd stays the channel's. */
+	 * read); under the lock, a channel's fd stays the channel's.
+	 */
 	rte_spinlock_lock(&w->lock);
 	n = epoll_wait(w->ep, ev, RTE_DIM(ev), 0);
 	for (i = 0; i < n; i++) {
@@ -212,7 +217,8 @@ ism_wake_kick(int fd)
 	/* Per call non-blocking: the sending end of a peer's channel is
 	 * shared with the peer, which may clear O_NONBLOCK on it. EAGAIN:
 	 * the receiver's queue is full, the channel is readable. A peer can
-	 * make this fail repeatedly (an fd that is no channel). */
+	 * make this fail repeatedly (an fd that is no channel).
+	 */
 	if (send(fd, &one, sizeof(one), MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
 	    errno != EAGAIN)
 		ISM_PMD_LOG_RL(ERR, "wake-up channel %d: %s", fd,

@@ -77,14 +77,16 @@ struct ism_wake_peer {
 };
 
 /* Channel 0: this process's own; 1 + i: peer i's (i a fabric slot of the
- * shm backend, which asserts that there are SHM_MAX_SLOTS of them). */
+ * shm backend, which asserts that there are SHM_MAX_SLOTS of them).
+ */
 #define ISM_WAKE_SELF		0
 #define ISM_WAKE_CHANNELS	65
 
 /* A receiving device's wake-up. */
 struct ism_wake {
 	/* The receiver's flag and the sending end of channel 0: what this
-	 * process's writers use (loopback, kicks). */
+	 * process's writers use (loopback, kicks).
+	 */
 	struct ism_wake_peer self;
 	RTE_ATOMIC(uint32_t) *own;		/* a line allocated here, or NULL */
 	int ep;		/* the epoll instance: the client's descriptor */
@@ -96,7 +98,8 @@ struct ism_wake {
 	 * (rte_intr_rx_ctl()), never reads it; disarming clears it. (Had EAL
 	 * to read it, a read finding it empty, cleared by another thread,
 	 * would spin in eal_intr_proc_rxtx_intr() of
-	 * lib/eal/linux/eal_interrupts.c, which retries on EAGAIN.) */
+	 * lib/eal/linux/eal_interrupts.c, which retries on EAGAIN.)
+	 */
 	struct rte_intr_handle *intr;
 };
 
@@ -122,7 +125,8 @@ void ism_wake_channel_del(struct ism_wake *w, unsigned int ch);
 
 /* Wake a waiter one last time (the device goes away), then free
  * everything. Idempotent; a zeroed struct ism_wake (never initialised) is
- * left alone. */
+ * left alone.
+ */
 void ism_wake_fini(struct ism_wake *w);
 
 /*
@@ -133,7 +137,8 @@ void ism_wake_fini(struct ism_wake *w);
 void ism_wake_arm(struct ism_wake *w, bool on);
 
 /* Send a wake-up on the channel whose sending end is fd. Any thread;
- * never blocks, whoever shares the file. */
+ * never blocks, whoever shares the file.
+ */
 void ism_wake_kick(int fd);
 
 static inline bool

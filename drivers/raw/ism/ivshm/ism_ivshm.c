@@ -38,7 +38,8 @@ ivshm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 }
 
 /* Fast-path resolution (ism_sw_move_data_fast): fp_ent[] holds a table
- * of IVSHM_NB_IDX entries for every slot (ism_sw_view.h). */
+ * of IVSHM_NB_IDX entries for every slot (ism_sw_view.h).
+ */
 static __rte_always_inline bool
 ivshm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 {
@@ -48,7 +49,8 @@ ivshm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 }
 
 /* Every other case (non-EAL threads, errors, the fence fallback), signalled
- * or not. */
+ * or not.
+ */
 static __rte_noinline int
 ivshm_move_data_full(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
@@ -100,7 +102,8 @@ ivshm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 	uint16_t got, i, n = 0;
 
 	/* In the bracket: after an expulsion the old SBA may become another
-	 * member's, once rte_ism_pmd_synchronize() says no poll uses it. */
+	 * member's, once rte_ism_pmd_synchronize() says no poll uses it.
+	 */
 	rte_ism_pmd_move_enter(slot);
 	sba = rte_atomic_load_explicit(&d->sba, rte_memory_order_acquire);
 	if (ism_sw_sba_pending(sba)) {
@@ -115,7 +118,8 @@ ivshm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 }
 
 /* Control ops: op_lock (one waiting op per device), then the control
- * lock, which waits release between their checks. */
+ * lock, which waits release between their checks.
+ */
 
 static void
 op_lock(struct ivshm_dev *d)
@@ -149,7 +153,8 @@ ism_ivshm_own_free(struct ivshm_dev *d, uint32_t idx)
 	struct ivshm_own *o = &d->own[idx];
 
 	/* A DMB of an earlier slot (before an expulsion) is not in the
-	 * allocator's partition. */
+	 * allocator's partition.
+	 */
 	if (o->slot == d->alloc_slot)
 		ism_ivshm_alloc_give(&d->alloc, o->off / IVSHM_DMB_ALIGN,
 				RTE_ALIGN_CEIL(o->len, IVSHM_DMB_ALIGN) /
@@ -211,7 +216,8 @@ ism_ivshm_own_audit(struct ivshm_dev *d)
 			continue;
 		ism_ivshm_bad(d, -1, "an entry of our DMB table was changed");
 		/* The token last, as at registration: a reader that loads it
-		 * sees the fields (a token that stayed was not read again). */
+		 * sees the fields (a token that stayed was not read again).
+		 */
 		if (want != 0) {
 			te->rgid = o->rgid.gid;
 			te->rgid_ext = o->rgid.gid_ext;
@@ -226,7 +232,8 @@ ism_ivshm_own_audit(struct ivshm_dev *d)
 
 /* Until every member in our view has applied our last DMB change (or is
  * gone): then the writer can use a new token, no one an old one, and the
- * others answer -EACCES rather than -ENOENT, as on the other backends. */
+ * others answer -EACCES rather than -ENOENT, as on the other backends.
+ */
 static bool
 peers_applied(struct ivshm_dev *d, void *arg __rte_unused)
 {
@@ -252,7 +259,8 @@ static void
 wait_peers(struct ivshm_dev *d)
 {
 	/* Not answering in time is logged and not held against the
-	 * registration (as on the shm backend). */
+	 * registration (as on the shm backend).
+	 */
 	if (ism_ivshm_wait(d, peers_applied, NULL,
 		       IVSHM_ACK_TIMEOUT_MS * 1000000ULL) < 0)
 		ISM_PMD_LOG(WARNING, "%s: not every member applied a DMB "
@@ -343,7 +351,8 @@ ivshm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 	}
 	o->registered = false;
 	/* The writer hears of it, be it this device itself (the others
-	 * post it when they apply the change), as on the other backends. */
+	 * post it when they apply the change), as on the other backends.
+	 */
 	if (o->live && rte_ism_gid_equal(&o->rgid, &d->gid))
 		ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
 			     RTE_ISM_BUF_UNREGISTERED, &d->gid, token, 0);
@@ -355,7 +364,8 @@ ivshm_dmb_unregister(struct rte_ism_dev *idev, uint64_t token)
 				 d->slot)[idx].token, 0, rte_memory_order_release);
 		ism_ivshm_publish(d, idx);
 		/* When the writer has applied it, it no longer moves
-		 * with the token (it synchronizes before it says so). */
+		 * with the token (it synchronizes before it says so).
+		 */
 		wait_peers(d);
 		rte_ism_pmd_synchronize();
 		/* No late signal of this DMB reported for the next one. */
@@ -419,7 +429,8 @@ detach_local(struct ivshm_dev *d, uint64_t token, unsigned int *s,
 }
 
 /* Tell the owner of token we dropped an attachment, if it is still the
- * incarnation we attached to. */
+ * incarnation we attached to.
+ */
 static void
 tell_detach(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 		uint64_t token)
@@ -468,14 +479,16 @@ ivshm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 		goto out;
 	}
 	/* Counted before asking, so that an unregister crossing our
-	 * request keeps the memory; undone if the owner says no. */
+	 * request keeps the memory; undone if the owner says no.
+	 */
 	v->ctl[idx].attach++;
 	ism_sw_dmb_attached(out, token, e->addr, e->len, &d->gid);
 	ret = ism_ivshm_request(d, oslot, IVSHM_REQ_ATTACH, 0, token, 0);
 	if (ret == 0)
 		goto out;
 	/* Refused, owner gone or silent: undo; a DETACH behind a request
-	 * it did not answer in time keeps a slow owner's count right. */
+	 * it did not answer in time keeps a slow owner's count right.
+	 */
 	if (detach_local(d, token, &s, &epoch) == 1 && ret == -ETIMEDOUT)
 		tell_detach(d, s, epoch, token);
 	if (ret == -ENETUNREACH)
@@ -505,7 +518,8 @@ ivshm_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
 		goto out;
 	}
 	/* Ours first: once the owner has our answer it may reuse the
-	 * memory. */
+	 * memory.
+	 */
 	ret = detach_local(d, token, &s, &epoch);
 	if (ret == 1)
 		tell_detach(d, s, epoch, token);

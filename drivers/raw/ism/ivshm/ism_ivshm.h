@@ -66,10 +66,12 @@
 #define IVSHM_NO_SLOT		0xffu
 /* Two resyncs with one peer are at least the liveness timeout apart, or
  * this if that is shorter: the peer's requests wait for a resync that is
- * due, and the peer waits IVSHM_ACK_TIMEOUT_MS for their answers. */
+ * due, and the peer waits IVSHM_ACK_TIMEOUT_MS for their answers.
+ */
 #define IVSHM_RESYNC_GAP_MAX_MS	1000
 /* DMB table entries read again each pass: of each peer's table (what
- * this device uses), and of its own (what the others read). */
+ * this device uses), and of its own (what the others read).
+ */
 #define IVSHM_AUDIT_ENTRIES	32
 
 _Static_assert(IVSHM_NB_IDX == ISM_SW_SBA_NB_IDX, "SBA covers all indices");
@@ -83,17 +85,20 @@ struct ivshm_view_ctl {
 };
 
 /* One owner's DMBs as a device sees them (addresses in its mapping of
- * the region), indexed by DMB index: [IVSHM_IDX_FIRST + max_dmbs]. */
+ * the region), indexed by DMB index: [IVSHM_IDX_FIRST + max_dmbs].
+ */
 struct ivshm_view {
 	struct ism_sw_view sw;		/* first: the fast path's; sba the
-					 * owner's, in the region */
+					 * owner's, in the region
+					 */
 	struct ivshm_view_ctl *ctl;
 };
 
 /* What a device knows of another slot of the region. */
 struct ivshm_peer {
 	/* Liveness: the state word and heartbeat last read, and when either
-	 * last changed (CLOCK_MONOTONIC of this device). */
+	 * last changed (CLOCK_MONOTONIC of this device).
+	 */
 	uint64_t word;
 	uint64_t beat;
 	uint64_t t_change;
@@ -110,12 +115,14 @@ struct ivshm_peer {
 	uint32_t audit;		/* next entry of its table read again */
 	/* Misbehaved (peer_fence(), ism_ivshm_peer.c): not taken up before
 	 * fence_ns; once taken up, asked to take us up again (resync) if the
-	 * client may have been misled about this incarnation (broke_epoch). */
+	 * client may have been misled about this incarnation (broke_epoch).
+	 */
 	uint64_t fence_ns;
 	uint64_t broke_epoch;
 	bool broke;
 	/* Resync (ism_ivshm_peer.c): our resync[] for it, the last time we
-	 * took it up again, and whether our client needs us to. */
+	 * took it up again, and whether our client needs us to.
+	 */
 	uint64_t resync_out;
 	uint64_t resync_ns;
 	bool resync_due;
@@ -160,7 +167,8 @@ struct ivshm_dev {
 	RTE_ATOMIC(struct ism_sw_view *) views[IVSHM_MAX_MEMBERS]; /* by owner slot */
 	/* views[slot]->ent, ism_sw_view_no_ent where views[slot] is NULL
 	 * (ism_ivshm_view_publish()): move_data's fast path tests neither
-	 * the view nor the index. */
+	 * the view nor the index.
+	 */
 	RTE_ATOMIC(const struct ism_sw_view_ent *) fp_ent[IVSHM_MAX_MEMBERS];
 	RTE_ATOMIC(struct ism_sw_sba *) sba;	/* own SBA, or quiet while out */
 	RTE_ATOMIC(uint8_t) own_live[IVSHM_NB_IDX]; /* signals reported for these */
@@ -205,7 +213,8 @@ struct ivshm_dev {
 	/* DMBs of others this device attached that their owner unregistered
 	 * or left (owner_tag: the owner's epoch; owner_gone: no DETACH to
 	 * send, and the owner's slot stays pinned): the memory stays the
-	 * owner's until we detach. */
+	 * owner's until we detach.
+	 */
 	struct ism_sw_orphan_list orphans;
 
 	/* Counters (xstats) and the rate limit of peer-triggered logs. */
@@ -226,7 +235,8 @@ struct ivshm_dev {
 };
 
 /* In the fabric: live in the region (also while the others take it up
- * after a rejoin). */
+ * after a rejoin).
+ */
 static inline bool
 ivshm_in_fabric(const struct ivshm_dev *d)
 {
@@ -248,17 +258,20 @@ void ism_ivshm_ctl_detach(struct ivshm_dev *d);
 /* One control pass over every device of the process (lock held). */
 void ism_ivshm_pass_all(void);
 /* Wait (lock held, released between checks) until done(d, arg) or
- * timeout_ns: 0 or -ETIMEDOUT. Runs control passes meanwhile. */
+ * timeout_ns: 0 or -ETIMEDOUT. Runs control passes meanwhile.
+ */
 int ism_ivshm_wait(struct ivshm_dev *d,
 		bool (*done)(struct ivshm_dev *, void *), void *arg,
 		uint64_t timeout_ns);
 /* A protocol error caused by slot (or -1): counted, logged at most once a
- * second per device. */
+ * second per device.
+ */
 void ism_ivshm_bad(struct ivshm_dev *d, int slot, const char *why);
 
 /* ism_ivshm_member.c */
 /* One step of the join (claim, check, announce), of a leave, or the
- * detection of our own expulsion; called by every control pass. */
+ * detection of our own expulsion; called by every control pass.
+ */
 void ism_ivshm_member_step(struct ivshm_dev *d, uint64_t now);
 /* Probe: wait until the join (started by ism_ivshm_ctl_attach) is done. */
 int ism_ivshm_member_join(struct ivshm_dev *d);
@@ -278,7 +291,8 @@ void ism_ivshm_peer_retire(struct ivshm_dev *d, unsigned int s, bool events);
 int ism_ivshm_peer_by_gid(const struct ivshm_dev *d,
 		const struct rte_ism_gid *gid);
 /* Send a request to up peer s and wait for its answer: its status,
- * -ENETUNREACH (it left first) or -ETIMEDOUT. */
+ * -ENETUNREACH (it left first) or -ETIMEDOUT.
+ */
 int ism_ivshm_request(struct ivshm_dev *d, unsigned int s, uint32_t type,
 		uint32_t code, uint64_t arg, uint32_t trigger);
 struct ivshm_view *ism_ivshm_view_new(uint32_t max_dmbs);
@@ -297,7 +311,8 @@ uint64_t ism_ivshm_pin(const struct ivshm_dev *d, unsigned int s);
 /* Publish that own DMB idx changed (table entry written). */
 void ism_ivshm_publish(struct ivshm_dev *d, uint32_t idx);
 /* Check IVSHM_AUDIT_ENTRIES entries of our own DMB table against what we
- * registered, and write back (and announce) those another member changed. */
+ * registered, and write back (and announce) those another member changed.
+ */
 void ism_ivshm_own_audit(struct ivshm_dev *d);
 extern const struct ism_backend ism_ivshm_backend;
 /* Set the fast-path functions of a device being probed. */
@@ -322,7 +337,8 @@ void ism_ivshm_alloc_fini(struct ivshm_alloc *a);
 
 /* ism_ivshm_probe.c */
 /* Create a device on a mapped region; on success the device owns map
- * (munmap at close) if map is not NULL. */
+ * (munmap at close) if map is not NULL.
+ */
 struct ivshm_region {
 	void *base;
 	uint64_t size;

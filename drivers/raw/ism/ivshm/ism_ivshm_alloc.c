@@ -85,7 +85,8 @@ ism_ivshm_alloc_give(struct ivshm_alloc *a, uint64_t off, uint64_t units)
 		a->nb++;
 	} else {
 		/* Cannot happen: at most max_dmbs allocations exist, so at
-		 * most max_dmbs + 1 free extents. */
+		 * most max_dmbs + 1 free extents.
+		 */
 		ISM_PMD_LOG(ERR, "DMB space of %" PRIu64 " units lost: "
 			    "extent table full", units);
 	}

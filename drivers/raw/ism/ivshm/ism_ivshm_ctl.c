@@ -154,7 +154,8 @@ ism_ivshm_wait(struct ivshm_dev *d, bool (*done)(struct ivshm_dev *, void *),
 			return -ETIMEDOUT;
 		pthread_mutex_unlock(&ism_ivshm_ctl_lock);
 		/* Answers of this process come at once; those of other
-		 * members after their next pass. */
+		 * members after their next pass.
+		 */
 		sleep_us(i < 20 ? 20 : 200);
 		pthread_mutex_lock(&ism_ivshm_ctl_lock);
 	}

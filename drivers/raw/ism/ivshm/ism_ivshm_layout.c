@@ -251,7 +251,8 @@ ism_ivshm_ent_read(const struct ivshm_ent *table, const struct ivshm_layout *l,
 	e = &table[idx];
 	/* Token first (acquire: the fields were written before it), then
 	 * the fields, then the token again: a change meanwhile makes the
-	 * entry unreadable now; its owner announces the change anyway. */
+	 * entry unreadable now; its owner announces the change anyway.
+	 */
 	tok = rte_atomic_load_explicit(&e->token, rte_memory_order_acquire);
 	if (tok == 0)
 		return 0;
@@ -296,7 +297,8 @@ ism_ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
 	if (h == seen)
 		return 0;
 	/* Behind by more than the ring holds, or a head that went back:
-	 * the entries cannot tell what changed. */
+	 * the entries cannot tell what changed.
+	 */
 	if (h < seen || h - seen > IVSHM_CHG_RING)
 		return 1;
 	for (i = seen; i < h; i++) {
@@ -309,7 +311,8 @@ ism_ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
 		idx[(*n)++] = x;
 	}
 	/* The owner may have overwritten entries while we read them: if the
-	 * head moved by more than the slack the ring keeps, rescan. */
+	 * head moved by more than the slack the ring keeps, rescan.
+	 */
 	atomic_thread_fence(memory_order_acquire);
 	if (rte_atomic_load_explicit(&m->chg_head, rte_memory_order_relaxed) - seen >
 	    IVSHM_CHG_RING)
@@ -338,7 +341,8 @@ ism_ivshm_req_read(const struct ivshm_member *sender, unsigned int to_slot,
 	r->arg = LOAD(&q->arg);
 	r->trigger = LOAD(&q->trigger);
 	/* A request of an earlier incarnation, or for an earlier one of
-	 * ours: not for us, and not answered. */
+	 * ours: not for us, and not answered.
+	 */
 	if ((seq >> 32) != (from_epoch & UINT32_MAX) ||
 	    r->to_epoch != to_epoch)
 		return 0;

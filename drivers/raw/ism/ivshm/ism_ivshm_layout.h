@@ -85,7 +85,8 @@ _Static_assert(IVSHM_NB_IDX == ISM_SW_TOK_IDX_MASK + 1,
 	       "a token names every DMB index");
 
 /* Member state word: (epoch << 8) | state. The epoch grows by one at each
- * join of a slot, so a new incarnation is never taken for an old one. */
+ * join of a slot, so a new incarnation is never taken for an old one.
+ */
 enum ivshm_state {
 	IVSHM_ST_FREE = 0,	/* never used, or left cleanly */
 	IVSHM_ST_JOINING,	/* claimed; checking its GID is unique */
@@ -130,7 +131,8 @@ struct ivshm_hdr {
 
 /* A request from one member to another (rte_ism_signal_event(), nocopy
  * attach/detach), one outstanding per pair: the sender waits for the
- * answer before it writes the next. */
+ * answer before it writes the next.
+ */
 enum ivshm_req_type {
 	IVSHM_REQ_EVENT = 1,
 	IVSHM_REQ_ATTACH,
@@ -166,7 +168,8 @@ struct ivshm_member {
 	uint8_t reserved0;
 	RTE_ATOMIC(uint32_t) pid;	/* for dumps */
 	/* The header's liveness timeout the member joined with (0: not
-	 * said), which a joiner checks the header against. */
+	 * said), which a joiner checks the header against.
+	 */
 	RTE_ATOMIC(uint32_t) liveness_ms;
 	uint8_t reserved1[20];
 	/* Line 1: heartbeat, advanced by the member's control thread. */
@@ -179,12 +182,14 @@ struct ivshm_member {
 	/* What this member has done about slot s. */
 	RTE_ATOMIC(uint64_t) view_epoch[IVSHM_MAX_MEMBERS];	/* s in its view, 0 none */
 	RTE_ATOMIC(uint64_t) seen_chg[IVSHM_MAX_MEMBERS];	/* s's changes applied */
-	RTE_ATOMIC(uint64_t) pinned[IVSHM_MAX_MEMBERS];		/* s's memory it still maps */
+	/* s's memory it still maps */
+	RTE_ATOMIC(uint64_t) pinned[IVSHM_MAX_MEMBERS];
 	struct ivshm_req req[IVSHM_MAX_MEMBERS];	/* to s */
 	struct ivshm_ans ans[IVSHM_MAX_MEMBERS];	/* to s's request */
 	/* Times it asked s to take it up again (its client may have been
 	 * misled about s by another member's writes); s does when this
-	 * changes while it has this member in view. */
+	 * changes while it has this member in view.
+	 */
 	RTE_ATOMIC(uint64_t) resync[IVSHM_MAX_MEMBERS];
 	uint8_t reserved4[IVSHM_MEMBER_SIZE - 320 - 3 * 512 - 4096 - 1024 -
 			  512];
@@ -194,7 +199,8 @@ struct ivshm_member {
 #define IVSHM_KIND_PCI		2	/* a guest through vfio-pci */
 
 /* A DMB table entry; token written last at register, cleared first at
- * unregister. */
+ * unregister.
+ */
 struct ivshm_ent {
 	RTE_ATOMIC(uint64_t) token;
 	RTE_ATOMIC(uint64_t) rgid;	/* the one writer */
@@ -228,7 +234,8 @@ struct ivshm_layout {
 };
 
 /* Geometry of a region of size bytes with this many slots; 0 or -EINVAL
- * (too small for partitions of IVSHM_MIN_PART, or out of range). */
+ * (too small for partitions of IVSHM_MIN_PART, or out of range).
+ */
 int ism_ivshm_layout_compute(uint64_t size, uint32_t members,
 		struct ivshm_layout *l);
 
@@ -274,7 +281,8 @@ int ism_ivshm_hdr_check(const struct ivshm_hdr *h, uint64_t size,
 		struct ivshm_layout *l, const char **why);
 
 /* Write a header for l (magic last): to format a region that is zero,
- * or to write back the header a member joined with. */
+ * or to write back the header a member joined with.
+ */
 void ism_ivshm_hdr_write(struct ivshm_hdr *h, const struct ivshm_layout *l);
 
 /* Does the header hold l (every field hdr_write() writes)? */
@@ -356,7 +364,8 @@ int ism_ivshm_chg_read(const struct ivshm_member *m, uint64_t seen,
 /* A request of sender (whose epoch is from_epoch) to the member of epoch
  * to_epoch, read from the sender's req[to_slot]: 1 and *r if there is a
  * new valid one (seq differs from last), 0 if none, -EBADMSG if invalid
- * (then *r->seq is still set, to be answered with an error). */
+ * (then *r->seq is still set, to be answered with an error).
+ */
 int ism_ivshm_req_read(const struct ivshm_member *sender, unsigned int to_slot,
 		uint64_t from_epoch, uint64_t to_epoch, uint64_t last,
 		struct ivshm_req *r, const char **why);

@@ -43,7 +43,8 @@
 #include "ism_ivshm.h"
 
 /* How long a join may take before it fails: the others need up to one
- * liveness timeout to be declared gone, plus their acknowledgements. */
+ * liveness timeout to be declared gone, plus their acknowledgements.
+ */
 static uint64_t
 join_deadline_ns(const struct ivshm_dev *d)
 {
@@ -121,7 +122,8 @@ take_slot(struct ivshm_dev *d, unsigned int s, uint64_t epoch)
 	memset(t, 0, IVSHM_TABLE_SIZE);
 	memset(ivshm_sba(d->base, &d->lay, s), 0, IVSHM_SBA_SIZE);
 	/* A new partition: DMBs of an earlier slot stay where they were
-	 * until unregistered, but are no longer ours to place. */
+	 * until unregistered, but are no longer ours to place.
+	 */
 	if (d->alloc_slot != s) {
 		ism_ivshm_alloc_reset(&d->alloc, d->lay.part_size /
 				IVSHM_DMB_ALIGN);
@@ -190,11 +192,13 @@ step_claim(struct ivshm_dev *d, uint64_t now)
 
 	/* The region still holds the fabric whose geometry we use (a member
 	 * that was in it writes a forged header back, ourselves once we
-	 * claimed a slot). */
+	 * claimed a slot).
+	 */
 	if (!ism_ivshm_hdr_same(ivshm_hdr(d->base), &d->lay))
 		goto wait;
 	/* Our old slot first (a rejoin keeps its partition), then slots
-	 * never used or left cleanly, then those of dead members. */
+	 * never used or left cleanly, then those of dead members.
+	 */
 	if (d->prev_slot != IVSHM_NO_SLOT && try_claim(d, d->prev_slot))
 		goto claimed;
 	for (pass = 0; pass < 2; pass++)
@@ -440,7 +444,8 @@ ism_ivshm_member_step(struct ivshm_dev *d, uint64_t now)
 		break;
 	case IVSHM_PH_FAILED:
 		/* A device that was in the fabric keeps trying: whatever
-		 * stopped it (a member with its GID, no slot) may go. */
+		 * stopped it (a member with its GID, no slot) may go.
+		 */
 		if (d->rejoin && now - d->phase_ns > d->liveness_ns)
 			set_phase(d, IVSHM_PH_CLAIM, now);
 		break;
@@ -521,7 +526,8 @@ ism_ivshm_member_leave(struct ivshm_dev *d)
 	for (s = 0; s < d->lay.members; s++)
 		ism_ivshm_peer_retire(d, s, false);
 	/* Free for the next member, unless we were declared gone (then it is
-	 * DEAD already, or taken again). */
+	 * DEAD already, or taken again).
+	 */
 	ism_ivshm_state_read(d->me, &w);
 	if (ivshm_state_epoch(w) == d->epoch &&
 	    ivshm_state_st(w) != IVSHM_ST_FREE)

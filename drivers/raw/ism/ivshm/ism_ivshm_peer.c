@@ -58,7 +58,8 @@ ism_ivshm_view_new(uint32_t max_dmbs)
 	struct ivshm_view *v;
 
 	/* Entries for every index a token can name (the fast path's table,
-	 * fp_ent[]); those past max_dmbs stay empty. */
+	 * fp_ent[]); those past max_dmbs stay empty.
+	 */
 	v = rte_zmalloc("ism_ivshm_view", sizeof(*v) + IVSHM_NB_IDX *
 			sizeof(*v->sw.ent) + n * sizeof(*v->ctl),
 			RTE_CACHE_LINE_SIZE);
@@ -120,7 +121,8 @@ gid_is(const struct rte_ism_gid *g, uint64_t gid, uint64_t ext)
 }
 
 /* Write this device's acknowledgement of slot s: seen_chg before the
- * epoch, which the owner checks first. */
+ * epoch, which the owner checks first.
+ */
 static void
 ack(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t seen)
 {
@@ -129,7 +131,8 @@ ack(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t seen)
 }
 
 /* Keep an attachment of a DMB that leaves the view (unregistered, or its
- * owner gone): the memory stays valid until we detach. */
+ * owner gone): the memory stays valid until we detach.
+ */
 static void
 orphan_add(struct ivshm_dev *d, struct ivshm_peer *p, uint32_t idx,
 		uint64_t token, bool owner_gone)
@@ -140,7 +143,8 @@ orphan_add(struct ivshm_dev *d, struct ivshm_peer *p, uint32_t idx,
 			      v->sw.ent[idx].len, v->ctl[idx].attach,
 			      owner_gone, p->epoch) == NULL)
 		/* The attachment is forgotten: a detach gets -ENOENT. The
-		 * memory may be reused while the client still writes it. */
+		 * memory may be reused while the client still writes it.
+		 */
 		ISM_PMD_LOG(ERR, "%s: no memory to keep attached DMB 0x%"
 			    PRIx64, d->name, token);
 	else if (owner_gone)
@@ -157,7 +161,8 @@ orphan_add(struct ivshm_dev *d, struct ivshm_peer *p, uint32_t idx,
 
 /* Set view entry idx of p from what its table holds now (VIEW_* flags). An
  * invalid entry leaves the entry as it is: only another member writes
- * one, and the owner writes its own back. */
+ * one, and the owner writes its own back.
+ */
 static unsigned int
 view_update(struct ivshm_dev *d, unsigned int s, uint32_t idx)
 {
@@ -183,7 +188,8 @@ view_update(struct ivshm_dev *d, unsigned int s, uint32_t idx)
 		return 0;
 	if (e->token != 0) {
 		/* Only the writer is told (as on the other backends); only
-		 * the writer can have attached it. */
+		 * the writer can have attached it.
+		 */
 		if (e->writable) {
 			ism_pmd_post(&d->common, RTE_ISM_EVENT_BUF,
 				     RTE_ISM_BUF_UNREGISTERED, &gid, e->token,
@@ -198,7 +204,8 @@ view_update(struct ivshm_dev *d, unsigned int s, uint32_t idx)
 	if (ret != 1)
 		return ret_flags;
 	/* An owner never issues a token twice (ism_sw_token.h): this one
-	 * was taken away by another member's writes. */
+	 * was taken away by another member's writes.
+	 */
 	if (dv.token == c->gone) {
 		ism_ivshm_bad(d, s, "a DMB reported unregistered is back");
 		ret_flags |= VIEW_MISLED;
@@ -212,7 +219,8 @@ view_update(struct ivshm_dev *d, unsigned int s, uint32_t idx)
 
 /* Apply what p changed in its table since we last looked, and read
  * IVSHM_AUDIT_ENTRIES more of its entries again; VIEW_MISLED if our
- * client was told of a change that another member forged. */
+ * client was told of a change that another member forged.
+ */
 static unsigned int
 sync_table(struct ivshm_dev *d, unsigned int s)
 {
@@ -236,13 +244,15 @@ sync_table(struct ivshm_dev *d, unsigned int s)
 			flags |= view_update(d, s, idx[i]);
 	}
 	/* Changes written without an announcement (or behind a forged
-	 * one) are found within nb / IVSHM_AUDIT_ENTRIES passes. */
+	 * one) are found within nb / IVSHM_AUDIT_ENTRIES passes.
+	 */
 	for (k = 0; k < RTE_MIN(nb, (uint32_t)IVSHM_AUDIT_ENTRIES); k++) {
 		flags |= view_update(d, s, IVSHM_IDX_FIRST + p->audit);
 		p->audit = (p->audit + 1) % nb;
 	}
 	/* Whoever moved with a removed token has finished before we say
-	 * so: then the owner may reuse the memory. */
+	 * so: then the owner may reuse the memory.
+	 */
 	if (flags & VIEW_REMOVED)
 		rte_ism_pmd_synchronize();
 	if (head != p->seen_chg) {
@@ -271,12 +281,14 @@ peer_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 	p->view = v;
 	p->id = *id;
 	/* Its request we answered last, if it is that incarnation's (taken
-	 * up again: resync), is not served twice. */
+	 * up again: resync), is not served twice.
+	 */
 	p->last_req = rte_atomic_load_explicit(&d->me->ans[s].seq,
 			rte_memory_order_relaxed);
 	p->audit = 0;
 	/* Resync counters count from 0 for each pair of incarnations (the
-	 * other reads ours once it sees our acknowledgement below). */
+	 * other reads ours once it sees our acknowledgement below).
+	 */
 	if (epoch != p->epoch) {
 		p->resync_out = 0;
 		p->resync_due = false;
@@ -325,7 +337,8 @@ retire(struct ivshm_dev *d, unsigned int s, bool events, bool bounce)
 			orphan_add(d, p, x, v->sw.ent[x].token, !bounce);
 	}
 	/* Attachments of its DMBs it had unregistered: now nobody keeps
-	 * that memory for us but the pin. */
+	 * that memory for us but the pin.
+	 */
 	TAILQ_FOREACH(orph, &d->orphans, next) {
 		if (bounce || ism_sw_tok_slot(orph->token) != s ||
 		    orph->owner_tag != p->epoch || orph->owner_gone)
@@ -335,7 +348,8 @@ retire(struct ivshm_dev *d, unsigned int s, bool events, bool bounce)
 				ism_ivshm_pin(d, s), rte_memory_order_release);
 	}
 	/* Our DMBs it could write: still ours, reported; its attachments
-	 * end with it. */
+	 * end with it.
+	 */
 	for (x = IVSHM_IDX_FIRST; x < IVSHM_IDX_FIRST + d->max_dmbs; x++) {
 		o = &d->own[x];
 		if (o->token == 0 || !rte_ism_gid_equal(&o->rgid, &gid))
@@ -418,7 +432,8 @@ resync_gap(const struct ivshm_dev *d)
 }
 
 /* Up peer s's resync counter for us, or ours if it is not about us (it
- * does not have this incarnation of ours in view). */
+ * does not have this incarnation of ours in view).
+ */
 static uint64_t
 resync_theirs(struct ivshm_dev *d, unsigned int s)
 {
@@ -442,7 +457,8 @@ resync_pending(struct ivshm_dev *d, unsigned int s)
 }
 
 /* Retire up peer s and take it up again at once: its client hears
- * RTE_ISM_DEV_DISABLED, then RTE_ISM_DEV_ENABLED, as after a restart. */
+ * RTE_ISM_DEV_DISABLED, then RTE_ISM_DEV_ENABLED, as after a restart.
+ */
 static void
 peer_bounce(struct ivshm_dev *d, unsigned int s)
 {
@@ -457,7 +473,8 @@ peer_bounce(struct ivshm_dev *d, unsigned int s)
 }
 
 /* Make the resync with up peer s that is pending, unless the last one
- * was less than resync_gap() ago (meanwhile its requests wait). */
+ * was less than resync_gap() ago (meanwhile its requests wait).
+ */
 static void
 resync_step(struct ivshm_dev *d, unsigned int s, uint64_t now)
 {
@@ -527,7 +544,8 @@ serve_requests(struct ivshm_dev *d, unsigned int s)
 	if (ret == 0)
 		return;
 	/* A resync it asked for before this request (read after it) comes
-	 * first: its client's token is for our client's next session. */
+	 * first: its client's token is for our client's next session.
+	 */
 	if (resync_pending(d, s))
 		return;
 	p->last_req = r.seq;
@@ -557,7 +575,8 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 	if (now < p->fence_ns)
 		return;
 	/* Proof that it runs: it changed since we first looked, or it saw
-	 * us (a member found live at our join may be a dead one). */
+	 * us (a member found live at our join may be a dead one).
+	 */
 	acked = rte_atomic_load_explicit(&m->view_epoch[d->slot], rte_memory_order_acquire) ==
 		d->epoch;
 	if (!acked && !ism_ivshm_peer_alive(d, p, now))
@@ -567,7 +586,8 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 		 * again with the next epoch: this state word was written
 		 * back by another member. After the fence, a stale one is
 		 * declared gone (nobody beats for it); one that still runs
-		 * is taken up again. */
+		 * is taken up again.
+		 */
 		p->retired = 0;
 		peer_fence(d, s, epoch, now, "a member we retired is LIVE "
 			   "again in the same epoch");
@@ -584,7 +604,8 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 	gid.gid_ext = id.gid_ext;
 	/* A member declared gone that joined again in another slot: this
 	 * pass may have read its old slot before the old state word
-	 * changed. */
+	 * changed.
+	 */
 	o = ism_ivshm_peer_by_gid(d, &gid);
 	if (o >= 0 && (!ism_ivshm_state_read(ivshm_member(d->base, o), &w) ||
 		       w != ivshm_state_make(d->peers[o].epoch,
@@ -594,7 +615,8 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 	}
 	if (rte_ism_gid_equal(&gid, &d->gid) || o >= 0) {
 		/* One of the two was forged: the one in view stays, and the
-		 * other is taken up once the first is gone. */
+		 * other is taken up once the first is gone.
+		 */
 		peer_fence(d, s, epoch, now, "the GID of another member");
 		return;
 	}
@@ -602,7 +624,8 @@ maybe_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch, uint64_t now)
 	if (p->up && p->broke && p->broke_epoch == epoch) {
 		/* Its client may think we have it in view since it joined,
 		 * and our client heard of another with its GID meanwhile:
-		 * taken up now, we are ahead and it follows (resync_step()). */
+		 * taken up now, we are ahead and it follows (resync_step()).
+		 */
 		d->resyncs++;
 		p->resync_ns = now;
 		rte_atomic_store_explicit(&d->me->resync[s], ++p->resync_out,
@@ -656,7 +679,8 @@ ism_ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 			/* It left or was declared gone. Another epoch (or
 			 * JOINING) while in our view is not a member's doing:
 			 * the slot is taken again only once nobody has it in
-			 * view. */
+			 * view.
+			 */
 			if (e != p->epoch || st == IVSHM_ST_JOINING)
 				peer_fence(d, s, e, now, "state word of "
 					   "another epoch in a slot in our "
@@ -667,7 +691,8 @@ ism_ivshm_peers_step(struct ivshm_dev *d, uint64_t now)
 		     st == IVSHM_ST_LEAVING) &&
 		    ism_ivshm_peer_dead(d, p, now)) {
 			/* No heartbeat for the liveness timeout: gone. The
-			 * first device to see it says so for everyone. */
+			 * first device to see it says so for everyone.
+			 */
 			if (rte_atomic_compare_exchange_strong_explicit(&m->state, &w,
 					ivshm_state_make(e, IVSHM_ST_DEAD),
 					rte_memory_order_acq_rel,
@@ -724,7 +749,8 @@ req_done(struct ivshm_dev *d, void *arg)
 
 	/* The control pass runs while we wait: if it found us expelled, the
 	 * request died with our slot (whose answers, d->slot, are no longer
-	 * ours to read: NO_SLOT while out). */
+	 * ours to read: NO_SLOT while out).
+	 */
 	if (d->slot != w->my_slot || d->epoch != w->my_epoch) {
 		w->status = -ENETUNREACH;
 		return true;

@@ -41,13 +41,15 @@
 #include "ism_ivshm.h"
 
 /* How long a member waits for another one that is formatting the region
- * before it takes over (the other died while formatting). */
+ * before it takes over (the other died while formatting).
+ */
 #define IVSHM_FORMAT_WAIT_MS	1000
 /* ... and gives up after this (another member keeps changing it). */
 #define IVSHM_FORMAT_GIVEUP_MS	10000
 /* A header is taken once read twice this far apart: the members write
  * back a forged one within a control pass (every IVSHM_PERIOD_US); ten
- * periods leave room for a control thread that runs late. */
+ * periods leave room for a control thread that runs late.
+ */
 #define IVSHM_HDR_SETTLE_MS	(10 * IVSHM_PERIOD_US / 1000)
 
 struct ivshm_args {
@@ -109,7 +111,8 @@ sleep_ms(unsigned int ms)
 }
 
 /* Format a region whose header is zero and which holds no member (we won
- * format_owner, nonce). */
+ * format_owner, nonce).
+ */
 static int
 format_region(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size,
 		uint64_t nonce)
@@ -146,7 +149,8 @@ format_region(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size,
 
 /* The header, checked, twice the same IVSHM_HDR_SETTLE_MS apart and with
  * the liveness timeout the live members say they use: 0 and d->lay, 1 if
- * not (yet), or the error of ism_ivshm_hdr_check(). */
+ * not (yet), or the error of ism_ivshm_hdr_check().
+ */
 static int
 read_header(struct ivshm_dev *d, uint64_t size, const char **why)
 {
@@ -225,7 +229,8 @@ open_fabric(struct ivshm_dev *d, const struct ivshm_args *a, uint64_t size)
 			return -EINVAL;
 		}
 		/* Zeroed under its members (by one of them): not a region to
-		 * format; they write their header back. */
+		 * format; they write their header back.
+		 */
 		members = ism_ivshm_region_has_member(d->base, size, &slot, &w);
 		if (members) {
 			sleep_ms(1);

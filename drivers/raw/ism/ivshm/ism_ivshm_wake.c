@@ -71,7 +71,8 @@ ism_ivshm_intr_arm(struct rte_ism_dev *idev, bool on)
 	if (!on)
 		return 0;
 	/* As the poll: after an expulsion the old SBA may become another
-	 * member's once no bracket uses it. */
+	 * member's once no bracket uses it.
+	 */
 	rte_ism_pmd_move_enter(slot);
 	sba = rte_atomic_load_explicit(&d->sba, rte_memory_order_acquire);
 	pending = ism_sw_sba_pending(sba);

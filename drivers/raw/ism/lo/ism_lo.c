@@ -46,7 +46,8 @@ struct __rte_cache_aligned lo_dmb {
 	/* The device of the fabric whose GID is rgid, NULL while there is
 	 * none: the fast path compares one pointer, not the 16-byte GIDs.
 	 * Kept by the control path (register, join, leave); GIDs are
-	 * unique in a fabric and never change. */
+	 * unique in a fabric and never change.
+	 */
 	RTE_ATOMIC(const struct lo_dev *) writer;
 	struct rte_ism_gid rgid;
 	uint16_t vlan_id;
@@ -66,7 +67,8 @@ struct lo_dev {
 	uint8_t slot;
 	uint32_t max_dmbs;
 	/* [ISM_SW_NB_IDX]: every index a token can name, so the fast path
-	 * needs no range check (those past max_dmbs stay empty). */
+	 * needs no range check (those past max_dmbs stay empty).
+	 */
 	struct lo_dmb *dmbs;
 	struct ism_sw_sba *sba;
 	RTE_ATOMIC(uint64_t) vlans[(RTE_ISM_VLAN_ID_MAX + 1) / 64];
@@ -75,20 +77,23 @@ struct lo_dev {
 	struct ism_sw_orphan_list orphans;
 	/* Fast path: the DMB table of the device in each fabric slot of
 	 * this device's CHID, lo_no_dmbs for the others (empty slots, other
-	 * CHIDs). Written under the fabric lock, read with atomics. */
+	 * CHIDs). Written under the fabric lock, read with atomics.
+	 */
 	RTE_ATOMIC(struct lo_dmb *) reach[1 << ISM_SW_TOK_SLOT_BITS];
 	/* Interrupt mode: the flag in the tail of sba. */
 	struct ism_wake wake;
 };
 
 /* What reach[] holds for a slot without a device of the same CHID: every
- * entry empty (len 0, which no move fits in). */
+ * entry empty (len 0, which no move fits in).
+ */
 static struct lo_dmb lo_no_dmbs[ISM_SW_NB_IDX];
 
 static struct {
 	pthread_mutex_t lock;
 	/* By slot; fast path: atomic loads. As many as a token can name,
-	 * so that no slot needs a bounds check; LO_MAX_DEVS used. */
+	 * so that no slot needs a bounds check; LO_MAX_DEVS used.
+	 */
 	RTE_ATOMIC(struct lo_dev *) devs[1 << ISM_SW_TOK_SLOT_BITS];
 } lo_fabric = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -174,13 +179,15 @@ lo_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 	const struct lo_dmb *dmb;
 
 	/* Relaxed: the entry is read through the pointer (an address
-	 * dependency, as rcu_dereference()). */
+	 * dependency, as rcu_dereference()).
+	 */
 	dmb = rte_atomic_load_explicit(src->reach + tok_slot(token), rte_memory_order_relaxed);
 	dmb += tok_idx(token);
 	/* Plain loads, which the compiler folds into the compares (it
 	 * keeps an atomic load apart: one more instruction each); the fence
 	 * makes the token's an acquire (x86: no instruction), so that the
-	 * fields below are those published with this token. */
+	 * fields below are those published with this token.
+	 */
 	if (unlikely(dmb->token != token))
 		return false;
 	rte_atomic_thread_fence(rte_memory_order_acquire);
@@ -193,7 +200,8 @@ lo_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 }
 
 /* Every other case (non-EAL threads, errors, the fence fallback), signalled
- * or not. */
+ * or not.
+ */
 static __rte_noinline int
 lo_move_data_full(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
@@ -378,7 +386,8 @@ lo_dmb_attach(struct rte_ism_dev *idev, uint64_t token, struct rte_ism_dmb *out)
 	int ret;
 
 	/* The same checks as a move; every change to devices and tokens
-	 * is made under this lock, so nothing changes meanwhile. */
+	 * is made under this lock, so nothing changes meanwhile.
+	 */
 	pthread_mutex_lock(&lo_fabric.lock);
 	ret = lo_lookup(d, token, &owner, &dmb);
 	if (ret == 0) {
@@ -575,7 +584,8 @@ lo_leave_fabric(struct lo_dev *d)
 				     RTE_ISM_BUF_UNREGISTERED, &d->gid,
 				     dmb->id_token, 0);
 		/* Only the writer attaches: it keeps an attached DMB until
-		 * it detaches (a writer that left has no attachment). */
+		 * it detaches (a writer that left has no attachment).
+		 */
 		if (dmb->attach_cnt == 0 || o == NULL || o == d)
 			rte_free(dmb->addr);
 		else if (ism_sw_orphan_add(&o->orphans, dmb->id_token,

@@ -258,7 +258,8 @@ pci_query_remote_gid(struct rte_ism_dev *idev, const struct rte_ism_gid *rgid,
 }
 
 /* Membership is kept here too, so that add is idempotent and del of a
- * VLAN the device is not in says -ENOENT without asking the device. */
+ * VLAN the device is not in says -ENOENT without asking the device.
+ */
 static int
 pci_vlan_change(struct rte_ism_dev *idev, uint16_t vlan_id, bool add)
 {
@@ -642,7 +643,8 @@ ism_pci_dev_create(const char *name, struct rte_device *device, int socket_id,
 	d->dmbs = rte_zmalloc_socket("ism_pci_dmbs", sizeof(*d->dmbs) *
 			(RTE_ISM_DMB_IDX_FIRST + d->max_dmbs), 0, socket_id);
 	/* Before the interrupt is on: its handler reads the wake-up. A
-	 * device without it only has no interrupt mode. */
+	 * device without it only has no interrupt mode.
+	 */
 	if (platform->intr != NULL)
 		ism_wake_init(&d->wake, name, socket_id, NULL);
 	ret = d->dmbs == NULL ? -ENOMEM : pci_bring_up(d, socket_id);

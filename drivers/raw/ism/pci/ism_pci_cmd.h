@@ -95,7 +95,8 @@ int ism_pci_cmd_query_rgid(struct ism_pci_cmd_chan *ch, uint64_t rgid,
 int ism_pci_cmd_reg_dmb(struct ism_pci_cmd_chan *ch,
 		const struct ism_pci_reg_dmb *r, uint64_t *token);
 /* *released (may be NULL): the device let go of the DMB (code 0 or 0xffff,
- * as in Linux), so its memory may be freed, even if -EIO is returned. */
+ * as in Linux), so its memory may be freed, even if -EIO is returned.
+ */
 int ism_pci_cmd_unreg_dmb(struct ism_pci_cmd_chan *ch, uint64_t token,
 		bool *released);
 int ism_pci_cmd_signal_ieq(struct ism_pci_cmd_chan *ch, uint64_t rgid,

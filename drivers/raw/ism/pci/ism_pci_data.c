@@ -336,7 +336,8 @@ ism_pci_irq(void *arg)
 	/* An interrupt is a signal or an event the client has not seen: its
 	 * client sleeps if armed (events posted above woke it already). The
 	 * device wrote the SBA before it raised the interrupt, so a client
-	 * arming after the flag was read here finds the signal pending. */
+	 * arming after the flag was read here finds the signal pending.
+	 */
 	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 	ism_wake_event(&d->wake);
 }

@@ -72,7 +72,8 @@ int ism_pci_move_burst(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		const struct rte_ism_move_seg *segs, uint16_t nb_segs);
 int ism_pci_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb);
 /* Drain the IEQ into the library's event queue if E is set. With try, give
- * up if another thread is draining (it will see what we would). */
+ * up if another thread is draining (it will see what we would).
+ */
 void ism_pci_events_drain(struct ism_pci_dev *d, bool try);
 /* Interrupt handler (rte_intr callback): drains the event queue. */
 void ism_pci_irq(void *arg);

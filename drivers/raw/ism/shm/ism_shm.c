@@ -71,7 +71,8 @@ shm_target(const void *ctx, uint64_t token, struct ism_sw_target *t)
 }
 
 /* Fast-path resolution (ism_sw_move_data_fast): fp_ent[] holds a table
- * of SHM_NB_IDX entries for every slot (ism_sw_view.h). */
+ * of SHM_NB_IDX entries for every slot (ism_sw_view.h).
+ */
 static __rte_always_inline bool
 shm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 {
@@ -81,7 +82,8 @@ shm_find(const void *ctx, uint64_t token, struct ism_sw_target *t)
 }
 
 /* Every other case (non-EAL threads, errors, the fence fallback), signalled
- * or not. */
+ * or not.
+ */
 static __rte_noinline int
 shm_move_data_full(void *ctx, uint64_t token, uint32_t idx, uint32_t sf,
 		uint32_t offset, const void *data, uint32_t len)
@@ -129,7 +131,8 @@ shm_poll_sba(struct ism_shm_dev *d, unsigned int wslot, struct ism_sw_sba *sba,
 	for (i = 0; i < got; i++) {
 		idx = sigs[i].dmb_idx;
 		/* A peer may scribble over its SBA: it is dropped here. The
-		 * poll reports indices below SHM_NB_IDX only. */
+		 * poll reports indices below SHM_NB_IDX only.
+		 */
 		if (rte_atomic_load_explicit(&d->writer_slot[idx], rte_memory_order_relaxed) ==
 		    wslot)
 			sigs[n++] = sigs[i];
@@ -138,7 +141,8 @@ shm_poll_sba(struct ism_shm_dev *d, unsigned int wslot, struct ism_sw_sba *sba,
 }
 
 /* Visits our own SBA and one per writer peer: the cost depends on the
- * number of peers, not of DMBs. Starts where the last full poll stopped. */
+ * number of peers, not of DMBs. Starts where the last full poll stopped.
+ */
 static int
 shm_signal_poll(void *ctx, struct rte_ism_signal *sigs, uint16_t nb)
 {
@@ -244,10 +248,12 @@ shm_close(struct ism_pmd_dev *common)
 
 	if (d->ticker.attached) {
 		/* op_lock: the wait is for one op at a time (the control
-		 * thread takes only the control lock: no deadlock). */
+		 * thread takes only the control lock: no deadlock).
+		 */
 		ism_shm_op_lock(d);
 		/* Peers drop our DMBs and post their events before they
-		 * answer, so they are done when we go. */
+		 * answer, so they are done when we go.
+		 */
 		seq = ism_shm_next_seq(d);
 		ISM_SHM_PEER_FOREACH(p, d) {
 			if (!p->up)

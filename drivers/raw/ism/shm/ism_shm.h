@@ -77,7 +77,8 @@ struct ism_shm_args {
 extern const struct ism_backend ism_shm_backend;
 /* Set up d (from ism_pmd_create()): join the fabric of a->dir, greet
  * every device there, fill the ISM device. 0 or -errno (logged); on
- * error the caller destroys d (ism_shm_backend.close undoes it). */
+ * error the caller destroys d (ism_shm_backend.close undoes it).
+ */
 int ism_shm_dev_setup(struct ism_shm_dev *d, const struct ism_shm_args *a);
 
 #endif /* ISM_SHM_H */

@@ -36,7 +36,8 @@
 #include "ism_shm_loop.h"
 
 /* fds received per datagram (a message may carry one at most: more, up to
- * here, are seen and refused; beyond, the kernel drops them, MSG_CTRUNC). */
+ * here, are seen and refused; beyond, the kernel drops them, MSG_CTRUNC).
+ */
 #define SHM_RX_FDS	4
 /* Messages handled per wake-up of one connection, for fairness. */
 #define SHM_RX_BURST	64
@@ -137,7 +138,8 @@ sent_request(struct ism_shm_conn *p, uint32_t seq)
 
 /* Send what the window and the socket allow. A message that fails for
  * another reason than a full socket is dropped: the connection is broken
- * and its end will be seen as EOF. */
+ * and its end will be seen as EOF.
+ */
 static void
 flush(struct ism_shm_conn *p)
 {
@@ -230,7 +232,8 @@ ism_shm_conn_send_ack(struct ism_shm_conn *p, uint32_t seq,
 	/* Each queued answer is a request the peer still counts as
 	 * unanswered, and an honest peer has at most ISM_SHM_WINDOW of those.
 	 * One that sends more and never reads its socket would make us
-	 * queue without bound. */
+	 * queue without bound.
+	 */
 	if (p->ackq_len >= ISM_SHM_WINDOW)
 		return -EPROTO;
 	o = malloc(sizeof(*o));
@@ -271,7 +274,8 @@ on_ack(struct ism_shm_conn *p, const struct shm_msg *m)
 }
 
 /* The answer to seq from p (or -ENETUNREACH when p ends) reaches a
- * control op that waits for it. */
+ * control op that waits for it.
+ */
 static void
 wait_done(struct ism_shm_conn *p, uint32_t seq, int status)
 {
@@ -323,7 +327,8 @@ ism_shm_conn_init(struct ism_shm_conn *p, struct ism_shm_conns *d, int fd,
 	}
 	TAILQ_INSERT_TAIL(&d->list, p, next);
 	/* Made by the application (joining): the control thread must wake
-	 * at its deadline, even if nothing else happens. */
+	 * at its deadline, even if nothing else happens.
+	 */
 	ism_shm_loop_arm(p->deadline_ns);
 	return 0;
 }
@@ -346,7 +351,8 @@ void
 ism_shm_conn_fini(struct ism_shm_conn *p)
 {
 	/* A last try for queued answers: a peer that said good-bye waits
-	 * for ours (on a broken connection they fail and are dropped). */
+	 * for ours (on a broken connection they fail and are dropped).
+	 */
 	ackq_flush(p);
 	if (p->set->wait != NULL)
 		wait_done(p, p->set->wait->seq, -ENETUNREACH);
@@ -443,7 +449,8 @@ conn_recv_one(struct ism_shm_conn *p)
 	}
 	/* The kernel truncates the fds when they do not fit in cbuf (the
 	 * peer sent too many) or when it cannot install one here (EMFILE):
-	 * then there is room left, and at least one fd was lost. */
+	 * then there is room left, and at least one fd was lost.
+	 */
 	lost = (mh.msg_flags & MSG_CTRUNC) && nfds < SHM_RX_FDS;
 	if ((mh.msg_flags & MSG_CTRUNC) && !lost) {
 		why = "more file descriptors than a message may carry";
@@ -480,7 +487,8 @@ conn_recv_one(struct ism_shm_conn *p)
 }
 
 /* Handle what p has received, within the control thread's budget;
- * false if the connection is gone. */
+ * false if the connection is gone.
+ */
 static bool
 conn_poll(struct ism_shm_conn *p)
 {
@@ -501,7 +509,8 @@ ism_shm_conn_drain(struct ism_shm_conn *p)
 	int i, r = 1;
 
 	/* A dead peer's socket holds at most its window of requests and
-	 * answers: far fewer than this. */
+	 * answers: far fewer than this.
+	 */
 	for (i = 0; i < 4 * SHM_RX_BURST && r == 1; i++)
 		r = conn_recv_one(p);
 	return r >= 0;
@@ -618,7 +627,8 @@ listen_tick(struct ism_shm_conns *d, uint64_t now)
 }
 
 /* Why a connection from cr may not become a connection (NULL if it may),
- * and what the peer is told (REFUSE). */
+ * and what the peer is told (REFUSE).
+ */
 static const char *
 refusal(struct ism_shm_conns *d, int fd, struct ucred *cr, int *reason)
 {
@@ -771,7 +781,8 @@ ism_shm_conn_wait_answers(struct ism_shm_conns *d, uint32_t seq,
 	unsigned int i, left;
 
 	/* Answers already in, or connections already gone, were missed:
-	 * the caller queued the request, so neither can have happened. */
+	 * the caller queued the request, so neither can have happened.
+	 */
 	for (i = 0; i < n; i++)
 		status[i] = ism_shm_conn_find(d, ids[i]) != NULL ? 1 :
 			-ENETUNREACH;
@@ -783,7 +794,8 @@ ism_shm_conn_wait_answers(struct ism_shm_conns *d, uint32_t seq,
 			if (status[i] != 1)
 				continue;
 			/* Unresponsive: not waited for (the control thread
-			 * said so in the log once). */
+			 * said so in the log once).
+			 */
 			p = ism_shm_conn_find(d, ids[i]);
 			if (p != NULL && p->unresponsive)
 				status[i] = -ETIMEDOUT;
@@ -811,7 +823,8 @@ ism_shm_conn_wait_up(struct ism_shm_conns *d, const uint64_t *ids,
 		unsigned int n)
 {
 	/* The control thread ends each handshake by its deadline; this
-	 * bound only guards against a control thread that cannot run. */
+	 * bound only guards against a control thread that cannot run.
+	 */
 	uint64_t end = ism_now_ns() + 2 * ISM_SHM_HANDSHAKE_MS * MS;
 	struct ism_shm_conn *p;
 	struct timespec ts;

@@ -25,19 +25,23 @@
 #include "ism_shm_policy.h"
 
 /* Most requests one peer may have unanswered; keeps every send below the
- * socket buffer so the control thread never blocks. */
+ * socket buffer so the control thread never blocks.
+ */
 #define ISM_SHM_WINDOW		16
 /* How long a control op waits for a peer's answer; a peer whose oldest
  * request is unanswered this long is unresponsive: ops stop waiting for
- * it until it answers again. */
+ * it until it answers again.
+ */
 #define ISM_SHM_ACK_TIMEOUT_MS	5000
 /* How long a new connection may take for its handshake. */
 #define ISM_SHM_HANDSHAKE_MS	5000
 /* Connections that have not finished their handshake, per device; more
- * are refused with REFUSE(-EBUSY). */
+ * are refused with REFUSE(-EBUSY).
+ */
 #define ISM_SHM_MAX_PENDING	16
 /* Passed as the fd of a message that carried one we could not receive
- * (out of file descriptors here): our failure, not the peer's. */
+ * (out of file descriptors here): our failure, not the peer's.
+ */
 #define ISM_SHM_FD_LOST		(-2)
 
 struct ism_shm_watch;
@@ -46,7 +50,8 @@ struct ism_shm_conns;
 
 /* A message waiting to be sent; owns fd (a dup) if >= 0. A grant
  * (grant_token != 0) takes the fd of that DMB when it is sent: a queue
- * of grants must not hold an fd each. */
+ * of grants must not hold an fd each.
+ */
 struct ism_shm_out {
 	STAILQ_ENTRY(ism_shm_out) next;
 	struct shm_msg msg;
@@ -68,23 +73,28 @@ struct ism_shm_conn_ops {
 	 * becomes the callee's. 0; 1 if the callee ended the connection
 	 * (c is gone); -EPROTO: a protocol error (the transport drops the
 	 * connection, counted); another negative errno: a failure of ours.
-	 * *why says why. */
+	 * *why says why.
+	 */
 	int (*recv)(struct ism_shm_conn *c, const struct shm_msg *m, int fd,
 		    const char **why);
 	/* c ends: the callee undoes its state and calls
-	 * ism_shm_conn_fini() (and frees c's container). */
+	 * ism_shm_conn_fini() (and frees c's container).
+	 */
 	void (*down)(struct ism_shm_conn *c, enum ism_shm_conn_end why);
 	/* A connection the policy allows was accepted: the callee makes a
-	 * connection of fd (ism_shm_conn_init()) or closes it. */
+	 * connection of fd (ism_shm_conn_init()) or closes it.
+	 */
 	void (*accept)(struct ism_shm_conns *set, int fd, pid_t pid,
 		       uint64_t pid_ino);
 	/* The memfd of DMB token to send with a grant now, or -1 if that
-	 * DMB is not registered any more (the grant is dropped). */
+	 * DMB is not registered any more (the grant is dropped).
+	 */
 	int (*grant_fd)(struct ism_shm_conn *c, uint64_t token);
 };
 
 /* A control op waiting for the answers to request seq from the
- * connections ids[]; the control thread fills status[] (1: pending). */
+ * connections ids[]; the control thread fills status[] (1: pending).
+ */
 struct ism_shm_wait {
 	uint32_t seq;
 	unsigned int n;
@@ -136,42 +146,50 @@ void ism_shm_conns_init(struct ism_shm_conns *set, const char *name,
 		const struct ism_shm_conn_ops *ops,
 		const struct ism_shm_policy *pol, void *owner);
 /* Make c a connection on fd (connected or accepted); on error fd is
- * closed and -errno returned. */
+ * closed and -errno returned.
+ */
 int ism_shm_conn_init(struct ism_shm_conn *c, struct ism_shm_conns *set,
 		int fd, bool initiator);
 /* The protocol knows who c is (who: for logs) / c's handshake is done. */
 void ism_shm_conn_identify(struct ism_shm_conn *c, const char *who);
 void ism_shm_conn_establish(struct ism_shm_conn *c);
 /* Close c and free what the transport holds (not c itself): a waiting op
- * gets -ENETUNREACH for it. */
+ * gets -ENETUNREACH for it.
+ */
 void ism_shm_conn_fini(struct ism_shm_conn *c);
 /* Queue a message (fd dup'ed if >= 0). */
 int ism_shm_conn_send(struct ism_shm_conn *c, struct shm_msg *m, int fd);
 /* Queue a DMB_ADD that carries the memfd of DMB m->u.dmb.token (asked of
- * ops->grant_fd when it is sent). */
+ * ops->grant_fd when it is sent).
+ */
 int ism_shm_conn_send_grant(struct ism_shm_conn *c, struct shm_msg *m);
 /* Answer request seq of c now (or queue the answer); -EPROTO if c has
- * more answers queued than it may have requests unanswered. */
+ * more answers queued than it may have requests unanswered.
+ */
 int ism_shm_conn_send_ack(struct ism_shm_conn *c, uint32_t seq,
 		int32_t status);
 /* Read and handle what c has received, whatever the budget: whether c
- * is still there (its end not yet read). */
+ * is still there (its end not yet read).
+ */
 bool ism_shm_conn_drain(struct ism_shm_conn *c);
 /* Find a connection by id; NULL if it is gone. */
 struct ism_shm_conn *ism_shm_conn_find(struct ism_shm_conns *set,
 		uint64_t id);
 /* Deadlines of the connections (handshakes, unanswered requests), queues
- * that found a full socket, paused accepting; the next deadline. */
+ * that found a full socket, paused accepting; the next deadline.
+ */
 uint64_t ism_shm_conns_tick(struct ism_shm_conns *set, uint64_t now);
 /* Wait (control lock held) until every connection in ids[] answered seq,
  * is gone or unresponsive; status[i] gets the answer, -ENETUNREACH if the
  * connection ended first, -ETIMEDOUT if the peer is unresponsive or after
  * ISM_SHM_ACK_TIMEOUT_MS. Call it before the lock is released after
- * queueing the request. */
+ * queueing the request.
+ */
 void ism_shm_conn_wait_answers(struct ism_shm_conns *set, uint32_t seq,
 		const uint64_t *ids, int *status, unsigned int n);
 /* Wait until every connection in ids[] is established or gone (the
- * control thread drops it at its handshake deadline). */
+ * control thread drops it at its handshake deadline).
+ */
 void ism_shm_conn_wait_up(struct ism_shm_conns *set, const uint64_t *ids,
 		unsigned int n);
 /* Accept connections on the listening socket fd / stop (and close it). */

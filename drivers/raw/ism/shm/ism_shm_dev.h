@@ -40,7 +40,8 @@
 
 #define ISM_SHM_DRIVER_NAME	"ism_shm"
 /* A connection we made that failed before it was up is made again after
- * ISM_SHM_RETRY_MIN_MS, doubling up to ISM_SHM_RETRY_MAX_MS. */
+ * ISM_SHM_RETRY_MIN_MS, doubling up to ISM_SHM_RETRY_MAX_MS.
+ */
 #define ISM_SHM_RETRY_MIN_MS	50
 #define ISM_SHM_RETRY_MAX_MS	1000
 
@@ -48,7 +49,8 @@ _Static_assert(SHM_NB_IDX == ISM_SW_SBA_NB_IDX, "SBA covers all indices");
 _Static_assert(SHM_NB_IDX == ISM_SW_NB_IDX, "token covers all indices");
 _Static_assert(SHM_IDX_FIRST == RTE_ISM_DMB_IDX_FIRST, "reserved indices");
 /* ism_shm_wake.c gives fabric slot s wake-up channel 1 + s (0 is this
- * process's own): ism_wake.h sizes its channels by hand to match. */
+ * process's own): ism_wake.h sizes its channels by hand to match.
+ */
 _Static_assert(ISM_WAKE_CHANNELS == 1 + SHM_MAX_SLOTS,
 	       "a wake-up channel per fabric slot, and the own one");
 
@@ -65,13 +67,15 @@ struct shm_view {
 	struct ism_sw_sba *sba;	/* where to raise the owner's signals */
 	/* How to wake the owner after a raise (its flag in the tail of sba,
 	 * its channel's sending end): NULL until it sent WAKE
-	 * (ism_shm_wake.c). */
+	 * (ism_shm_wake.c).
+	 */
 	RTE_ATOMIC(const struct ism_wake_peer *) wake;
 	struct ism_wake_peer wake_peer;	/* a peer's; fd -1 if none */
 	uint32_t max_dmbs;
 	/* [SHM_NB_IDX]: every index a token can name, so that the fast
 	 * path needs no range check (those past max_dmbs stay empty); the
-	 * entries of the software backends (ism_sw_view.h). */
+	 * entries of the software backends (ism_sw_view.h).
+	 */
 	struct ism_sw_view_ent *ent;
 	struct shm_view_ctl *ctl;	/* [SHM_IDX_FIRST + max_dmbs] */
 	/* After its peer left: mappings the control thread still unmaps. */
@@ -137,7 +141,8 @@ struct ism_shm_dev {
 	/* Fast path: written under the control lock, read with atomics. */
 	RTE_ATOMIC(struct shm_view *) views[SHM_MAX_SLOTS]; /* by owner's slot */
 	/* views[slot]->ent, ism_sw_view_no_ent where views[slot] is NULL:
-	 * the fast path tests neither the view nor the index. */
+	 * the fast path tests neither the view nor the index.
+	 */
 	RTE_ATOMIC(const struct ism_sw_view_ent *) fp_ent[SHM_MAX_SLOTS];
 	RTE_ATOMIC(struct ism_sw_sba *) rx_sba[SHM_MAX_SLOTS]; /* by writer slot */
 	RTE_ATOMIC(uint64_t) rx_active;		/* rx_sba[] entries in use */
@@ -168,7 +173,8 @@ struct ism_shm_dev {
 	struct ism_shm_ticker ticker;	/* our work on the control thread */
 
 	/* Connections we made that ended before they were up: made again
-	 * at retry_ns[slot]; retry_ms[slot] the back-off (0: none yet). */
+	 * at retry_ns[slot]; retry_ms[slot] the back-off (0: none yet).
+	 */
 	uint64_t retry_slots;
 	struct rte_ism_gid retry_gid[SHM_MAX_SLOTS];
 	uint64_t retry_ns[SHM_MAX_SLOTS];
@@ -176,7 +182,8 @@ struct ism_shm_dev {
 
 	/* Interrupt mode (ism_shm_wake.c): our channels; our armed flag in
 	 * the tail of sba and of every SBA a peer raises ours in (wake_sba,
-	 * set together under wake_lock). */
+	 * set together under wake_lock).
+	 */
 	struct ism_wake wake;
 	rte_spinlock_t wake_lock;
 	struct ism_sw_sba *wake_sba[SHM_MAX_SLOTS];

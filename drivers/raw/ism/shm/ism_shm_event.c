@@ -132,7 +132,8 @@ ism_shm_event_post(struct ism_shm_events *d, uint32_t type, uint32_t code,
 	if (type == RTE_ISM_EVENT_DEV && space == 0)
 		return hold(d, &ev);
 	/* A software event the queue has no room for is dropped and
-	 * counted by the library, as on every backend. */
+	 * counted by the library, as on every backend.
+	 */
 	return rte_ism_pmd_event_post(idev, &ev) == 0;
 }
 

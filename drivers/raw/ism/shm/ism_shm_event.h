@@ -20,7 +20,8 @@
 #include "ism_shm_msg.h"
 
 /* Event queue entries kept for peers' arrivals and departures: DMB events
- * are summarised rather than take them. */
+ * are summarised rather than take them.
+ */
 #define ISM_SHM_EV_RESERVE	(2 * SHM_MAX_SLOTS)
 
 struct rte_ism_dev;
@@ -55,7 +56,8 @@ bool ism_shm_event_post(struct ism_shm_events *e, uint32_t type,
 		uint32_t code, const struct rte_ism_gid *gid, uint64_t token,
 		uint64_t info);
 /* Move held events to the client's queue as far as it has room; the
- * deadline of the next try (UINT64_MAX: none held). */
+ * deadline of the next try (UINT64_MAX: none held).
+ */
 uint64_t ism_shm_events_tick(struct ism_shm_events *e, uint64_t now);
 void ism_shm_events_free(struct ism_shm_events *e);
 

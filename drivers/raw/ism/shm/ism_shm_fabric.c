@@ -78,7 +78,8 @@
 /* How soon a reap that found the directory locked is tried again. */
 #define SHM_REAP_RETRY_MS	100
 /* How long joining or leaving waits for the directory's lock: another
- * process may hold it forever (flock() needs only read access). */
+ * process may hold it forever (flock() needs only read access).
+ */
 #define SHM_DIR_LOCK_MS		2000
 
 extern char **environ;
@@ -157,7 +158,8 @@ sock_connect(const struct ism_shm_fabric *d, const char *name)
 	if (fd < 0)
 		return -errno;
 	/* own-fd: a SOCK_NONBLOCK socket of ours: connect() fails with
-	 * EAGAIN on a full backlog rather than waiting. */
+	 * EAGAIN on a full backlog rather than waiting.
+	 */
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		ret = -errno;
 		close(fd);
@@ -209,7 +211,8 @@ claimed(const struct ism_shm_fabric *d, const char *sock, unsigned int slot,
 }
 
 /* Remove the claims of (slot, gid) that name sock: its device is gone
- * (the directory's lock held: no device claims without binding then). */
+ * (the directory's lock held: no device claims without binding then).
+ */
 static void
 unclaim(const struct ism_shm_fabric *d, const char *sock, unsigned int slot,
 		const struct rte_ism_gid *gid)
@@ -281,7 +284,8 @@ sweep_claim(const struct ism_shm_fabric *d, const char *name)
 }
 
 /* The directory's lock, waited for SHM_DIR_LOCK_MS at most: false if
- * someone holds it longer. */
+ * someone holds it longer.
+ */
 static bool
 dir_lock(const struct ism_shm_fabric *d)
 {
@@ -340,14 +344,16 @@ ism_shm_fabric_open(struct ism_shm_fabric *d, const char *dir, bool chid_set)
 	}
 	snprintf(d->dir, sizeof(d->dir), "%s", real);
 	/* Default CHID: the same for everyone in this directory, and in
-	 * the range of emulated ISM (0xff00-0xfffe). */
+	 * the range of emulated ISM (0xff00-0xfffe).
+	 */
 	if (!chid_set)
 		d->chid = 0xff00 + (uint16_t)(((uint64_t)st.st_ino * 0x9e3779b1u
 				^ (uint64_t)st.st_dev) % 0xff);
 	return 0;
 refused:
 	/* A directory refused is not left behind if it was ours to make
-	 * (it is still empty: nothing was created in it). */
+	 * (it is still empty: nothing was created in it).
+	 */
 	if (created && rmdir(dir) < 0)
 		ISM_PMD_LOG(WARNING, "%s: cannot remove dir=%s: %s", d->name,
 			    dir, strerror(errno));
@@ -386,7 +392,8 @@ static pthread_mutex_t reapers_lock = PTHREAD_MUTEX_INITIALIZER;
 static pid_t reapers_pending[REAPERS_PENDING];
 
 /* Reap the reapers that exited since they were told to; add pid (if not
- * 0) to those still to reap. */
+ * 0) to those still to reap.
+ */
 static void
 reapers_collect(pid_t pid)
 {
@@ -465,7 +472,8 @@ reaper_start(struct ism_shm_fabric *d)
 	snprintf(dev, sizeof(dev), "%" PRIu64, (uint64_t)d->sock_dev);
 	snprintf(ino, sizeof(ino), "%" PRIu64, (uint64_t)d->sock_ino);
 	/* stdin: the socket; fd 3: the directory; its own session, so that a
-	 * signal to our process group does not reach it. */
+	 * signal to our process group does not reach it.
+	 */
 	sigemptyset(&none);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, p[0], 0);
@@ -531,7 +539,8 @@ sock_listen(struct ism_shm_fabric *d)
 		return ret;
 	}
 	/* Others may connect if the policy may let them in: it is checked
-	 * on every connection. */
+	 * on every connection.
+	 */
 	mode = ism_shm_policy_sock_mode(d->pol);
 	if (fchmodat(d->dirfd, d->sock_name, mode, 0) < 0 ||
 	    fstatat(d->dirfd, d->sock_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
@@ -749,7 +758,8 @@ ism_shm_fabric_leave(struct ism_shm_fabric *d)
 		return;
 	if (d->sock_name[0] != '\0') {
 		/* Without the lock too: a joiner that sees our socket vanish
-		 * meanwhile finds it stale or gone, both fine. */
+		 * meanwhile finds it stale or gone, both fine.
+		 */
 		locked = dir_lock(d);
 		if (fstatat(d->dirfd, d->sock_name, &st,
 			    AT_SYMLINK_NOFOLLOW) == 0) {
@@ -771,7 +781,8 @@ ism_shm_fabric_leave(struct ism_shm_fabric *d)
 }
 
 /* Remove the socket of (slot, gid) if nobody listens there; false if
- * the directory is locked (a device joining or leaving). */
+ * the directory is locked (a device joining or leaving).
+ */
 static bool
 reap_one(struct ism_shm_fabric *d, uint8_t slot, const struct rte_ism_gid *gid)
 {
@@ -800,7 +811,8 @@ ism_shm_fabric_reap(struct ism_shm_fabric *d, uint8_t slot,
 		const struct rte_ism_gid *gid)
 {
 	/* Runs on the control thread: a lock held by whoever may not stop
-	 * it; retried a little later instead. */
+	 * it; retried a little later instead.
+	 */
 	if (reap_one(d, slot, gid))
 		return;
 	d->reap_slots |= RTE_BIT64(slot);
@@ -854,7 +866,8 @@ ism_shm_fabric_verify(struct ism_shm_fabric *d, uint8_t slot,
 	if (fd < 0)
 		return false;
 	/* The listener's credentials are those of listen(): nothing it
-	 * must do for us, no wait. */
+	 * must do for us, no wait.
+	 */
 	if (peer_cred(fd, &cr) &&
 	    ism_shm_policy_refusal(d->pol, cr.uid, cr.gid) == NULL) {
 		ino = ism_shm_process_of(fd);

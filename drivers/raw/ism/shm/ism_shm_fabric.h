@@ -52,29 +52,34 @@ void ism_shm_fabric_init(struct ism_shm_fabric *f, const char *name,
 		struct ism_shm_policy *pol, const struct rte_ism_gid *gid,
 		uint16_t chid);
 /* Open (create) the directory and check it against the policy; sets the
- * default CHID unless chid_set. */
+ * default CHID unless chid_set.
+ */
 int ism_shm_fabric_open(struct ism_shm_fabric *f, const char *dir,
 		bool chid_set);
 /* Connect to every live device (fp[SHM_MAX_SLOTS], *n), claim a slot and
- * our GID, bind the listening socket (*lfd), start the reaper. */
+ * our GID, bind the listening socket (*lfd), start the reaper.
+ */
 int ism_shm_fabric_join(struct ism_shm_fabric *f,
 		struct ism_shm_fabric_peer *fp, unsigned int *n, int *lfd);
 /* Remove our names, stop the reaper, close the directory. */
 void ism_shm_fabric_leave(struct ism_shm_fabric *f);
 /* After a peer vanished: unlink its socket and claims if nobody listens
  * there. Never waits for the directory's lock: retried by
- * ism_shm_fabric_tick(). */
+ * ism_shm_fabric_tick().
+ */
 void ism_shm_fabric_reap(struct ism_shm_fabric *f, uint8_t slot,
 		const struct rte_ism_gid *gid);
 /* Reaps that found the directory locked; the next deadline. */
 uint64_t ism_shm_fabric_tick(struct ism_shm_fabric *f, uint64_t now);
 /* Is the socket of (slot, gid) claimed for it and held by the process
- * pid (pid_ino: its pidfs inode, 0 if unknown)? */
+ * pid (pid_ino: its pidfs inode, 0 if unknown)?
+ */
 bool ism_shm_fabric_verify(struct ism_shm_fabric *f, uint8_t slot,
 		const struct rte_ism_gid *gid, pid_t pid, uint64_t pid_ino);
 /* Connect to the device (slot, gid) again: the fd (*pid: its pid), or
  * -errno: -ECONNREFUSED (gone: reaped), -EAGAIN (its backlog is full),
- * -EACCES (not claimed for it, or the policy refuses it). */
+ * -EACCES (not claimed for it, or the policy refuses it).
+ */
 int ism_shm_fabric_connect(struct ism_shm_fabric *f, uint8_t slot,
 		const struct rte_ism_gid *gid, pid_t *pid);
 

@@ -55,7 +55,8 @@
 #define SHM_YIELD_MAX	64
 
 /* The control lock, and the condition waiters wait on (answers,
- * handshakes, peers leaving). */
+ * handshakes, peers leaving).
+ */
 static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ctl_cond;
 
@@ -151,7 +152,8 @@ turn_end(void)
 }
 
 /* After a turn: let waiting application threads take the lock first (a
- * mutex would let this thread take it back at once). */
+ * mutex would let this thread take it back at once).
+ */
 static void
 yield_to_waiters(void)
 {
@@ -270,7 +272,8 @@ grave_free(void)
 /* The thread. */
 
 /* What is due now, within the budget; returns the next deadline (0: work
- * is left, do not sleep). */
+ * is left, do not sleep).
+ */
 static uint64_t
 tick(void)
 {
@@ -321,7 +324,8 @@ ctl_main(void *arg __rte_unused)
 		yield_to_waiters();
 
 		/* own-fd: the control thread's epoll instance, never
-		 * passed; what it watches is read with MSG_DONTWAIT. */
+		 * passed; what it watches is read with MSG_DONTWAIT.
+		 */
 		n = epoll_wait(loop.epfd, ev, RTE_DIM(ev), timeout_ms(next));
 		if (n < 0 && errno != EINTR) {
 			ISM_PMD_LOG_RL(ERR, "epoll_wait: %s", strerror(errno));

@@ -124,7 +124,8 @@ ism_shm_memfd_map(int fd, size_t len, void **addrp, const char **why)
 	addr = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (addr == MAP_FAILED) {
 		/* A write seal or a read-only file is the sender's doing;
-		 * anything else (ENOMEM, ...) is a shortage of ours. */
+		 * anything else (ENOMEM, ...) is a shortage of ours.
+		 */
 		if (errno == EACCES || errno == EPERM) {
 			*why = "cannot map the memfd read-write";
 			return -EPROTO;

@@ -15,11 +15,13 @@
 /* len rounded up to whole pages: what a mapping of len bytes takes. */
 size_t ism_shm_map_len(size_t len);
 /* New sealed memfd of len bytes, mapped, its pages on NUMA node socket
- * (SOCKET_ID_ANY: anywhere); 0 or -errno (logged). */
+ * (SOCKET_ID_ANY: anywhere); 0 or -errno (logged).
+ */
 int ism_shm_memfd_new(const char *name, size_t len, int socket, int *fd,
 		void **addr);
 /* Map a received memfd after checking seals and size; 0, -EPROTO (not a
- * memfd as announced: the sender's fault) or -errno (a failure here). */
+ * memfd as announced: the sender's fault) or -errno (a failure here).
+ */
 int ism_shm_memfd_map(int fd, size_t len, void **addr, const char **why);
 /* Unmap a mapping of len bytes (NULL: nothing). */
 void ism_shm_unmap(void *addr, size_t len);

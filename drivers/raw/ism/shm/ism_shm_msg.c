@@ -179,7 +179,8 @@ ism_shm_msg_parse(const void *buf, size_t len, unsigned int nb_fds,
 	if (err != NULL)
 		goto bad;
 	/* Everything but HELLO, WAKE, READY, ACK and REFUSE asks for an
-	 * ACK. */
+	 * ACK.
+	 */
 	request = m.hdr.type != SHM_MSG_HELLO && m.hdr.type != SHM_MSG_READY &&
 		m.hdr.type != SHM_MSG_ACK && m.hdr.type != SHM_MSG_REFUSE &&
 		m.hdr.type != SHM_MSG_WAKE;

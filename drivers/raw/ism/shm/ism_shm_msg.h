@@ -43,7 +43,8 @@
 
 #define SHM_MSG_MAGIC		0x314d5349u	/* "ISM1" in memory */
 /* 2: REFUSE added. 3: WAKE added. 4: WAKE carries a datagram socket per
- * peer (3: the sender's eventfd, shared with every peer). */
+ * peer (3: the sender's eventfd, shared with every peer).
+ */
 #define SHM_PROTO_VERSION	4
 
 /* Devices of one fabric: fabric slots 0..63. */

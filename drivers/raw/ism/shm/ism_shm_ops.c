@@ -48,7 +48,8 @@ ism_shm_op_unlock(struct ism_shm_dev *d)
 /* The answer of the DMB's writer (rgid) among n answers: an error means
  * it could not map the DMB (out of memory or fds there). Not answering in
  * time is logged and not held against the registration; the answers of
- * other peers do not count. */
+ * other peers do not count.
+ */
 static int
 writer_status(struct ism_shm_dev *d, const struct rte_ism_gid *rgid,
 		const uint64_t *ids, const int *status, unsigned int n)
@@ -112,7 +113,8 @@ shm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	rte_atomic_store_explicit(&e->token, o->token, rte_memory_order_release);
 
 	/* Tell everyone it exists; the rgid gets the memfd. When they have
-	 * answered, the writer can use the token. */
+	 * answered, the writer can use the token.
+	 */
 	ism_shm_msg_init(&m, SHM_MSG_DMB_ADD, 0);
 	m.u.dmb.token = o->token;
 	m.u.dmb.idx = idx;
@@ -160,7 +162,8 @@ dmb_unregister(struct ism_shm_dev *d, uint64_t token)
 	ws = d->writer_slot[idx];
 	d->writer_slot[idx] = ISM_SHM_NO_SLOT;
 	/* The writer hears of it, be it this device itself (the others
-	 * post it when our DMB_DEL reaches them). */
+	 * post it when our DMB_DEL reaches them).
+	 */
 	if (rte_ism_gid_equal(&o->rgid, &d->gid))
 		ism_shm_event_post(&d->ev, RTE_ISM_EVENT_BUF,
 				   RTE_ISM_BUF_UNREGISTERED,
@@ -175,7 +178,8 @@ dmb_unregister(struct ism_shm_dev *d, uint64_t token)
 	 * control lock, as a thread without an lcore id that never pauses
 	 * can make this wait long, and the control thread must go on
 	 * answering the peers meanwhile (what it may do to this DMB
-	 * meanwhile, it may do while we wait for the answers too). */
+	 * meanwhile, it may do while we wait for the answers too).
+	 */
 	ism_shm_ctl_unlock();
 	rte_ism_pmd_synchronize();
 	ism_shm_ctl_lock();
@@ -185,7 +189,8 @@ dmb_unregister(struct ism_shm_dev *d, uint64_t token)
 		ism_sw_sba_clear(d->rx_sba[ws], idx);
 	ism_sw_sba_clear(d->sba, idx);
 	/* An attached DMB lives on until the writer detaches (which may
-	 * have happened while we waited: then it is freed already). */
+	 * have happened while we waited: then it is freed already).
+	 */
 	if (o->token == token && o->attach_cnt == 0)
 		ism_shm_own_free(d, idx);
 	return 0;
@@ -301,7 +306,8 @@ shm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 		goto out;
 	}
 	/* Counted before asking, so that an unregister crossing our
-	 * request keeps the mapping; undone if the owner says no. */
+	 * request keeps the mapping; undone if the owner says no.
+	 */
 	c = &v->ctl[idx];
 	c->attach_cnt++;
 	fill_attached(out, token, c->addr, v->ent[idx].len, &d->gid);
@@ -311,7 +317,8 @@ shm_dmb_attach(struct rte_ism_dev *idev, uint64_t token,
 		goto out;
 	/* Refused, or the owner left meanwhile (then it is an orphan), or
 	 * it did not answer: undo; a DETACH behind the ATTACH keeps a slow
-	 * owner's count right. */
+	 * owner's count right.
+	 */
 	detach_local(d, token);
 	p = ism_shm_peer_of(ism_shm_conn_find(&d->conns, id));
 	if (ret == -ETIMEDOUT && p != NULL)
@@ -350,7 +357,8 @@ shm_dmb_detach(struct rte_ism_dev *idev, uint64_t token)
 	owner_knows = v != NULL && idx - SHM_IDX_FIRST < v->max_dmbs &&
 		v->ctl[idx].id_token == token && p != NULL;
 	/* Ours first: once the owner has our answer it may reuse the
-	 * index, and its next DMB_ADD there must find it clean. */
+	 * index, and its next DMB_ADD there must find it clean.
+	 */
 	if (!detach_local(d, token))
 		ret = -ENOENT;
 	else if (owner_knows)

@@ -92,7 +92,8 @@ ism_shm_view_free(struct shm_view *v)
 }
 
 /* Answer request seq of p; a peer that does not read its answers gets
- * the connection dropped. */
+ * the connection dropped.
+ */
 static int
 answer(struct ism_shm_peer *p, uint32_t seq, int32_t status, const char **why)
 {
@@ -276,7 +277,8 @@ identity_taken(struct ism_shm_peer *p, uint8_t slot,
 		if (o->slot != slot && !rte_ism_gid_equal(&o->gid, gid))
 			continue;
 		/* A peer that restarted may find our end of its old
-		 * connection not yet read: read it, EOF ends it. */
+		 * connection not yet read: read it, EOF ends it.
+		 */
 		if (ism_shm_conn_drain(&o->c))
 			return true;
 	}
@@ -357,7 +359,8 @@ on_ready(struct ism_shm_peer *p, const char **why)
 	if (p->c.initiator)
 		retry_reset(d, p->slot);
 	/* Before our answer: when the newcomer sees our READY, our
-	 * DEV_ENABLED is queued already. */
+	 * DEV_ENABLED is queued already.
+	 */
 	ism_shm_event_post(&d->ev, RTE_ISM_EVENT_DEV, RTE_ISM_DEV_ENABLED,
 			   &p->gid, 0, 0);
 	if (!p->c.initiator) {
@@ -409,7 +412,8 @@ on_dmb_add(struct ism_shm_peer *p, const struct shm_msg *m, int fd,
 		return ret;
 	if (ret < 0) {
 		/* Ours, not the peer's fault: the answer tells the owner,
-		 * whose register then fails; the DMB stays unknown here. */
+		 * whose register then fails; the DMB stays unknown here.
+		 */
 		ISM_PMD_LOG_RL(ERR, "%s: DMB 0x%" PRIx64 " granted by pid %d: "
 			       "%s: %s", d->name, a->token, (int)p->c.pid, *why,
 			       strerror(-ret));
@@ -491,7 +495,8 @@ on_attach(struct ism_shm_peer *p, const struct shm_msg *m, bool attach,
 }
 
 /* The device we connected to refuses us: say why, and whether we try
- * again (a passing reason). */
+ * again (a passing reason).
+ */
 static int
 on_refuse(struct ism_shm_peer *p, const struct shm_msg *m, const char **why)
 {
@@ -550,18 +555,21 @@ peer_handle(struct ism_shm_peer *p, const struct shm_msg *m, int fd,
 		return answer(p, m->hdr.seq, 0, why);
 	case SHM_MSG_BYE:
 		/* Answered by ism_shm_peer_down(), once our events are
-		 * posted. */
+		 * posted.
+		 */
 		p->bye_seq = m->hdr.seq;
 		ism_shm_peer_down(p, ISM_SHM_DOWN_BYE);
 		return 1;
 	}
 	/* Not reached: the parser passes known types only, ACK is the
-	 * caller's. */
+	 * caller's.
+	 */
 	return -EPROTO;
 }
 
 /* p's DMBs as we mapped them: their events; what we attached lives on
- * as orphans, the other mappings are left to ism_shm_reclaim(). */
+ * as orphans, the other mappings are left to ism_shm_reclaim().
+ */
 static void
 view_release(struct ism_shm_peer *p, bool events)
 {
@@ -621,7 +629,8 @@ ism_shm_reclaim(struct ism_shm_dev *d)
 }
 
 /* Our DMBs that the departed peer (gid, slot) could write: still ours,
- * reported; its attachments end with it. */
+ * reported; its attachments end with it.
+ */
 static void
 own_release(struct ism_shm_peer *p, uint8_t slot, bool events)
 {
@@ -657,7 +666,8 @@ ism_shm_peer_down(struct ism_shm_peer *p, enum ism_shm_peer_how how)
 	uint8_t slot = p->slot;
 
 	/* Unreachable for the fast path first, then wait out moves and
-	 * polls that may still use its memory. */
+	 * polls that may still use its memory.
+	 */
 	if (slot != ISM_SHM_NO_SLOT) {
 		if (d->views[slot] == p->view && p->view != NULL)
 			ism_shm_view_publish(d, slot, NULL);
@@ -681,7 +691,8 @@ ism_shm_peer_down(struct ism_shm_peer *p, enum ism_shm_peer_how how)
 	if (how != ISM_SHM_DOWN_CLOSE && slot != ISM_SHM_NO_SLOT)
 		own_release(p, slot, events);
 	/* Never summarised; its info says how many DMB events about the
-	 * peer were (0 normally). */
+	 * peer were (0 normally).
+	 */
 	if (events)
 		ism_shm_event_post(&d->ev, RTE_ISM_EVENT_DEV,
 				   RTE_ISM_DEV_DISABLED, &gid, 0,
@@ -689,11 +700,13 @@ ism_shm_peer_down(struct ism_shm_peer *p, enum ism_shm_peer_how how)
 	if (how == ISM_SHM_DOWN_LOST && p->hello_rcvd)
 		ism_shm_fabric_reap(&d->fab, slot, &gid);
 	/* Refused, or closed before its HELLO (busy, out of fds, or it
-	 * did not believe us yet): a join must not fail for good. */
+	 * did not believe us yet): a join must not fail for good.
+	 */
 	if (how == ISM_SHM_DOWN_LOST && p->c.initiator && p->retry)
 		peer_retry(d, slot, &gid);
 	/* A closing peer returns when it has this answer: only now are our
-	 * events about it posted. */
+	 * events about it posted.
+	 */
 	if (how == ISM_SHM_DOWN_BYE)
 		ism_shm_conn_send_ack(&p->c, p->bye_seq, 0);
 	ism_shm_conn_fini(&p->c);
@@ -711,7 +724,8 @@ ism_shm_next_seq(struct ism_shm_dev *d)
 /* Connections we made that ended before they were up (refused as busy,
  * closed before the peer's HELLO): made again later, the back-off
  * doubling from one attempt to the next until one is up, or another
- * device is at that slot. */
+ * device is at that slot.
+ */
 static void
 peer_retry(struct ism_shm_dev *d, uint8_t slot, const struct rte_ism_gid *gid)
 {
@@ -857,7 +871,8 @@ peer_conn_down(struct ism_shm_conn *c, enum ism_shm_conn_end why)
 	struct ism_shm_peer *p = ism_shm_peer_of(c);
 
 	/* Closed before its HELLO (busy, out of fds, or it did not
-	 * believe us yet): connect again. */
+	 * believe us yet): connect again.
+	 */
 	if (why == ISM_SHM_END_EOF)
 		p->retry = p->c.initiator && !p->hello_rcvd;
 	ism_shm_peer_down(p, ISM_SHM_DOWN_LOST);

@@ -42,18 +42,22 @@ uint32_t ism_shm_next_seq(struct ism_shm_dev *d);
 
 /* A peer on fd, a connection we made to the device (slot, gid) of
  * process pid, greeted (HELLO, our DMBs, READY); NULL if it failed (fd
- * closed, logged). */
+ * closed, logged).
+ */
 struct ism_shm_peer *ism_shm_peer_connect(struct ism_shm_dev *d, int fd,
 		uint8_t slot, const struct rte_ism_gid *gid, pid_t pid);
 /* The connection ends: undo everything, post events, free p. Mappings
- * of its DMBs are left to ism_shm_reclaim() unless our device closes. */
+ * of its DMBs are left to ism_shm_reclaim() unless our device closes.
+ */
 void ism_shm_peer_down(struct ism_shm_peer *p, enum ism_shm_peer_how how);
 /* Unmap what departed peers left, within the control thread's budget
- * (all of it on another thread); true if some is left. */
+ * (all of it on another thread); true if some is left.
+ */
 bool ism_shm_reclaim(struct ism_shm_dev *d);
 /* Send m (a request) to every peer that has our HELLO, the memfd of the
  * DMB m announces to its rgid if grant; ids[] (2 * SHM_MAX_SLOTS) gets the
- * connections to wait for (ism_shm_conn_wait_answers). Returns the seq. */
+ * connections to wait for (ism_shm_conn_wait_answers). Returns the seq.
+ */
 uint32_t ism_shm_announce(struct ism_shm_dev *d, struct shm_msg *m,
 		uint64_t *ids, unsigned int *n, bool grant);
 /* A peer with this GID that knows of our DMBs, or NULL. */

@@ -181,7 +181,8 @@ ism_shm_policy_ids_init(struct ism_shm_policy *d)
 
 	for (k = 0; k < 2; k++) {
 		/* Outside a namespace mapped whole, an id we cannot map
-		 * reads as the overflow id: it names nobody in particular. */
+		 * reads as the overflow id: it names nobody in particular.
+		 */
 		id_mapped(map[k], 0, &all);
 		unmapped[k] = all ? UINT32_MAX : read_u32(ovf[k], 65534);
 		for (i = 0; i < nb[k]; i++) {
@@ -233,7 +234,8 @@ ism_shm_policy_dir_check(struct ism_shm_policy *d, const char *real,
 		return -EPERM;
 	}
 	/* Whoever may write the directory may remove or replace sockets,
-	 * unless the sticky bit keeps each to its own. */
+	 * unless the sticky bit keeps each to its own.
+	 */
 	if ((mode & (S_IWGRP | S_IWOTH)) && !(mode & S_ISVTX)) {
 		ISM_PMD_LOG(ERR, "%s: dir=%s can be written by group or others "
 			    "(mode %04o) without the sticky bit: they could "

@@ -105,7 +105,8 @@ shm_probe(struct rte_vdev_device *vdev)
 	int ret;
 
 	/* A secondary process sees the primary's device, read-only (it has
-	 * no devargs: the bus gives the name only). */
+	 * no devargs: the bus gives the name only).
+	 */
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return ism_pmd_attach_secondary(name, &vdev->device);
 	ret = shm_args(name, rte_vdev_device_args(vdev), &a, dir, &socket);

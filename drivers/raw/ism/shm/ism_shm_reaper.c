@@ -58,7 +58,8 @@ parse_u64(const char *s, uint64_t *v)
 }
 
 /* Close every fd above DIR_FD: the application's fds that lacked
- * O_CLOEXEC would otherwise live as long as this process. */
+ * O_CLOEXEC would otherwise live as long as this process.
+ */
 static void
 close_others(void)
 {
@@ -111,7 +112,8 @@ unclaim_one(const char *name, const char *sock)
 }
 
 /* The claims of "cccc-NN-<32 hex>.sock": "cccc-gid-<32 hex>" and
- * "cccc-slot-NN". */
+ * "cccc-slot-NN".
+ */
 static void
 unclaim(const char *sock)
 {
@@ -146,7 +148,8 @@ main(int argc, char **argv)
 	unpin();
 	do {
 		/* own-fd: the reaper waits here on purpose, on a socket
-		 * whose other end only its device holds. */
+		 * whose other end only its device holds.
+		 */
 		n = read(STDIN_FILENO, &c, 1);
 	} while (n < 0 && errno == EINTR);
 	if (n == 1)

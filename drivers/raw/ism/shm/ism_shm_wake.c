@@ -82,7 +82,8 @@ ism_shm_wake_rx_published(struct ism_shm_dev *d,
 {
 	/* A raise made before the SBA was polled here found its summary
 	 * bit clear and may have woken us for nothing; later ones find it
-	 * set and wake nobody: look now. */
+	 * set and wake nobody: look now.
+	 */
 	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 	if (ism_wake_armed(d->wake.self.armed) && ism_sw_sba_pending(sba))
 		ism_wake_kick(d->wake.self.fd);
@@ -99,7 +100,8 @@ ism_shm_wake_send(struct ism_shm_peer *p)
 		return -EINVAL;
 	/* A new channel: whatever an earlier peer of the slot left in the
 	 * old one goes with it (this peer's SBA is new, nothing raised in
-	 * it yet). */
+	 * it yet).
+	 */
 	rte_spinlock_lock(&d->wake_lock);
 	fd = ism_wake_channel_new(&d->wake, 1 + p->slot);
 	rte_spinlock_unlock(&d->wake_lock);

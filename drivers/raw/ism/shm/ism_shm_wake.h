@@ -22,7 +22,8 @@ int ism_shm_wake_init(struct ism_shm_dev *d);
 void ism_shm_wake_fini(struct ism_shm_dev *d);
 /* A new SBA for the peer of slot, before the peer gets it: its armed
  * flag is ours from now on; _del before it is unmapped (and closes the
- * peer's wake-up channel). */
+ * peer's wake-up channel).
+ */
 void ism_shm_wake_sba_add(struct ism_shm_dev *d, uint8_t slot,
 		struct ism_sw_sba *sba);
 void ism_shm_wake_sba_del(struct ism_shm_dev *d, uint8_t slot,
@@ -31,10 +32,12 @@ void ism_shm_wake_sba_del(struct ism_shm_dev *d, uint8_t slot,
 void ism_shm_wake_rx_published(struct ism_shm_dev *d,
 		struct ism_sw_sba *sba);
 /* A new wake-up channel for the peer, its sending end in WAKE (after
- * HELLO). */
+ * HELLO).
+ */
 int ism_shm_wake_send(struct ism_shm_peer *p);
 /* The peer's WAKE: fd becomes the callee's. 0, -EMFILE (ours) or -EPROTO
- * (*why). */
+ * (*why).
+ */
 int ism_shm_wake_on_msg(struct ism_shm_peer *p, int fd, const char **why);
 
 /* The rte_ism_dev_ops of the interrupt mode. */

@@ -20,7 +20,8 @@
 /* Set at start-up: the CPU has AVX2. */
 extern bool ism_sw_copy_wide;
 /* Copy every segment to base + offset, in order; the segments are
- * checked. */
+ * checked.
+ */
 void ism_sw_burst_copy_wide(void *base, const struct rte_ism_move_seg *segs,
 		uint16_t nb_segs);
 #else

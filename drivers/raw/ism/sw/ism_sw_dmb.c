@@ -3,7 +3,8 @@
  */
 
 /* DMB indices, tokens and orphans of the software backends (and the PCI
- * backend's choice of index). */
+ * backend's choice of index).
+ */
 
 #include <errno.h>
 #include <stdlib.h>

@@ -106,7 +106,8 @@ struct ism_sw_orphan {
 TAILQ_HEAD(ism_sw_orphan_list, ism_sw_orphan);
 
 /* Frees the memory of an orphan (rte_free, munmap); NULL where the
- * memory is not the writer's to free (ivshmem: in the region). */
+ * memory is not the writer's to free (ivshmem: in the region).
+ */
 typedef void (*ism_sw_mem_free_t)(void *addr, size_t len);
 
 /* Keep an attached DMB; NULL (nothing kept) if no memory. */
@@ -115,7 +116,8 @@ struct ism_sw_orphan *ism_sw_orphan_new(struct ism_sw_orphan_list *l,
 		bool owner_gone, uint64_t owner_tag);
 
 /* Keep an attached DMB whose owner left; -ENOMEM (nothing kept) if no
- * memory. */
+ * memory.
+ */
 static inline int
 ism_sw_orphan_add(struct ism_sw_orphan_list *l, uint64_t token, void *addr,
 		size_t len, uint32_t attach_cnt)
@@ -129,12 +131,14 @@ struct ism_sw_orphan *ism_sw_orphan_find(struct ism_sw_orphan_list *l,
 		uint64_t token);
 
 /* Drop one attachment of orphan o; with the last, o is freed (and its
- * memory, with mem_free): true then. */
+ * memory, with mem_free): true then.
+ */
 bool ism_sw_orphan_drop(struct ism_sw_orphan_list *l, struct ism_sw_orphan *o,
 		ism_sw_mem_free_t mem_free);
 
 /* Drop one attachment of the orphan with token (freed with the last);
- * false if there is none. */
+ * false if there is none.
+ */
 bool ism_sw_orphan_detach(struct ism_sw_orphan_list *l, uint64_t token,
 		ism_sw_mem_free_t mem_free);
 
@@ -143,7 +147,8 @@ void ism_sw_orphans_free(struct ism_sw_orphan_list *l,
 		ism_sw_mem_free_t mem_free);
 
 /* What rte_ism_dmb_attach() returns for a DMB of token, whose writer is
- * the attaching device (rgid). */
+ * the attaching device (rgid).
+ */
 static inline void
 ism_sw_dmb_attached(struct rte_ism_dmb *out, uint64_t token, void *addr,
 		uint32_t len, const struct rte_ism_gid *rgid)

@@ -33,7 +33,8 @@ struct ism_sw_target {
 	uint32_t dmb_idx;		/* the DMB's index in sba */
 	struct ism_sw_sba *sba;	/* where the owner polls this writer */
 	/* The owner's wake-up (interrupt mode), NULL if it has none; only
-	 * the paths that raise signals read it. */
+	 * the paths that raise signals read it.
+	 */
 	const struct ism_wake_peer *wake;
 };
 
@@ -90,7 +91,8 @@ typedef struct __rte_packed_begin {
 	(*(type *)RTE_PTR_ADD(dst, off) = *(const type *)RTE_PTR_ADD(src, off))
 
 /* The other sizes, and the end of the move's bracket: a tail call, so
- * that the fast path keeps nothing across a call (no register to save). */
+ * that the fast path keeps nothing across a call (no register to save).
+ */
 static __rte_noinline int
 ism_sw_copy_call(void *dst, const void *src, uint32_t len, uint64_t *seq)
 {
@@ -361,7 +363,8 @@ ism_sw_move_burst(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 	ret = lookup(ctx, token, &t);
 	if (likely(ret == 0)) {
 		/* Check every segment first: a failed burst writes nothing.
-		 * len - 1 wraps for len 0 (ism_sw_move_data_fast). */
+		 * len - 1 wraps for len 0 (ism_sw_move_data_fast).
+		 */
 		for (i = 0; i < nb_segs; i++) {
 			bad |= (uint64_t)segs[i].offset +
 				(uint32_t)(segs[i].len - 1) >= t.len;
@@ -374,7 +377,8 @@ ism_sw_move_burst(void *ctx, ism_sw_lookup_t lookup, uint64_t token,
 		if (sf)
 			ism_sw_sba_prepare(t.sba, t.dmb_idx);
 		/* 32-byte vectors where the CPU has them, as glibc's
-		 * memcpy() (ism_sw_copy_wide.c). */
+		 * memcpy() (ism_sw_copy_wide.c).
+		 */
 		if (ism_sw_copy_wide)
 			ism_sw_burst_copy_wide(t.addr, segs, nb_segs);
 		else

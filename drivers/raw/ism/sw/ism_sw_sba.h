@@ -96,7 +96,8 @@ ism_sw_sba_prefetchw(const void *p)
 #if defined(RTE_ARCH_X86)
 	/* PREFETCHW whatever -march says (rte_prefetch0_write(), the
 	 * compiler's write prefetch, falls back to a read prefetch without
-	 * -mprfchw); a no-op where absent. */
+	 * -mprfchw); a no-op where absent.
+	 */
 	asm volatile("prefetchw %0" : : "m" (*(const volatile char *)p));
 #else
 	rte_prefetch0_write(p);
@@ -149,13 +150,15 @@ ism_sw_sba_raise(struct ism_sw_sba *sba, uint32_t idx,
 	/* Group still flagged: the poller has not exchanged the summary
 	 * since, and when it does it will see the mask set above (both sides
 	 * are sequentially consistent). No second locked operation, and the
-	 * lines stay here for the writer's next raise. */
+	 * lines stay here for the writer's next raise.
+	 */
 	if (rte_atomic_load_explicit(sum, rte_memory_order_seq_cst) & bit)
 		return false;
 	rte_atomic_fetch_or_explicit(sum, bit, rte_memory_order_seq_cst);
 	/* The poller's core reads these lines next: push them out of this
 	 * core's private caches (a hint, a no-op where unsupported), so its
-	 * miss is served by the shared cache instead of a snoop. */
+	 * miss is served by the shared cache instead of a snoop.
+	 */
 	rte_cldemote(&sba->mask[k]);
 	if (g > 0)
 		rte_cldemote(&sba->summary[g / 64]);
@@ -180,7 +183,8 @@ ism_sw_sba_poll_group(struct ism_sw_sba *sba, uint32_t g,
 		struct rte_ism_signal *sigs, uint16_t *n, uint16_t nb)
 {
 	/* The group's masks as 64-bit words of mask4[]: line g, which
-	 * mask4[] starts after the summary. */
+	 * mask4[] starts after the summary.
+	 */
 	uint32_t w = g == 0 ? 0 : g * ISM_SW_SBA_LINE_WORDS -
 		ISM_SW_SBA_SUM_WORDS;
 	uint32_t wend = (g + 1) * ISM_SW_SBA_LINE_WORDS - ISM_SW_SBA_SUM_WORDS;
@@ -233,7 +237,8 @@ ism_sw_sba_poll(struct ism_sw_sba *sba, struct rte_ism_signal *sigs,
 		return 0;
 	/* Ask for the summary's line for writing: when a writer has raised
 	 * something, the line comes over once, ready for the exchanges,
-	 * instead of once to be read and again to be written. */
+	 * instead of once to be read and again to be written.
+	 */
 	ism_sw_sba_prefetchw(sba->summary);
 	for (i = 0; i < RTE_DIM(sba->summary); i++) {
 		if (rte_atomic_load_explicit(&sba->summary[i], rte_memory_order_relaxed) == 0)
@@ -244,7 +249,8 @@ ism_sw_sba_poll(struct ism_sw_sba *sba, struct rte_ism_signal *sigs,
 			g = i * 64 + rte_bsf64(sum);
 			if (!ism_sw_sba_poll_group(sba, g, sigs, &n, nb)) {
 				/* No room: flag this group and the unvisited
-				 * ones again. */
+				 * ones again.
+				 */
 				rte_atomic_fetch_or_explicit(&sba->summary[i], sum,
 						rte_memory_order_release);
 				return n;

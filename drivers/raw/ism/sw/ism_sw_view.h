@@ -49,11 +49,13 @@ struct ism_sw_view {
 };
 
 /* Every entry empty (token 0, len 0): the table of a slot without a view.
- * Token 0 (slot 0, index 0) matches its entries but fits in no move. */
+ * Token 0 (slot 0, index 0) matches its entries but fits in no move.
+ */
 extern const struct ism_sw_view_ent ism_sw_view_no_ent[ISM_SW_NB_IDX];
 
 /* What the fast path's table holds for a slot whose entries are ent
- * (ISM_SW_NB_IDX of them), NULL if there is no view. */
+ * (ISM_SW_NB_IDX of them), NULL if there is no view.
+ */
 static inline const struct ism_sw_view_ent *
 ism_sw_view_fp_ent(const struct ism_sw_view_ent *ent)
 {
@@ -120,13 +122,15 @@ ism_sw_view_find(RTE_ATOMIC(const struct ism_sw_view_ent *) const *fp_ent,
 	const struct ism_sw_view_ent *e;
 
 	/* Relaxed: the entry is read through the pointer (an address
-	 * dependency, as rcu_dereference()). */
+	 * dependency, as rcu_dereference()).
+	 */
 	e = rte_atomic_load_explicit(fp_ent + ism_sw_tok_slot(token),
 			rte_memory_order_relaxed);
 	e += ism_sw_tok_idx(token);
 	/* A plain load, folded into the compare; the fence makes it an
 	 * acquire (x86: no instruction): the fields below are those
-	 * published with this token. */
+	 * published with this token.
+	 */
 	if (unlikely(e->token != token))
 		return false;
 	rte_atomic_thread_fence(rte_memory_order_acquire);
