@@ -167,7 +167,7 @@ struct ivshm_member {
 	RTE_ATOMIC(uint32_t) pid;	/* for dumps */
 	/* The header's liveness timeout the member joined with (0: not
 	 * said), which a joiner checks the header against. */
-	uint32_t liveness_ms;
+	RTE_ATOMIC(uint32_t) liveness_ms;
 	uint8_t reserved1[20];
 	/* Line 1: heartbeat, advanced by the member's control thread. */
 	RTE_ATOMIC(uint64_t) beat;
