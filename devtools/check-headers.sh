@@ -113,7 +113,7 @@ while IFS=$tab read -r dpdk flags; do
 done <"$tmp/dpdks"
 if [ $fail = 0 ]; then
 	echo "check-headers: $# headers compile alone: $n compilations" \
-		"($(echo $compilers | tr ' ' ','); 3 API levels;" \
+		"($(echo "$compilers" | sed 's/^ //; s/ /,/g'); 3 API levels;" \
 		"$(cut -f1 "$tmp/dpdks" | paste -sd, -))"
 fi
 exit $fail

@@ -54,6 +54,7 @@ grep -q '^#define RTE_ENABLE_STDATOMIC' "$tmp/rte_build_config.h" || {
 
 cd "$top"
 if [ $# = 0 ]; then
+	# shellcheck disable=SC2046
 	set -- $(find lib drivers -name '*.c' | LC_ALL=C sort)
 fi
 # Every directory of the tree that holds a header of lib/, drivers/ or
@@ -73,6 +74,7 @@ esac
 # keeps the file named in front of its errors.
 fail=0
 for f in "$@"; do
+	# shellcheck disable=SC2086
 	out=$("$cc" -fsyntax-only -std=gnu11 -include rte_config.h \
 		-D_GNU_SOURCE -DALLOW_EXPERIMENTAL_API -DALLOW_INTERNAL_API \
 		-DRTE_LOG_DEFAULT_LOGTYPE=check.stdatomic \
