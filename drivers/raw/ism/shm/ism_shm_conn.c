@@ -376,13 +376,20 @@ ism_shm_conn_find(struct ism_shm_conns *d, uint64_t id)
 
 /* Drop a connection: the peer's fault, counted. */
 static void
-protocol_error(struct ism_shm_conn *p, const char *what, const char *why)
+drop(struct ism_shm_conn *p, const char *what, const char *why,
+		enum ism_shm_conn_end end)
 {
 	p->set->protocol_errors++;
 	ISM_PMD_LOG_RL(ERR, "%s: protocol error of pid %d (GID %s): %s: %s: "
 		       "connection dropped", p->set->name, (int)p->pid, p->who,
 		       what, why != NULL ? why : "invalid");
-	p->set->ops->down(p, ISM_SHM_END_PROTO);
+	p->set->ops->down(p, end);
+}
+
+static void
+protocol_error(struct ism_shm_conn *p, const char *what, const char *why)
+{
+	drop(p, what, why, ISM_SHM_END_PROTO);
 }
 
 /* Drop a connection for a failure of ours (err < 0). */
@@ -534,7 +541,8 @@ conns_tick(struct ism_shm_conns *d, uint64_t now)
 			return 0;
 		if (!p->established && now >= p->deadline_ns) {
 			d->handshakes_expired++;
-			protocol_error(p, "handshake", "not finished in time");
+			drop(p, "handshake", "not finished in time",
+			     ISM_SHM_END_LATE);
 			ism_shm_loop_work(ISM_SHM_WORK_DEPART);
 			continue;
 		}

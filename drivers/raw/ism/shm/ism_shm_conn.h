@@ -65,6 +65,10 @@ enum ism_shm_conn_end {
 	ISM_SHM_END_EOF,	/* the peer closed it, or it broke */
 	ISM_SHM_END_PROTO,	/* the peer broke the protocol (counted) */
 	ISM_SHM_END_OURS,	/* a failure of ours */
+	/* The handshake did not finish by its deadline (counted as a
+	 * protocol error too): the peer may only have been stopped or
+	 * starved of CPU for a while. */
+	ISM_SHM_END_LATE,
 };
 
 /* What the protocol does for the transport. */

@@ -871,10 +871,15 @@ peer_conn_down(struct ism_shm_conn *c, enum ism_shm_conn_end why)
 	struct ism_shm_peer *p = ism_shm_peer_of(c);
 
 	/* Closed before its HELLO (busy, out of fds, or it did not
-	 * believe us yet): connect again.
+	 * believe us yet), or not up by the handshake's deadline (a peer
+	 * stopped or starved of CPU that long; it does not connect to us,
+	 * we joined after it): connect again, or the two stay apart for
+	 * as long as both live.
 	 */
 	if (why == ISM_SHM_END_EOF)
 		p->retry = p->c.initiator && !p->hello_rcvd;
+	else if (why == ISM_SHM_END_LATE)
+		p->retry = p->c.initiator;
 	ism_shm_peer_down(p, ISM_SHM_DOWN_LOST);
 }
 
