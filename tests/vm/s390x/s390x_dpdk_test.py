@@ -229,8 +229,9 @@ def main():
     test = os.path.join(out, "app", "test-ism", "dpdk-test-ism")
     fwd = os.path.join(out, "examples", "ism_fwd", "dpdk-ism_fwd")
     libdir = dpdk["DPDK_LIBDIR"]
-    pmds = [os.path.join(r, f) for r, _, fs in os.walk(libdir) for f in fs
-            if re.match(r"librte_(net_ring|mempool_ring)\.so\.\d+$", f)]
+    # The libraries themselves (DPDK's pmds-<ABI>/ holds links to them).
+    pmds = sorted(os.path.join(libdir, f) for f in os.listdir(libdir)
+                  if re.match(r"librte_(net_ring|mempool_ring)\.so\.\d+$", f))
     ism_eal.check(len(pmds) == 2, "net_ring and mempool_ring in %s: %s"
                   % (libdir, pmds))
     rel = open(os.path.join(kdir, "VERSION")).read().strip()
