@@ -17,9 +17,6 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mkdir -p /run /tmp
-# The kernel runs /sbin/modprobe for modules it loads itself (vfio loads
-# vfio_iommu_type1 that way; without it EAL finds no IOMMU extension).
-[ -e /sbin/modprobe ] || ln -s /bin/busybox /sbin/modprobe
 
 finish() {
 	echo "VMTEST-END $1"
