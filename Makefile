@@ -18,7 +18,8 @@
 #               (suite emul): QEMU with the device and the s390x guests'
 #               kernels built once per machine (devtools/qemu-ism.sh,
 #               devtools/linux-s390x.sh, devtools/linux-s390x-sid.sh:
-#               Debian's s390x kernel 7.2 with the ISM modules) and DPDK
+#               Linux 7.2 from sid's source, ism_vfio_pci and SMC built
+#               in) and DPDK
 #               25.11 with the s390x port, then the suite; not part of
 #               make test (the builds take longer than its budget)
 #   make s390x  the tree cross-built for s390x (IBM Z, big-endian) and its
@@ -96,9 +97,9 @@ qemu-ism:
 linux-s390x:
 	./devtools/linux-s390x.sh prefix
 
-# The s390x guest of the IBM Z user's path: Debian's s390x kernel 7.2
-# (sid) with ism-vfio-pci, dibs and ism built as modules for it, once
-# per machine (devtools/linux-s390x-sid.sh).
+# The s390x guest of the IBM Z user's path: Linux 7.2 built from sid's
+# linux-source with ism_vfio_pci, dibs, ism and SMC built in, once per
+# machine (devtools/linux-s390x-sid.sh).
 linux-s390x-sid:
 	./devtools/linux-s390x-sid.sh prefix
 

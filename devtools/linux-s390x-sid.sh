@@ -2,79 +2,63 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ism authors
 #
-# The s390x guest of the IBM Z user's path (tests/vm/s390x, step dpdk):
-# Debian's prebuilt s390x kernel of sid (Linux >= 7.1, which has the ISM
-# vfio variant driver ism_vfio_pci) with the modules it lacks built here,
-# once per machine into a cache outside the tree.
+# The s390x guest kernel of the IBM Z user's path (tests/vm/s390x, step
+# dpdk): Linux >= 7.1 (it has the ISM vfio variant driver ism_vfio_pci)
+# built here from Debian's linux-source of sid, once per machine into a
+# cache outside the tree.
 #
 #   linux-s390x-sid.sh prefix   build if needed, print the directory with
-#                               vmlinuz, config, VERSION (the kernel
-#                               release), modules/lib/modules/<release>
-#                               (Debian's modules, decompressed, with ours
-#                               under extra/ and depmod run), busybox
-#                               (s390x, static), times (seconds per step)
+#                               vmlinuz (the kernel image), config, VERSION
+#                               (the kernel release), modules/lib/modules/
+#                               <release>/modules.builtin (what is built
+#                               in, for modprobe), busybox (s390x, static),
+#                               times (seconds per step, and the load)
 #   linux-s390x-sid.sh find     that directory if it is built already
 #                               (else status 1): no build, no download
 #
 # What is fetched, all from Debian's registry, nothing installed on the
-# host: a separate apt configuration (its own sources list with
+# host from sid: a separate apt configuration (its own sources list with
 # "deb [arch=s390x] ... sid main" and its own state and cache under the
-# cache) downloads linux-binary-, linux-modules-, linux-base- and
-# linux-headers-<release> (the kernel, its modules, Module.symvers),
-# linux-source-<major.minor> and busybox-static for s390x. Debian's s390x
-# kernel has VFIO_PCI, S390_IOMMU and HUGETLBFS but neither ISM_VFIO_PCI
-# nor DIBS, so the ISM modules are built from linux-source against the
-# kernel's own config: dibs, ism (Linux's ism driver) and ism-vfio-pci.
-# SMC cannot be added as a module: it depends on DIBS, so Debian's kernel
-# is built without it, and its core then lacks what SMC needs from TCP
-# (tcp_have_smc, exported by net/ipv4/tcp.c only with CONFIG_SMC; fields
-# of struct tcp_sock under the same option): SMC-D needs a kernel built
-# with CONFIG_SMC.
+# cache) downloads linux-source-<major.minor> and busybox-static for
+# s390x.
 #
-# The compiler is Debian 12's s390x-linux-gnu-gcc (12); Debian built the
-# kernel with a newer gcc. The config stays the kernel's except for what
-# only the compiler decides (code generation, never a structure layout).
-# Debug info and BTF stay on (pahole from dwarves): BTF for modules
-# (DEBUG_INFO_BTF_MODULES) adds fields to struct module, and modules
-# built without it were seen to corrupt the kernel's module list at load
-# (ism.ko after dibs.ko: list corruption in resolve_symbol()). One more
-# thing would change a layout: gcc 12 lacks -mstack-protector-guard=global,
-# without which Kconfig drops STACKPROTECTOR and with it a field of
-# task_struct; a wrapper (cc/ below) accepts and drops the flag, so the
-# option, and the layout, stay the kernel's (the modules then have no
-# stack canaries). Modules are not signed: the kernel does not enforce
-# signatures (MODULE_SIG_FORCE unset) and only notes the taint.
+# The kernel is tinyconfig plus tests/vm/s390x/kernel-7.config, built in
+# with no modules: vfio, ism_vfio_pci, dibs, Linux's ism driver, SMC
+# (SMC-D) and hugetlbfs. Debian's prebuilt s390x kernel was tried first:
+# it lacks ISM_VFIO_PCI and DIBS, modules built apart for it broke its
+# module list (ism.ko after dibs.ko: list corruption in resolve_symbol()),
+# and SMC cannot be added to it as a module (its TCP is built without
+# CONFIG_SMC: no tcp_have_smc). A small kernel of our own has none of
+# that and builds in a fraction of Debian's config's time.
 #
 # LINUX_S390X_CACHE  the cache (default /var/cache/dpdk-ism for root, else
 #                    ~/.cache/dpdk-ism)
-# LINUX_SID_RELEASE  the kernel release (default 7.2.13+deb14-s390x)
+# LINUX_SID_SERIES   the source package's series (default 7.2:
+#                    linux-source-7.2)
 #
-# A lock keeps two runs from building at once; each step leaves a stamp
-# and is not redone. The first run takes a few minutes on 2 cores (the
-# figures: doc/guides/platform/ibm_z.rst), under nice.
+# A lock keeps two runs from building at once; the object tree stays, so
+# a changed fragment rebuilds only what it touches. The first build's
+# time on 2 cores: doc/guides/platform/ibm_z.rst. Builds run under nice.
 set -eu
 
+top=$(cd "$(dirname "$0")/.." && pwd)
+FRAGMENT=$top/tests/vm/s390x/kernel-7.config
 if [ "$(id -u)" = 0 ]; then
 	CACHE=${LINUX_S390X_CACHE:-/var/cache/dpdk-ism}
 else
 	CACHE=${LINUX_S390X_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dpdk-ism}
 fi
-REL=${LINUX_SID_RELEASE:-7.2.13+deb14-s390x}
-# 7.2.13+deb14-s390x: upstream 7.2.13, source package linux-source-7.2.
-UP=${REL%%+*}
-MAJMIN=$(echo "$UP" | cut -d. -f1-2)
-LOCALV=${REL#"$UP"}
+MAJMIN=${LINUX_SID_SERIES:-7.2}
 CROSS=s390x-linux-gnu-
-MODULES="DIBS ISM ISM_VFIO_PCI"
-# The recipe: a change here builds a new directory.
-RECIPE="release=$REL modules=$MODULES cc=gcc-12+stackprotector-wrapper
-btf busybox-static:s390x:sid"
+# The recipe: a change here (or in the fragment) builds a new directory.
+RECIPE="linux-source-$MAJMIN:sid tinyconfig+kernel-7.config ARCH=s390
+CROSS_COMPILE=$CROSS image=bzImage busybox-static:s390x:sid"
 TOOLS="gcc-s390x-linux-gnu make flex bison bc libelf-dev libssl-dev cpio
-xz-utils kmod dwarves"
+xz-utils"
 APTDIR=$CACHE/apt-sid-s390x
-DL=$CACHE/linux-sid-dl-$REL
+DL=$CACHE/linux-$MAJMIN-dl
 SRC=$CACHE/linux-source-$MAJMIN
-BLD=$CACHE/linux-$MAJMIN-modbuild
+BLD=$CACHE/linux-$MAJMIN-build
 
 die() {
 	echo "linux-s390x-sid: $*" >&2
@@ -90,11 +74,11 @@ installed() {
 }
 
 hash() {
-	echo "$RECIPE" | sha256sum | cut -c1-12
+	{ echo "$RECIPE"; cat "$FRAGMENT"; } | sha256sum | cut -c1-12
 }
 
 outdir() {
-	echo "$CACHE/linux-s390x-sid-$REL-$(hash)"
+	echo "$CACHE/linux-s390x-sid-$MAJMIN-$(hash)"
 }
 
 need_tools() {
@@ -122,7 +106,7 @@ apt_setup() {
 	: > "$APTDIR/state/status"
 	echo "deb [arch=s390x signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main" \
 		> "$APTDIR/etc/sources.list"
-	cat > "$APTDIR/apt.conf" <<EOF
+	cat > "$APTDIR/apt.conf" <<EOC
 Dir::Etc::SourceList "$APTDIR/etc/sources.list";
 Dir::Etc::SourceParts "$APTDIR/etc/sources.list.d";
 Dir::Etc::Preferences "$APTDIR/etc/preferences";
@@ -132,174 +116,99 @@ Dir::State::status "$APTDIR/state/status";
 Dir::Cache "$APTDIR/cache";
 APT::Architecture "s390x";
 APT::Architectures { "s390x"; };
-EOF
+EOC
 	sidapt apt-get update -qq >/dev/null 2>&1 ||
 		die "apt-get update of sid (s390x) failed"
 	touch "$APTDIR/.updated"
 }
 
 fetch() {
-	[ -f "$DL/.done" ] && return 0
+	if ls "$DL"/linux-source-"$MAJMIN"_*.deb "$DL"/busybox-static_*.deb \
+			>/dev/null 2>&1; then
+		return 0
+	fi
 	apt_setup
-	rm -rf "$DL"
 	mkdir -p "$DL"
-	log "fetching Debian's s390x kernel $REL, its modules, headers and" \
-		"source (about 235 MB)"
-	(cd "$DL" && sidapt apt-get download -qq "linux-binary-$REL" \
-		"linux-modules-$REL" "linux-base-$REL" "linux-headers-$REL" \
-		"linux-headers-${UP}${LOCALV%-s390x}-common" \
-		"linux-source-$MAJMIN" busybox-static) 2>&1 |
-		grep -v unsandboxed >&2 || true
-	for p in linux-binary linux-modules linux-headers-$REL \
-			"linux-source-$MAJMIN" busybox-static; do
-		ls "$DL"/"${p}"*.deb >/dev/null 2>&1 ||
+	log "fetching linux-source-$MAJMIN and busybox-static (s390x) of sid" \
+		"(about 165 MB)"
+	(cd "$DL" && sidapt apt-get download -qq "linux-source-$MAJMIN" \
+		busybox-static) 2>&1 | grep -v unsandboxed >&2 || true
+	for p in "linux-source-$MAJMIN" busybox-static; do
+		ls "$DL"/"${p}"_*.deb >/dev/null 2>&1 ||
 			die "apt-get download of $p (sid, s390x) failed"
 	done
-	touch "$DL/.done"
-}
-
-# The kernel's files unpacked into $DL/root.
-unpack_kernel() {
-	[ -f "$DL/root/.done" ] && return 0
-	rm -rf "$DL/root"
-	mkdir -p "$DL/root"
-	for d in "$DL"/linux-binary-*.deb "$DL"/linux-modules-*.deb \
-			"$DL"/linux-base-*.deb "$DL"/linux-headers-*.deb \
-			"$DL"/busybox-static_*.deb; do
-		dpkg-deb -x "$d" "$DL/root"
-	done
-	[ -f "$DL/root/usr/lib/modules/$REL/vmlinuz" ] ||
-		die "no usr/lib/modules/$REL/vmlinuz in linux-binary-$REL"
-	touch "$DL/root/.done"
 }
 
 unpack_source() {
-	if [ "$(cat "$SRC/.dpdk-ism-unpacked" 2>/dev/null)" = "$REL" ]; then
+	deb=$(ls "$DL"/linux-source-"$MAJMIN"_*.deb | tail -n 1)
+	if [ "$(cat "$SRC/.dpdk-ism-unpacked" 2>/dev/null)" = "${deb##*/}" ]
+	then
 		return 0
 	fi
-	rm -rf "$SRC" "$SRC.tmp"
+	rm -rf "$SRC" "$SRC.tmp" "$BLD"
 	mkdir -p "$SRC.tmp"
-	deb=$(ls "$DL"/linux-source-"$MAJMIN"_*.deb | head -n 1)
 	dpkg-deb --fsys-tarfile "$deb" |
 		tar -xO "./usr/src/linux-source-$MAJMIN.tar.xz" | xz -dc |
 		tar -x -C "$SRC.tmp" --strip-components=1
 	[ -f "$SRC.tmp/drivers/vfio/pci/ism/main.c" ] ||
 		die "linux-source-$MAJMIN has no drivers/vfio/pci/ism"
 	mv "$SRC.tmp" "$SRC"
-	echo "$REL" > "$SRC/.dpdk-ism-unpacked"
+	echo "${deb##*/}" > "$SRC/.dpdk-ism-unpacked"
 }
 
-# make in the source with the object tree $BLD.
 kmake() {
-	nice -n 5 make -C "$SRC" O="$BLD" ARCH=s390 CROSS_COMPILE=$CROSS \
-		CC="$BLD/cc/${CROSS}gcc" LOCALVERSION="$LOCALV" "$@"
+	make -C "$SRC" O="$BLD" ARCH=s390 CROSS_COMPILE=$CROSS "$@"
 }
 
 configure() {
-	kconf=$DL/root/usr/lib/modules/$REL/config
-	if [ "$(cat "$BLD/.dpdk-ism-config" 2>/dev/null)" = "$REL $MODULES" ]
-	then
-		return 0
-	fi
-	# The object tree stays: a new config rebuilds only what it touches.
-	rm -f "$BLD/.dpdk-ism-config"
-	mkdir -p "$BLD/cc"
-	cat > "$BLD/cc/${CROSS}gcc" <<'EOF'
-#!/bin/sh
-# gcc 12 lacks -mstack-protector-guard=global: accepted and dropped, so
-# that Kconfig keeps STACKPROTECTOR (a field of task_struct) as the
-# kernel was built (devtools/linux-s390x-sid.sh).
-for a; do
-	shift
-	case $a in
-	-mstack-protector-guard=global|-mstack-protector-guard-record|\
-	-fstack-protector*) ;;
-	*) set -- "$@" "$a" ;;
-	esac
-done
-exec s390x-linux-gnu-gcc "$@"
-EOF
-	chmod +x "$BLD/cc/${CROSS}gcc"
-	cp "$kconf" "$BLD/.config"
-	set --
-	for m in $MODULES; do
-		set -- "$@" -m "$m"
-	done
-	"$SRC/scripts/config" --file "$BLD/.config" "$@" -d SMC -d SMC_DIAG \
-		-d MODULE_SIG_ALL
+	mkdir -p "$BLD"
+	kmake tinyconfig
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BLD" "$BLD/.config" \
+		"$FRAGMENT"
 	kmake olddefconfig
-	for m in $MODULES STACKPROTECTOR STACKPROTECTOR_STRONG \
-			DEBUG_INFO_BTF DEBUG_INFO_BTF_MODULES; do
-		want=$(grep "^CONFIG_$m=" "$BLD/.config" || true)
-		case $m in
-		STACKPROTECTOR*|DEBUG_INFO_BTF*)
-			grep -qx "CONFIG_$m=y" "$kconf" || continue
-			[ "$want" = "CONFIG_$m=y" ] ||
-				die "the config lost CONFIG_$m" ;;
-		*) [ "$want" = "CONFIG_$m=m" ] ||
-				die "CONFIG_$m=m did not survive olddefconfig" ;;
-		esac
-	done
-	# Nothing else that is not the compiler's or debug info may differ.
-	grep '^CONFIG_' "$kconf" | sort > "$BLD/config.kernel"
-	grep '^CONFIG_' "$BLD/.config" | sort > "$BLD/config.ours"
-	bad=$(diff "$BLD/config.kernel" "$BLD/config.ours" |
-		grep '^[<>]' | grep -Ev "CONFIG_($(echo "$MODULES" | tr ' ' '|'))=|CONFIG_(CC_|GCC_|AS_|LD_|PAHOLE_|RUSTC_|BUILD_SALT|MODULE_SIG_KEY|SYSTEM_TRUSTED_KEYS|FUNCTION_TRACE_ARGS|PROBE_EVENTS_BTF_ARGS|OPENSSL_SUPPORTS)" || true)
-	[ -z "$bad" ] || die "the config differs from the kernel's: $bad"
-	kmake modules_prepare
-	cp "$DL/root/usr/src/linux-headers-$REL/Module.symvers" "$BLD/"
-	echo "$REL $MODULES" > "$BLD/.dpdk-ism-config"
+	# Every line of the fragment must have survived olddefconfig (a
+	# dependency we did not satisfy drops an option silently).
+	bad=$(grep -E '^(CONFIG_|# CONFIG_)' "$FRAGMENT" | while read -r l; do
+		grep -qxF "$l" "$BLD/.config" || echo "$l"
+	done)
+	[ -z "$bad" ] || die "the kernel config lacks: $bad"
 }
 
-# One module directory: its source (in the tree, or copied into an
-# external directory), objects under $BLD/ext/<name>.
-build_modules() {
-	ext=$BLD/ext
-	rm -rf "$ext"
-	mkdir -p "$ext/ism-src"
-	# Linux's ism driver shares its directory with qeth, lcs and ctcm:
-	# built alone from a copy.
-	cp "$SRC/drivers/s390/net/ism_drv.c" "$SRC/drivers/s390/net/ism.h" \
-		"$ext/ism-src/"
-	echo "obj-m := ism.o
-ism-y := ism_drv.o" > "$ext/ism-src/Kbuild"
-	kmake M="$SRC/drivers/dibs" MO="$ext/dibs" modules || return 1
-	kmake M="$SRC/drivers/vfio/pci/ism" MO="$ext/ism-vfio-pci" modules ||
-		return 1
-	kmake M="$ext/ism-src" MO="$ext/ism" \
-		KBUILD_EXTRA_SYMBOLS="$ext/dibs/Module.symvers" modules
+compile() {
+	nice -n 10 make -C "$SRC" O="$BLD" ARCH=s390 CROSS_COMPILE=$CROSS \
+		-j"$(nproc)" bzImage
 }
 
 install_tree() {
 	out=$1
-	m=$out/modules/lib/modules/$REL
-	mkdir -p "$m/extra"
-	cp -a "$DL/root/usr/lib/modules/$REL/kernel" \
-		"$DL/root/usr/lib/modules/$REL/modules.order" \
-		"$DL/root/usr/lib/modules/$REL/modules.builtin" \
-		"$DL/root/usr/lib/modules/$REL/modules.builtin.modinfo" "$m/"
-	# Decompressed: busybox's modprobe loads plain .ko files.
-	find "$m/kernel" -name '*.ko.xz' -exec xz -d {} + || return 1
-	for k in "$BLD"/ext/dibs/dibs.ko "$BLD"/ext/ism/ism.ko \
-			"$BLD"/ext/ism-vfio-pci/ism-vfio-pci.ko; do
-		[ -f "$k" ] || die "no $k after the build"
-		cp "$k" "$m/extra/"
-	done
-	depmod -b "$out/modules" "$REL" ||
-		die "depmod failed"
-	cp "$DL/root/usr/lib/modules/$REL/vmlinuz" "$out/vmlinuz"
-	cp "$DL/root/usr/lib/modules/$REL/config" "$out/config"
-	cp "$DL/root/usr/bin/busybox" "$out/busybox"
-	echo "$REL" > "$out/VERSION"
+	rel=$(kmake -s kernelrelease)
+	[ -n "$rel" ] || die "no kernel release"
+	cp "$BLD/arch/s390/boot/bzImage" "$out/vmlinuz"
+	cp "$BLD/.config" "$out/config"
+	echo "$rel" > "$out/VERSION"
+	# modprobe of a built-in driver (the guide's steps) finds it here.
+	m=$out/modules/lib/modules/$rel
+	mkdir -p "$m"
+	cp "$BLD/modules.builtin" "$BLD/modules.builtin.modinfo" "$m/"
+	# (busybox's modprobe needs a modules.dep: empty, no modules.)
+	: > "$m/modules.dep"
+	tmp=$out/bb.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	dpkg-deb -x "$(ls "$DL"/busybox-static_*.deb | tail -n 1)" "$tmp"
+	cp "$tmp/usr/bin/busybox" "$out/busybox" 2>/dev/null ||
+		cp "$tmp/bin/busybox" "$out/busybox"
+	rm -rf "$tmp"
 }
 
-# step NAME CMD...: run, time it into $out/times.
+# step NAME CMD...: run, time it (and the load average) into $out/times.
 step() {
 	name=$1
 	shift
 	t=$(date +%s)
 	"$@"
-	echo "$name $(($(date +%s) - t))" >> "$out/times"
+	echo "$name $(($(date +%s) - t)) s, load $(cut -d' ' -f1-3 \
+		/proc/loadavg)" >> "$out/times"
 }
 
 build() {
@@ -310,19 +219,22 @@ build() {
 	rm -rf "$out"
 	mkdir -p "$out"
 	blog=$out/build.log
-	log "preparing Debian's s390x kernel $REL with the ISM modules into" \
+	log "building Linux $MAJMIN for s390x from sid's linux-source into" \
 		"$out (once per machine; log in $blog)"
 	start=$(date +%s)
-	if ! { step fetch fetch && step unpack-kernel unpack_kernel &&
-	       step unpack-source unpack_source &&
-	       step configure configure && step modules build_modules &&
+	echo "start: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" \
+		> "$out/times"
+	if ! { step fetch fetch && step unpack-source unpack_source &&
+	       step configure configure && step compile compile &&
 	       step install install_tree "$out"; } >"$blog" 2>&1; then
 		tail -n 30 "$blog" >&2
 		die "failed (log: $blog)"
 	fi
-	echo "total $(($(date +%s) - start))" >> "$out/times"
+	echo "total $(($(date +%s) - start)) s" >> "$out/times"
 	log "done in $(($(date +%s) - start)) s"
 	echo "$RECIPE" > "$stamp"
+	# Older recipes (and the module builds of earlier versions of this
+	# script) go.
 	for d in "$CACHE"/linux-s390x-sid-*; do
 		[ "$d" = "$out" ] || [ ! -d "$d" ] || rm -rf "$d"
 	done

@@ -19,6 +19,14 @@
 #                 the configured source and build tree next to it (.src,
 #                 about 1 GB) and the build's log (.log)
 #
+# Which QEMU: Debian 12's (7.2), the machine's own, not sid's 11.1. The
+# device's QEMU side (tests/ism_device/qemu) is written against 7.2's
+# interfaces (its meson source sets, the s390 PCI host bridge's internals,
+# pcistb_service_call()), and there it is faithful to the transport: each
+# PCI Store Block reaches the device as one call (ism_qemu_s390.c), the
+# firmware comes from the machine's own qemu-system-data, and nothing is
+# installed from another suite. A later QEMU needs that glue ported.
+#
 # Nothing of QEMU is in this tree: the device's files are copied into the
 # unpacked source (hw/misc/dpdk-ism/) and added to its meson build; the
 # s390x binary is linked with -Wl,--wrap=pcistb_service_call (why:

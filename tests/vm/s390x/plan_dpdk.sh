@@ -3,17 +3,24 @@
 #
 # The plan of the s390x guest of the IBM Z user's path
 # (tests/vm/s390x/s390x_dpdk_test.py writes it into the initramfs after
-# FID_A, FID_B, GID_A, GID_B, TEST, FWD, PMDS, LIBS and ON_IBM_Z, the
+# FID_A, FID_B, FID_C, GID_A, GID_B, TEST, FWD, SMC, PMDS, LIBS and
+# ON_IBM_Z, the
 # commands of the section "On an IBM Z machine" of
 # doc/guides/platform/ibm_z.rst; tests/vm/guest-init.sh runs it):
 #   functional         ON_IBM_Z: both functions to ism_vfio_pci, 1 MiB
 #                      hugepages, dpdk-test-ism's suites on the two
 #   functional-nohuge  the same suites with --no-huge
+#   block-a, block-b   EAL's -b with B's zPCI address: the suite api on A
+#                      passes, on B it fails (B was not probed)
 #   intr               the interrupt mode (a sleeping thread woken by the
 #                      function's MSI)
 #   fwd                dpdk-ism_fwd between two processes, A checking every
-#                      packet it gets back from B
-# The third function stays with Linux's ism driver.
+#                      packet it gets back from B, while SMC-D (smc_test:
+#                      checked bytes between two AF_SMC sockets) runs on
+#                      the third function
+# The kernel has everything built in: Linux's ism driver took the three
+# functions at boot; ON_IBM_Z moves the first two to ism_vfio_pci and the
+# third stays with it.
 echo "VMTEST-INIT role=$ROLE kernel=$(uname -r) machine=$(uname -m)"
 # The s390x programs: their loader and libraries (the tree's programs and
 # DPDK's, at their host paths).
@@ -31,22 +38,38 @@ bdf_of() {
 }
 A=$(bdf_of "$FID_A")
 B=$(bdf_of "$FID_B")
-[ -n "$A" ] && [ -n "$B" ] || finish "functions of fid $FID_A, $FID_B: '$A' '$B'"
-echo "VMTEST-FUNCS A=$A B=$B"
+C=$(bdf_of "$FID_C")
+[ -n "$A" ] && [ -n "$B" ] && [ -n "$C" ] ||
+	finish "functions of fid $FID_A, $FID_B, $FID_C: '$A' '$B' '$C'"
+echo "VMTEST-FUNCS A=$A B=$B C=$C"
+driver_of() {
+	echo "VMTEST-DRIVER $1 $(basename "$(readlink "/sys/bus/pci/devices/$1/driver")")"
+}
+for b in $A $B $C; do
+	driver_of "$b"
+done
 
 run functional ON_IBM_Z
-for b in $A $B; do
-	echo "VMTEST-DRIVER $b $(basename "$(readlink "/sys/bus/pci/devices/$b/driver")")"
+for b in $A $B $C; do
+	driver_of "$b"
 done
-# The third function: Linux's own driver.
-modprobe ism && echo "VMTEST-ISM loaded"
 
 run functional-nohuge dpdk-test-ism -l 0 --no-huge -m 192 --iova-mode=va \
 	--file-prefix nohuge -a "ism:$A" -a "ism:$B" -- functional \
 	--devices "$A,$B" --suite api,dmb,move,signal,events
+# EAL's -b with a zPCI address: the blocked function is not probed (the
+# suite on it fails), the other one is.
+run block-a dpdk-test-ism -l 0 --no-huge -m 64 --iova-mode=va \
+	--file-prefix blka -b "ism:$B" -- functional --devices "$A" --suite api
+run block-b dpdk-test-ism -l 0 --no-huge -m 64 --iova-mode=va \
+	--file-prefix blkb -b "ism:$B" -- functional --devices "$B" --suite api
 run intr dpdk-test-ism -l 0,1 -m 128 --iova-mode=va --file-prefix intr \
 	-a "ism:$A" -a "ism:$B" -- functional --devices "$A,$B" --suite intr
 
+# SMC-D on the third function (Linux's ism driver) while ours forward.
+ip link set lo up
+"$SMC" --bytes 1000000 > /tmp/smc.log 2>&1 &
+smc=$!
 # shellcheck disable=SC2086
 dpdk-ism_fwd -l 0 -m 128 --iova-mode=va --file-prefix fwdb $PMDS \
 	--vdev net_ring0 -a "ism:$B" -- --peer-gid "$GID_A" \
@@ -61,3 +84,6 @@ run fwd dpdk-ism_fwd -l 1 -m 128 --iova-mode=va --file-prefix fwda $PMDS \
 wait $fwdb
 echo "VMTEST-RC fwd-b $?"
 sed 's/^/[fwd-b] /' /tmp/fwdb.log
+wait $smc
+echo "VMTEST-RC smc $?"
+cat /tmp/smc.log

@@ -5,19 +5,23 @@
 guest, on emulated ISM functions bound to Linux's ism_vfio_pci (python3
 standard library).
 
-qemu-system-s390x of devtools/qemu-ism.sh (TCG) boots Debian's s390x
-kernel of sid (Linux 7.2, ism_vfio_pci) with the modules of
-devtools/linux-s390x-sid.sh and three ISM functions of one fabric, each
-taking writes only as whole store blocks (the device's default). The
+qemu-system-s390x of devtools/qemu-ism.sh (TCG) boots the s390x kernel
+of devtools/linux-s390x-sid.sh (Linux 7.2 from sid's source, built in:
+ism_vfio_pci, Linux's ism driver, SMC) with three ISM functions of one
+fabric, each taking writes only as whole store blocks (the device's
+default). The
 guest (plan_dpdk.sh) runs the section "On an IBM Z machine" of
 doc/guides/platform/ibm_z.rst as written (its doc-test block): the first
 two functions to ism_vfio_pci, 1 MiB hugepages, then dpdk-test-ism of the
 tree cross-built for s390x (tests/s390x/s390x_test.sh ... build) on the
-two, with hugepages and with --no-huge; dpdk-ism_fwd between two
-processes over them, every packet checked; the interrupt mode (suite
-intr). The third function is left to Linux's ism driver.
+two, with hugepages and with --no-huge; EAL's -b with a zPCI address;
+the interrupt mode (suite intr); dpdk-ism_fwd between two processes over
+them, every packet checked, while SMC-D carries checked bytes between two
+AF_SMC sockets (smc_test.c) on the third function, which stays with
+Linux's ism driver.
 
-Checks: the steps' results on the console; every write of data and
+Checks: the steps' results on the console; SMC-D's sockets in mode smcd
+with the third function's GID; every write of data and
 commands reached the functions as one store block (the device's counts
 that QEMU prints at exit: no piece taken, none refused); no guest error
 in QEMU's log.
@@ -156,16 +160,20 @@ def doc_block(name):
 def check(c, lines, counts):
     """The console checks of the docstring (vmlib.Console c)."""
     c.expect(r"^VMTEST-INIT .*kernel=7\.")
-    for step in ("functional", "functional-nohuge", "intr", "fwd"):
+    for step in ("functional", "functional-nohuge", "block-a", "intr",
+                 "fwd"):
         c.expect(r"^VMTEST-RC %s 0$" % step)
+    c.expect(r"^VMTEST-RC block-b [1-9][0-9]*$")
     c.expect(r"^VMTEST-RC fwd-b 0$")
-    c.expect_count(r"^summary: [1-9][0-9]* passed, 0 failed", 3)
+    c.expect(r"^VMTEST-DRIVER \S+ ism$")
+    c.expect_count(r"^summary: [1-9][0-9]* passed, 0 failed", 4)
     c.expect_count(r"^\s+\[FAIL\]", 0)
     m = [int(x) for x in re.findall(r"loopback-check ok (\d+) lost 0 "
                                     r"corrupt 0 reordered 0", "\n".join(lines))]
     if not m or max(m) < 10000:
         c.fail("dpdk-ism_fwd checked packets: %s, wanted >= 10000" % m)
     c.expect(r"^VMTEST-END done$")
+    check_smc(c, lines)
     for dev in ("ism0", "ism1"):
         v = counts.get(dev)
         if v is None:
@@ -178,6 +186,24 @@ def check(c, lines, counts):
             if v[k] != 0:
                 c.fail("%s: %s %d (every write must be one store block)"
                        % (dev, k, v[k]))
+
+
+def check_smc(c, lines):
+    """SMC-D on the third function: the bytes checked both ways, every
+    connected socket in mode smcd with that function's GID."""
+    c.expect(r"^VMTEST-RC smc 0$")
+    for d in ("c2s", "s2c"):
+        c.expect(r"^SMC_TEST %s#0 bytes=\d+ fnv=([0-9a-f]+) expect=\1 "
+                 r"bad=0 first_bad=-1 secs=\S+ ok$" % d)
+    c.expect(r"^SMC_TEST PASS$")
+    socks = [ln for ln in lines if re.match(r"^SMC_DIAG sock \S+:\d+-\S+:"
+                                            r"[1-9]", ln)]
+    if len(socks) != 2:
+        c.fail("%d connected SMC sockets, expected 2" % len(socks))
+    gid = "my_gid=0x%016x peer_gid=0x%016x" % (FUNCS[2][0], FUNCS[2][0])
+    for ln in socks:
+        if " mode=smcd " not in ln or gid not in ln:
+            c.fail("not SMC-D on the third function (%s): %s" % (gid, ln))
 
 
 def write_counts(lines):
@@ -203,8 +229,9 @@ def main():
     test = os.path.join(out, "app", "test-ism", "dpdk-test-ism")
     fwd = os.path.join(out, "examples", "ism_fwd", "dpdk-ism_fwd")
     libdir = dpdk["DPDK_LIBDIR"]
-    pmds = [os.path.join(r, f) for r, _, fs in os.walk(libdir) for f in fs
-            if re.match(r"librte_(net_ring|mempool_ring)\.so\.\d+$", f)]
+    # The libraries themselves (DPDK's pmds-<ABI>/ holds links to them).
+    pmds = sorted(os.path.join(libdir, f) for f in os.listdir(libdir)
+                  if re.match(r"librte_(net_ring|mempool_ring)\.so\.\d+$", f))
     ism_eal.check(len(pmds) == 2, "net_ring and mempool_ring in %s: %s"
                   % (libdir, pmds))
     rel = open(os.path.join(kdir, "VERSION")).read().strip()
@@ -214,18 +241,23 @@ def main():
                     % (uid, fid, i),
                     "-device", "ism,id=ism%d,fabric=%d,gid=0x%x"
                     % (i, FABRIC, gid)]
-    plan = ("FID_A=0x%08x\nFID_B=0x%08x\nGID_A=0x%x\nGID_B=0x%x\n"
-            "TEST=%s\nFWD=%s\nPMDS=\"%s\"\nLIBS=%s:%s/lib\n"
-            "ON_IBM_Z() {\n%s\n}\n%s"
-            % (FUNCS[0][1], FUNCS[1][1], FUNCS[0][0], FUNCS[1][0], test, fwd,
-               " ".join("-d " + p for p in pmds), libdir, SYSROOT,
-               doc_block("on-ibm-z"),
-               open(os.path.join(HERE, "plan_dpdk.sh")).read()))
     procs, result = [], {}
     with tempfile.TemporaryDirectory(prefix="ism-s390x-dpdk.") as tmp:
+        smc = os.path.join(tmp, "smc_test")
+        subprocess.run([CROSS + "gcc", "-static", "-O2", "-Wall", "-Werror",
+                        "-o", smc, os.path.join(HERE, "smc_test.c")],
+                       check=True)
+        plan = ("FID_A=0x%08x\nFID_B=0x%08x\nFID_C=0x%08x\nGID_A=0x%x\n"
+                "GID_B=0x%x\nTEST=%s\nFWD=%s\nSMC=%s\nPMDS=\"%s\"\n"
+                "LIBS=%s:%s/lib\nON_IBM_Z() {\n%s\n}\n%s"
+                % (FUNCS[0][1], FUNCS[1][1], FUNCS[2][1], FUNCS[0][0],
+                   FUNCS[1][0], test, fwd, smc,
+                   " ".join("-d " + p for p in pmds), libdir, SYSROOT,
+                   doc_block("on-ibm-z"),
+                   open(os.path.join(HERE, "plan_dpdk.sh")).read()))
         initrd = vmlib.initramfs(
             tmp, programs=[test, fwd], files=pmds + [
-                os.path.join(SYSROOT, "lib", "ld64.so.1"),
+                smc, os.path.join(SYSROOT, "lib", "ld64.so.1"),
                 os.path.join(SYSROOT, "lib", "libgcc_s.so.1")],
             plans={"dpdk": plan}, busybox=os.path.join(kdir, "busybox"),
             module_tree=os.path.join(kdir, "modules", "lib", "modules"),

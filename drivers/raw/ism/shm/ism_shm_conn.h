@@ -67,7 +67,8 @@ enum ism_shm_conn_end {
 	ISM_SHM_END_OURS,	/* a failure of ours */
 	/* The handshake did not finish by its deadline (counted as a
 	 * protocol error too): the peer may only have been stopped or
-	 * starved of CPU for a while. */
+	 * starved of CPU for a while.
+	 */
 	ISM_SHM_END_LATE,
 };
 
