@@ -22,6 +22,16 @@
 #               in) and DPDK
 #               25.11 with the s390x port, then the suite; not part of
 #               make test (the builds take longer than its budget)
+#   make test-intree  DPDK 25.11.2 built with this tree inside its own
+#               source tree, with gcc and with clang (werror,
+#               check_includes, clang with enable_stdatomic), and DPDK's
+#               fast-tests with ism_autotest (suite intree,
+#               devtools/dpdk-intree.sh); not part of make test until it
+#               has passed here
+#   make test-dpdk-series  DPDK's checkpatches.sh, check-maintainers.sh and
+#               check-doc-vs-code.sh over the tree as a series against
+#               DPDK 25.11.2 (suite dpdk-series); not part of make test
+#               until its findings are fixed
 #   make s390x  the tree cross-built for s390x (IBM Z, big-endian) and its
 #               suites run under QEMU's user-mode emulator (suite s390x,
 #               part of make test): the cross compiler and emulator from
@@ -52,7 +62,7 @@ ASAN_OPTS = -Db_sanitize=address,undefined -Db_lundef=false \
 
 .PHONY: all setup build build-asan vm-setup dpdk-versions s390x-setup \
 	s390x s390x-full s390x-dpdk-test demo test test-emul qemu-ism linux-s390x \
-	linux-s390x-sid \
+	linux-s390x-sid test-intree test-dpdk-series \
 	bench bench-full clean
 
 all: build
@@ -150,7 +160,8 @@ s390x-dpdk-test: s390x-setup
 
 ifeq ($(DPDK),)
 test: build build-asan vm-setup dpdk-versions s390x-setup
-	meson test -C $(BUILD) --print-errorlogs --no-suite emul
+	meson test -C $(BUILD) --print-errorlogs --no-suite emul \
+		--no-suite intree --no-suite dpdk-series
 	meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite emul
 else
 # The release build's test of that version (tests/versions): its own build
@@ -159,6 +170,12 @@ test: build
 	./devtools/dpdk-version.sh prefix $(DPDK)
 	meson test -C $(BUILD) --print-errorlogs --suite dpdk-$(DPDK)
 endif
+
+test-intree: build dpdk-versions
+	meson test -C $(BUILD) --print-errorlogs --suite intree
+
+test-dpdk-series: build dpdk-versions
+	meson test -C $(BUILD) --print-errorlogs --suite dpdk-series
 
 test-emul: build vm-setup qemu-ism linux-s390x linux-s390x-sid s390x-setup
 	meson test -C $(BUILD) --print-errorlogs --suite emul
