@@ -285,8 +285,10 @@ ism_sw_move_signal_fast(void *ctx, ism_sw_lookup_t lookup,
 		return full(ctx, token, idx, sf, offset, data, len);
 	if (unlikely(idx >= RTE_ISM_DMBE_MAX))
 		return full(ctx, token, idx, sf, offset, data, len);
-	/* The bracket of ism_sw_move_data_fast(). */
-	seq = &rte_ism_pmd_inflight[lcore].seq;
+	/* The bracket of ism_sw_move_data_fast() (its plain view of the
+	 * sequence too).
+	 */
+	seq = (uint64_t *)(uintptr_t)&rte_ism_pmd_inflight[lcore].seq;
 	__asm__("" : "+r" (seq));
 	(*seq)++;
 	rte_compiler_barrier();
