@@ -38,7 +38,10 @@ for i in $(seq "$runs"); do
 	for s in "$@"; do
 		meson test -C "$build" --suite "$s" --print-errorlogs \
 			>"$log/run-$i-$s.log" 2>&1
-		grep -E '^ *[0-9]+/[0-9]+ ' "$log/run-$i-$s.log" |
+		# Up to meson's "Summary of Failures", which lists each
+		# failed test a second time.
+		sed '/^Summary of Failures/q' "$log/run-$i-$s.log" |
+			grep -E '^ *[0-9]+/[0-9]+ ' |
 			sed "s/^/run $i: /"
 	done
 done | tee "$log/all"
