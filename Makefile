@@ -26,8 +26,8 @@
 #               source tree, with gcc and with clang (werror,
 #               check_includes, clang with enable_stdatomic), and DPDK's
 #               fast-tests with ism_autotest (suite intree,
-#               devtools/dpdk-intree.sh); not part of make test until it
-#               has passed here
+#               devtools/dpdk-intree.sh); not part of make test until
+#               make test's time with it is measured
 #   make test-dpdk-series  DPDK's checkpatches.sh, check-maintainers.sh and
 #               check-doc-vs-code.sh over the tree as a series against
 #               DPDK 25.11.2 (suite dpdk-series); not part of make test
