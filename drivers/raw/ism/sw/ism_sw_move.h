@@ -191,6 +191,35 @@ _Static_assert(ISM_SW_MAX_DMB_LEN < UINT32_MAX,
 	       "a software DMB is shorter than 4 GiB - 1");
 
 /*
+ * The fast paths' bracket (the per-lcore sequence of ism_driver_sync.h):
+ * only this lcore writes its sequence, so plain increments (one
+ * instruction each), ordered by compiler barriers (x86: a store is a
+ * release). The readers load it atomically; the writer's plain view of
+ * the same 8 bytes (lock-free, so of the same representation with C11
+ * atomics too, enable_stdatomic). The empty asm keeps the address in a
+ * register the compiler does not fold back into each access.
+ */
+static __rte_always_inline uint64_t *
+ism_sw_bracket_open(unsigned int lcore)
+{
+	uint64_t *seq;
+
+	seq = (uint64_t *)(uintptr_t)&rte_ism_pmd_inflight[lcore].seq;
+	__asm__("" : "+r" (seq));
+	(*seq)++;
+	rte_compiler_barrier();
+	return seq;
+}
+
+/* The end of a bracket on a path that does not end in a copy. */
+static __rte_always_inline void
+ism_sw_bracket_close(uint64_t *seq)
+{
+	rte_atomic_thread_fence(rte_memory_order_release);
+	(*seq)++;
+}
+
+/*
  * rte_ism_move_data() of the software backends: the common case (an EAL
  * lcore, a move that passes every check) in as few instructions as
  * possible; a signalled move goes to sig, the backend's instance of
@@ -234,20 +263,10 @@ ism_sw_move_data_fast(void *ctx, ism_sw_find_t find, rte_ism_move_data_t sig,
 		return full(ctx, token, idx, 0, offset, data, len);
 	if (unlikely(idx >= RTE_ISM_DMBE_MAX))
 		return full(ctx, token, idx, 0, offset, data, len);
-	/* Only this lcore writes its sequence: plain increments (one
-	 * instruction each), ordered by compiler barriers (x86: a store is
-	 * a release). The readers load it atomically; the writer's plain
-	 * view of the same 8 bytes (lock-free, so of the same
-	 * representation with C11 atomics too, enable_stdatomic).
-	 */
-	seq = (uint64_t *)(uintptr_t)&rte_ism_pmd_inflight[lcore].seq;
-	__asm__("" : "+r" (seq));
-	(*seq)++;
-	rte_compiler_barrier();
+	seq = ism_sw_bracket_open(lcore);
 	if (unlikely(!find(ctx, token, &t) ||
 		     (uint64_t)offset + (uint32_t)(len - 1) >= t.len)) {
-		rte_atomic_thread_fence(rte_memory_order_release);
-		(*seq)++;
+		ism_sw_bracket_close(seq);
 		return full(ctx, token, idx, sf, offset, data, len);
 	}
 	s = &d->stats[lcore];
@@ -285,18 +304,11 @@ ism_sw_move_signal_fast(void *ctx, ism_sw_lookup_t lookup,
 		return full(ctx, token, idx, sf, offset, data, len);
 	if (unlikely(idx >= RTE_ISM_DMBE_MAX))
 		return full(ctx, token, idx, sf, offset, data, len);
-	/* The bracket of ism_sw_move_data_fast() (its plain view of the
-	 * sequence too).
-	 */
-	seq = (uint64_t *)(uintptr_t)&rte_ism_pmd_inflight[lcore].seq;
-	__asm__("" : "+r" (seq));
-	(*seq)++;
-	rte_compiler_barrier();
+	seq = ism_sw_bracket_open(lcore);
 	t.wake = NULL;
 	if (unlikely(lookup(ctx, token, &t) != 0 ||
 		     (uint64_t)offset + (uint32_t)(len - 1) >= t.len)) {
-		rte_atomic_thread_fence(rte_memory_order_release);
-		(*seq)++;
+		ism_sw_bracket_close(seq);
 		return full(ctx, token, idx, sf, offset, data, len);
 	}
 	/* The signal's line is fetched during the copy. */
@@ -310,8 +322,7 @@ ism_sw_move_signal_fast(void *ctx, ism_sw_lookup_t lookup,
 		ism_wake_raised(t.wake);
 	}
 	ism_count_move(d, lcore, len, 1, sf);
-	rte_atomic_thread_fence(rte_memory_order_release);
-	(*seq)++;
+	ism_sw_bracket_close(seq);
 	return 0;
 }
 
