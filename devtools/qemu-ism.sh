@@ -8,11 +8,16 @@
 # qemu-system-x86_64; firmware from Debian's packages (qemu-system-data,
 # seabios), as Debian's own build.
 #
-#   qemu-ism.sh prefix   build if needed (root: installs the build
+#   qemu-ism.sh prefix [PROGRAM ...]
+#                        build if needed (root: installs the build
 #                        dependencies), print the install prefix: its
-#                        bin/ has qemu-system-s390x and qemu-system-x86_64
-#   qemu-ism.sh find     the prefix if it is built already and up to date
-#                        (else status 1): no build
+#                        bin/ has the programs, by default both
+#                        qemu-system-s390x and qemu-system-x86_64 (the
+#                        s390x guests need only the first: a tenth of
+#                        the build)
+#   qemu-ism.sh find [PROGRAM ...]
+#                        the prefix if those programs are built already
+#                        and up to date (else status 1): no build
 #
 # QEMU_ISM_CACHE  the cache (default /var/cache/dpdk-ism for root, else
 #                 ~/.cache/dpdk-ism): the prefix qemu-ism-<Debian version>,
@@ -62,7 +67,8 @@ softmmu_ss.add(when: 'CONFIG_PCI', if_true: files('ism_device.c',
     'ism_device_cmd.c', 'ism_device_store.c', 'ism_qemu.c'))"
 # ... and a line for qemu-system-s390x at the end of hw/s390x/meson.build.
 MESON_S390="s390x_ss.add(files('../misc/dpdk-ism/ism_qemu_s390.c'))"
-PROGRAMS="qemu-system-s390x qemu-system-x86_64"
+ALL_PROGRAMS="qemu-system-s390x qemu-system-x86_64"
+PROGRAMS=$ALL_PROGRAMS
 SOURCES="core/ism_device.h core/ism_device_priv.h core/ism_device.c
 core/ism_device_cmd.c core/ism_device_store.c qemu/ism_qemu.h
 qemu/ism_qemu.c qemu/ism_qemu_s390.c"
@@ -141,12 +147,20 @@ unpack() {
 	recipe > "$src/.dpdk-ism-recipe"
 }
 
+# Each program has its stamp: the hash it was built from.
+built() {
+	for p in $PROGRAMS; do
+		[ "$(cat "$1/.dpdk-ism-hash-$p" 2>/dev/null)" = "$2" ] ||
+			return 1
+	done
+}
+
 build() {
 	out=$1
 	src=$out.src
 	log=$out.log
 	hash=$(build_hash)
-	[ "$(cat "$out/.dpdk-ism-hash" 2>/dev/null)" = "$hash" ] && return 0
+	built "$out" "$hash" && return 0
 	install_deps
 	v=$(debian_version)
 	start=$(date +%s)
@@ -164,9 +178,11 @@ build() {
 		}
 	fi
 	copy_device "$src"
-	rm -f "$out/.dpdk-ism-hash"
-	# The two programs only (QEMU's own tests are a third of its build);
-	# they run from the prefix with Debian's firmware (--firmwarepath).
+	for p in $PROGRAMS; do
+		rm -f "$out/.dpdk-ism-hash-$p"
+	done
+	# The programs only (QEMU's own tests are a third of its build); they
+	# run from the prefix with Debian's firmware (--firmwarepath).
 	# (The CPU time says what an idle machine would take: /usr/bin/time.)
 	timer=
 	[ -x /usr/bin/time ] && timer="/usr/bin/time -f %es_elapsed_%Us_user_%Ss_system"
@@ -180,8 +196,8 @@ build() {
 	for p in $PROGRAMS; do
 		cp "$src/build/$p" "$out/bin/$p.tmp"
 		mv "$out/bin/$p.tmp" "$out/bin/$p"
+		echo "$hash" > "$out/.dpdk-ism-hash-$p"
 	done
-	echo "$hash" > "$out/.dpdk-ism-hash"
 	echo "qemu-ism: built in $(($(date +%s) - start)) s on $(nproc)" \
 		"CPUs (load average at the start: $load, at the end:" \
 		"$(cut -d' ' -f1-3 /proc/loadavg))" |
@@ -195,7 +211,16 @@ build() {
 	done
 }
 
-case "${1:-}" in
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+for p in "$@"; do
+	case " $ALL_PROGRAMS " in
+	*" $p "*) ;;
+	*) die "no program $p here (one of: $ALL_PROGRAMS)" ;;
+	esac
+done
+[ $# -eq 0 ] || PROGRAMS="$*"
+case $cmd in
 prefix)
 	mkdir -p "$CACHE"
 	v=$(debian_version)
@@ -209,11 +234,10 @@ prefix)
 find)
 	v=$(debian_version)
 	out=$CACHE/qemu-ism-${v#*:}
-	[ "$(cat "$out/.dpdk-ism-hash" 2>/dev/null)" = "$(build_hash)" ] ||
-		exit 1
+	built "$out" "$(build_hash)" || exit 1
 	echo "$out"
 	;;
 *)
-	die "usage: $0 prefix | find"
+	die "usage: $0 prefix|find [PROGRAM ...]"
 	;;
 esac

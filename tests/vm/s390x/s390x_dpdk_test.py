@@ -71,10 +71,12 @@ def ready(tag):
         raise vmlib.Skip("ISM_SKIP_VM is set")
     if tag != "rel":
         raise vmlib.Skip("runs in the release build only")
-    prefix = os.environ.get("ISM_QEMU_PREFIX") or tool("qemu-ism.sh", "find")
+    prefix = os.environ.get("ISM_QEMU_PREFIX") or tool(
+        "qemu-ism.sh", "find", "qemu-system-s390x")
     if not prefix:
         raise vmlib.Skip("no QEMU with the ism device: run "
-                         "devtools/qemu-ism.sh prefix (make test-emul)")
+                         "devtools/qemu-ism.sh prefix qemu-system-s390x "
+                         "(make test-emul)")
     qemu = os.path.join(prefix, "bin", "qemu-system-s390x")
     kdir = tool("linux-s390x-sid.sh", "find")
     if not kdir:
@@ -157,16 +159,29 @@ def doc_block(name):
     return "\n".join(body).strip("\n")
 
 
+def no_edat(lines):
+    """The guest's CPU has no EDAT-1, so no hugepages (plan_dpdk.sh)."""
+    return any(ln.startswith("VMTEST-NOEDAT") for ln in lines)
+
+
 def check(c, lines, counts):
     """The console checks of the docstring (vmlib.Console c)."""
     c.expect(r"^VMTEST-INIT .*kernel=7\.")
-    for step in ("functional", "functional-nohuge", "block-a", "intr",
-                 "fwd"):
+    steps = ["functional-nohuge", "block-a", "intr", "fwd"]
+    if no_edat(lines):
+        # No hugepages on this CPU (plan_dpdk.sh): the guide's block
+        # must fail at EAL's hugepage set-up, for that reason only.
+        c.expect(r"^VMTEST-RC functional [1-9][0-9]*$")
+        c.expect(r"EAL: Cannot get hugepage information")
+    else:
+        steps.insert(0, "functional")
+    for step in steps:
         c.expect(r"^VMTEST-RC %s 0$" % step)
     c.expect(r"^VMTEST-RC block-b [1-9][0-9]*$")
     c.expect(r"^VMTEST-RC fwd-b 0$")
     c.expect(r"^VMTEST-DRIVER \S+ ism$")
-    c.expect_count(r"^summary: [1-9][0-9]* passed, 0 failed", 4)
+    c.expect_count(r"^summary: [1-9][0-9]* passed, 0 failed",
+                   len(steps) - 1)
     c.expect_count(r"^\s+\[FAIL\]", 0)
     m = [int(x) for x in re.findall(r"loopback-check ok (\d+) lost 0 "
                                     r"corrupt 0 reordered 0", "\n".join(lines))]
@@ -305,6 +320,10 @@ def main():
         if re.match(r"^(summary|VMTEST-RC|ism \S+: writes|.*loopback-check)",
                     ln):
             print(ln)
+    if no_edat(console.lines):
+        print("NOT RUN: the steps with hugepages (the guest's CPU has no "
+              "EDAT-1, so Linux offers no hugetlbfs; they ran with "
+              "--no-huge)")
     print("all checks passed")
     return 0
 

@@ -73,9 +73,10 @@ S390X_MACHINE = ["-machine", "s390-ccw-virtio,accel=tcg", "-cpu", "qemu",
 TIMEOUT_S = 600
 
 
-def cached(script):
+def cached(script, *args):
     """The directory a devtools cache script's 'find' prints, or None."""
-    r = subprocess.run([os.path.join(TOP, "devtools", script), "find"],
+    r = subprocess.run([os.path.join(TOP, "devtools", script), "find"]
+                       + list(args),
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                        text=True)
     out = r.stdout.strip()
@@ -282,10 +283,12 @@ def ready(tag):
     if tag != "rel":
         raise vmlib.Skip("runs in the release build only (it uses nothing "
                          "of the build)")
-    prefix = os.environ.get("ISM_QEMU_PREFIX") or cached("qemu-ism.sh")
+    prefix = os.environ.get("ISM_QEMU_PREFIX") or cached("qemu-ism.sh",
+                                                       "qemu-system-s390x")
     if not prefix:
         raise vmlib.Skip("no QEMU with the ism device: run "
-                         "devtools/qemu-ism.sh prefix (make test-emul)")
+                         "devtools/qemu-ism.sh prefix qemu-system-s390x "
+                         "(make test-emul)")
     qemu = os.path.join(prefix, "bin", "qemu-system-s390x")
     if not os.access(qemu, os.X_OK):
         raise vmlib.Skip("no %s" % qemu)
