@@ -24,6 +24,10 @@
  *              after each new connection (as soon as the link is up),
  *              then wait for the link to come up again
  *                                        -> "rogue: flooded K" (K writes)
+ *   bounce N   N times: say goodbye (BYE) as soon as the link is up (the
+ *              current connection first), breaking no protocol; then wait
+ *              for the link to come up again
+ *                                        -> "rogue: bounced N"
  *   quit                                 -> exit 0
  *
  * It prints "rogue: link up K" each time the link comes up (the K-th time)
@@ -172,6 +176,32 @@ flood(unsigned int ms)
 	return k;
 }
 
+/* BYE after each new connection, n times (a peer that restarts again and
+ * again without breaking the ring protocol: nothing for the other side to
+ * back off from); the number done.
+ */
+static int
+bounce(unsigned int n)
+{
+	unsigned int done_up = nb_up - 1;	/* the current one too */
+	unsigned int k = 0;
+
+	while (k < n) {
+		poll_link();
+		if (rte_ism_ring_link_up(&rlink) && nb_up != done_up) {
+			rte_ism_ring_link_bye(&rlink);
+			done_up = nb_up;
+			k++;
+		}
+		rte_delay_us_sleep(100);
+	}
+	while (!rte_ism_ring_link_up(&rlink) || nb_up == done_up) {
+		poll_link();
+		rte_delay_us_sleep(100);
+	}
+	return k;
+}
+
 static int
 command(char *line)
 {
@@ -191,6 +221,10 @@ command(char *line)
 		ret = flood(strtoul(arg, NULL, 0));
 		if (ret >= 0)
 			say("rogue: flooded %d", ret);
+	} else if (strcmp(line, "bounce") == 0 && arg != NULL) {
+		ret = bounce(strtoul(arg, NULL, 0));
+		if (ret >= 0)
+			say("rogue: bounced %d", ret);
 	} else if (strcmp(line, "bad") == 0 && arg != NULL) {
 		ret = write_bad(arg);
 		if (ret == 0)

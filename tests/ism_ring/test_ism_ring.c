@@ -855,6 +855,10 @@ main(int argc, char **argv)
 	unsigned int i, failed = 0;
 	int ret;
 
+	/* Each line out at once: one that ends in abort() (a sanitizer's,
+	 * abort_on_error) loses no result line already printed.
+	 */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		printf("EAL init failed\n");

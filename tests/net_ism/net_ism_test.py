@@ -53,7 +53,12 @@ Scenarios:
                      took (regression: thousands of each), its control
                      thread's CPU share too; once the rogue behaves the
                      link comes back, and B counted exactly one error per
-                     bad write and received exactly the good packets
+                     bad write and received exactly the good packets;
+                     then it says goodbye after each new connection, 60
+                     times (no protocol broken, nothing to back off from):
+                     B's link lines stay within the rate limit and it
+                     says how many it held back (regression: a line for
+                     each)
   l3fwd-power        the same through DPDK's l3fwd-power in interrupt-only
                      mode (Rx interrupts): routed IPv4 packets arrive, in
                      order; idle before and after the traffic its lcore
@@ -722,6 +727,19 @@ def flood_lines_max(s):
     return windows * 11 + int(s) + 2 + 6
 
 
+# A peer that says goodbye after each new connection breaks no protocol:
+# nothing to back off from, so only net_ism's rate limit bounds B's link
+# lines (ISM_ETH_LINK_LOG_BURST per ISM_ETH_LINK_LOG_WINDOW_S, the number
+# held back logged when a window ends).
+BOUNCES = 60
+LINK_LINE = r"NET_ISM: net_ism0: link (up|down): "
+HELD_BACK = r"NET_ISM: net_ism0: (\d+) more link lines not logged"
+
+
+def link_lines_max(s):
+    return 10 * (int(s // 5) + 2)
+
+
 def rogue_flood(env):
     fab = env.fabric()
     b = Testpmd(env, "B", "0,1", 1, [shm(fab, GID_B), ism(GID_A)],
@@ -753,14 +771,31 @@ def rogue_flood(env):
         check(cpu <= took / 2, "B's control thread used %.2f s of CPU in "
               "%.1f s" % (cpu, took))
         rg.send_good(100)
+        # BOUNCES goodbyes: at least as many link changes of B, far more
+        # than the rate limit lets through in the time they take; the
+        # lines held back are counted once their window ends.
+        mark = b.count()
+        t0 = time.monotonic()
+        r.wait_for(r"rogue: bounced %d$" % BOUNCES,
+                   start=r.send("bounce %d" % BOUNCES))
+        b.wait_link(0, "up")
+        links = [ln for ln in b.lines[mark:] if re.search(LINK_LINE, ln)]
+        took = time.monotonic() - t0
+        print("B: %d goodbyes in %.1f s: %d link lines (at most %d)"
+              % (BOUNCES, took, len(links), link_lines_max(took)))
+        check(len(links) <= link_lines_max(took), "B logged %d link lines "
+              "in %.1f s" % (len(links), took))
+        i = b.wait_for(HELD_BACK, start=mark)
+        print("B: %s" % b.line(i))
+        rg.send_good(100)
         rx_exact(b, rg.good, k)
         b.fwd_stop()
         b.quit()
         rg.quit()
     run_all(procs, body)
-    print("PASS a peer breaking the protocol after each connection: "
-          "restarts and log lines bounded, the link back once it behaves, "
-          "exact counters")
+    print("PASS a peer breaking the protocol after each connection, then "
+          "saying goodbye after each: restarts and log lines bounded, the "
+          "link back once it behaves, exact counters")
 
 
 # ------------------------------------------------------------ l3fwd-power

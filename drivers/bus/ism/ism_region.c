@@ -61,6 +61,7 @@ ism_vfio_pio(int fd, void *buf, size_t len, uint64_t pos, bool write)
 	ssize_t n;
 
 	while (len > 0) {
+		/* own-fd: this process's VFIO device file, never passed. */
 		n = write ? pwrite(fd, p, len, pos) : pread(fd, p, len, pos);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -86,6 +87,7 @@ pio_write_once(int fd, const void *buf, size_t len, uint64_t pos)
 	ssize_t n;
 
 	do {
+		/* own-fd: this process's VFIO device file, never passed. */
 		n = pwrite(fd, buf, len, pos);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)

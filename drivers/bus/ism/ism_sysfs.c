@@ -66,6 +66,7 @@ sysfs_read_attr(const char *dir, const char *attr, char *text, size_t size)
 	if (fd < 0)
 		return -errno;
 	while (n < size - 1) {
+		/* own-fd: opened here, never passed. */
 		r = read(fd, text + n, size - 1 - n);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -77,6 +78,7 @@ sysfs_read_attr(const char *dir, const char *attr, char *text, size_t size)
 			break;
 		n += r;
 	}
+	/* own-fd: opened here, never passed. */
 	if (ret == 0 && n == size - 1 && read(fd, &extra, 1) > 0)
 		ret = -EFBIG;
 	close(fd);
