@@ -100,6 +100,8 @@ struct rte_ism_bus_device {
 	int iommu_group;		/**< -1 if none */
 	/** The bus's vfio device fd, -1 until set up. Not for drivers. */
 	int vfio_dev_fd;
+	/** The bus's vfio container of it, -1 for EAL's. Not for drivers. */
+	int vfio_container_fd;
 	struct rte_ism_bus_region regions[RTE_ISM_BUS_NB_BARS]; /**< BARs */
 	/**
 	 * The function's interrupt once set up through vfio, NULL if it has

@@ -417,7 +417,7 @@ ism_bus_dma_map(struct rte_device *d, void *addr, uint64_t iova, size_t len)
 {
 	if (!ism_bus_dma_capable(ISM_DEV(d), "map"))
 		return -1;
-	return rte_vfio_container_dma_map(RTE_VFIO_DEFAULT_CONTAINER_FD,
+	return rte_vfio_container_dma_map(ism_vfio_container_of(ISM_DEV(d)),
 		(uintptr_t)addr, iova, len);
 }
 
@@ -426,7 +426,7 @@ ism_bus_dma_unmap(struct rte_device *d, void *addr, uint64_t iova, size_t len)
 {
 	if (!ism_bus_dma_capable(ISM_DEV(d), "unmap"))
 		return -1;
-	return rte_vfio_container_dma_unmap(RTE_VFIO_DEFAULT_CONTAINER_FD,
+	return rte_vfio_container_dma_unmap(ism_vfio_container_of(ISM_DEV(d)),
 		(uintptr_t)addr, iova, len);
 }
 

@@ -413,6 +413,7 @@ ism_scan_one(const char *root, const char *entry,
 	dev->vendor_id = vendor;
 	dev->device_id = device;
 	dev->vfio_dev_fd = -1;
+	dev->vfio_container_fd = -1;
 	ism_read_placement(dev, dir);
 	dev->device.devargs = ism_bus_devargs_lookup(addr);
 	ism_insert_sorted(dev);

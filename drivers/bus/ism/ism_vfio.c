@@ -256,18 +256,26 @@ ism_vfio_setup(struct rte_ism_bus_device *dev)
 			dev->name, dev->kdriver);
 		return 1;
 	}
+	ret = ism_vfio_container_open(dev);
+	if (ret != 0)
+		return ret;
 	ret = rte_vfio_setup_device(ism_sysfs_root(), dev->name, &fd, &info);
 	if (ret > 0) {
 		ISM_BUS_LOG(NOTICE, "%s: bound to %s but not VFIO-managed (no /dev/vfio/%d); skipped",
 			dev->name, dev->kdriver, dev->iommu_group);
+		ism_vfio_container_close(dev);
 		return 1;
 	}
 	if (ret < 0) {
 		ISM_BUS_LOG(ERR, "%s: vfio set-up failed (see the EAL messages above)",
 			dev->name);
+		ism_vfio_container_close(dev);
 		return -EIO;
 	}
 	dev->vfio_dev_fd = fd;
+	ret = ism_vfio_container_map(dev);
+	if (ret != 0)
+		goto fail;
 	if (!(info.flags & VFIO_DEVICE_FLAGS_PCI) ||
 			info.num_regions <= VFIO_PCI_CONFIG_REGION_INDEX) {
 		ISM_BUS_LOG(ERR, "%s: vfio does not present it as a PCI function",
@@ -324,4 +332,5 @@ ism_vfio_release(struct rte_ism_bus_device *dev)
 			dev->vfio_dev_fd) != 0)
 		ISM_BUS_LOG(WARNING, "%s: vfio release failed", dev->name);
 	dev->vfio_dev_fd = -1;
+	ism_vfio_container_close(dev);
 }

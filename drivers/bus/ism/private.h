@@ -114,6 +114,13 @@ int ism_vfio_setup(struct rte_ism_bus_device *dev);
 /* Undo ism_vfio_setup; a no-op for a function that is not set up. */
 void ism_vfio_release(struct rte_ism_bus_device *dev);
 
+/* ism_vfio_dma.c: the function's own vfio container (see there). */
+int ism_vfio_container_open(struct rte_ism_bus_device *dev);
+int ism_vfio_container_map(struct rte_ism_bus_device *dev);
+void ism_vfio_container_close(struct rte_ism_bus_device *dev);
+/* The container its DMA mappings go to: its own or EAL's. */
+int ism_vfio_container_of(const struct rte_ism_bus_device *dev);
+
 /* ism_region.c */
 
 /* pread/pwrite of a whole buffer on the vfio device fd. */
