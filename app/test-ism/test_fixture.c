@@ -9,8 +9,11 @@
  * program of the tree shares (a static library, see meson.build).
  */
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_byteorder.h>
@@ -123,6 +126,23 @@ fx_setup(const char *backend)
 	return 0;
 }
 
+/* Whether the PCI function name is bound to ism_vfio_pci (IBM Z). */
+static bool
+behind_ism_vfio_pci(const char *name)
+{
+	char path[PATH_MAX], link[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return false;
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	return strcmp(base != NULL ? base + 1 : link, "ism_vfio_pci") == 0;
+}
+
 int
 fx_setup_given(const char *names)
 {
@@ -143,6 +163,7 @@ fx_setup_given(const char *names)
 		return -1;
 	}
 	fx.given = true;
+	fx.stores_eio = behind_ism_vfio_pci(a) || behind_ism_vfio_pci(b);
 	fx.a = ia;
 	fx.b = ib;
 	rte_ism_info_get(fx.a, &fx.ia);

@@ -78,7 +78,11 @@
  * - -EACCES: this device is not the writer the DMB was registered for,
  *   or not a member of the DMB's VLAN;
  * - -ERANGE: offset + len beyond the end of the DMB;
- * - -EINVAL: len 0 or signal element index above 15.
+ * - -EINVAL: len 0 or signal element index above 15;
+ * - -EIO: an ISM PCI function refused the store block and the platform
+ *   does not say why (on IBM Z a refused PCI Store Block is -EIO in
+ *   Linux's zpci_store_block(), whatever the reason; the checks a sender
+ *   can make itself keep their codes).
  *
  * Threads (MT safety):
  * - The fast path (rte_ism_move_data(), rte_ism_move_burst(),

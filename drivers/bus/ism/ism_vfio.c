@@ -256,9 +256,7 @@ ism_vfio_setup(struct rte_ism_bus_device *dev)
 			dev->name, dev->kdriver);
 		return 1;
 	}
-	ret = ism_vfio_container_open(dev);
-	if (ret != 0)
-		return ret;
+	ism_vfio_container_open(dev);
 	ret = rte_vfio_setup_device(ism_sysfs_root(), dev->name, &fd, &info);
 	if (ret > 0) {
 		ISM_BUS_LOG(NOTICE, "%s: bound to %s but not VFIO-managed (no /dev/vfio/%d); skipped",

@@ -42,7 +42,7 @@ ism_vfio_container_of(const struct rte_ism_bus_device *dev)
 		RTE_VFIO_DEFAULT_CONTAINER_FD;
 }
 
-int
+void
 ism_vfio_container_open(struct rte_ism_bus_device *dev)
 {
 	int fd;
@@ -50,24 +50,23 @@ ism_vfio_container_open(struct rte_ism_bus_device *dev)
 	dev->vfio_container_fd = -1;
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY ||
 			rte_eal_iova_mode() != RTE_IOVA_VA)
-		return 0;
+		return;
+	/* Without vfio, or its group (no /dev/vfio/<group>), EAL's
+	 * container is left to rte_vfio_setup_device(), which says why.
+	 */
 	fd = rte_vfio_container_create();
 	if (fd < 0) {
-		ISM_BUS_LOG(ERR, "%s: cannot create a vfio container",
+		ISM_BUS_LOG(DEBUG, "%s: no vfio container of its own",
 			dev->name);
-		return -EIO;
+		return;
 	}
-	/* Not there (no /dev/vfio/<group>): rte_vfio_setup_device() says
-	 * what it is with EAL's container.
-	 */
 	if (rte_vfio_container_group_bind(fd, dev->iommu_group) < 0) {
 		ISM_BUS_LOG(DEBUG, "%s: IOMMU group %d not in a container of its own",
 			dev->name, dev->iommu_group);
 		rte_vfio_container_destroy(fd);
-		return 0;
+		return;
 	}
 	dev->vfio_container_fd = fd;
-	return 0;
 }
 
 static void

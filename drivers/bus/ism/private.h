@@ -115,7 +115,7 @@ int ism_vfio_setup(struct rte_ism_bus_device *dev);
 void ism_vfio_release(struct rte_ism_bus_device *dev);
 
 /* ism_vfio_dma.c: the function's own vfio container (see there). */
-int ism_vfio_container_open(struct rte_ism_bus_device *dev);
+void ism_vfio_container_open(struct rte_ism_bus_device *dev);
 int ism_vfio_container_map(struct rte_ism_bus_device *dev);
 void ism_vfio_container_close(struct rte_ism_bus_device *dev);
 /* The container its DMA mappings go to: its own or EAL's. */

@@ -178,6 +178,7 @@ def check(c, lines, counts):
     for step in steps:
         c.expect(r"^VMTEST-RC %s 0$" % step)
     c.expect(r"^VMTEST-RC block-b [1-9][0-9]*$")
+    check_block(c, lines)
     c.expect(r"^VMTEST-RC fwd-b 0$")
     c.expect(r"^VMTEST-DRIVER \S+ ism$")
     c.expect_count(r"^summary: [1-9][0-9]* passed, 0 failed",
@@ -201,6 +202,33 @@ def check(c, lines, counts):
             if v[k] != 0:
                 c.fail("%s: %s %d (every write must be one store block)"
                        % (dev, k, v[k]))
+
+
+def section(lines, step):
+    """The console lines of one step of plan_dpdk.sh."""
+    out, inside = [], False
+    for ln in lines:
+        if ln == "VMTEST-RUN %s" % step:
+            inside = True
+        elif inside and ln.startswith("VMTEST-RC %s " % step):
+            break
+        elif inside:
+            out.append(ln)
+    return out
+
+
+def check_block(c, lines):
+    """-b with B's zPCI address: A probed, B not (block-a); a suite that
+    wants B finds no device B (block-b)."""
+    a, b = ("%04x:00:00.0" % f[2] for f in FUNCS[:2])
+    blk = "\n".join(section(lines, "block-a"))
+    if "ISM_BUS: %s: probing with driver ism_pci" % a not in blk:
+        c.fail("block-a: %s was not probed" % a)
+    if "ISM_BUS: %s:" % b in blk:
+        c.fail("block-a: the blocked %s was seen by the bus" % b)
+    if 'no ISM devices "%s" and "%s"' % (a, b) not in "\n".join(
+            section(lines, "block-b")):
+        c.fail("block-b: did not fail for want of %s" % b)
 
 
 def check_smc(c, lines):
