@@ -161,7 +161,7 @@ s390x-dpdk-test: s390x-setup
 ifeq ($(DPDK),)
 test: build build-asan vm-setup dpdk-versions s390x-setup
 	meson test -C $(BUILD) --print-errorlogs --no-suite emul \
-		--no-suite intree --no-suite dpdk-series
+		--no-suite dpdk-series
 	meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite emul
 else
 # The release build's test of that version (tests/versions): its own build

@@ -210,8 +210,12 @@ check() {
 			"failed (log: $log)"
 		exit 1
 	fi
+	# The processor time too (user, system of the build's processes):
+	# what the build costs a machine that does nothing else.
+	cpu=$(times | sed -n 2p)
 	echo "dpdk-intree: DPDK $version with this tree built with" \
-		"$compiler in $(($(date +%s) - t0)) s ($(grep -c 'Compiling\|Linking' "$log") steps run; log: $log)"
+		"$compiler in $(($(date +%s) - t0)) s, processor time $cpu" \
+		"($(grep -c 'Compiling\|Linking' "$log") steps run; log: $log)"
 	# ism_autotest, as DPDK's test runner runs it (fast-tests).
 	if [ -e "$top/app/test/test_ism.c" ]; then
 		PATH=/usr/bin:$PATH meson test -C "$work/build-$compiler" \
