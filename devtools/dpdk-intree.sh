@@ -29,7 +29,8 @@
 #       meson test (suite intree): status 77 (meson's skip), with a line
 #       saying why, when no DPDK 25.11.2 source or no such compiler is to
 #       be had; the log of the build in <work dir>/build-<compiler>.log,
-#       its tail on failure. With app/test/test_ism.c, then runs
+#       its tail on failure; on success, the build's wall and processor
+#       time. With app/test/test_ism.c, then runs
 #       ism_autotest as DPDK's runner does: meson test --suite fast-tests
 #       ism_autotest in that build.
 #
