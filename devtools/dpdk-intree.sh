@@ -218,7 +218,10 @@ check() {
 	fi
 	# The processor time too (user, system of the build's processes):
 	# what the build costs a machine that does nothing else.
-	cpu=$(times | sed -n 2p)
+	# (times itself, not in a pipe nor a $(): a forked shell's
+	# children's times start at zero.)
+	times > "$work/times-$compiler"
+	cpu=$(sed -n 2p "$work/times-$compiler")
 	echo "dpdk-intree: DPDK $version with this tree built with" \
 		"$compiler in $(($(date +%s) - t0)) s, processor time $cpu" \
 		"($(grep -c 'Compiling\|Linking' "$log") steps run; log: $log)"
