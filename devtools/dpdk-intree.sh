@@ -29,7 +29,8 @@
 #       meson test (suite intree): status 77 (meson's skip), with a line
 #       saying why, when no DPDK 25.11.2 source or no such compiler is to
 #       be had; the log of the build in <work dir>/build-<compiler>.log,
-#       its tail on failure. With app/test/test_ism.c, then runs
+#       its tail on failure; on success, the build's wall and processor
+#       time. With app/test/test_ism.c, then runs
 #       ism_autotest as DPDK's runner does: meson test --suite fast-tests
 #       ism_autotest in that build.
 #
@@ -200,8 +201,13 @@ check() {
 	rc=$?
 	set -e
 	if [ $rc = 3 ]; then
-		echo "SKIP: $(grep -m 1 '^dpdk-version: no ' "$log" ||
-			echo "no source of DPDK $version")"
+		why=$(grep -m 1 '^dpdk-version: no ' "$log" ||
+			echo "no source of DPDK $version")
+		# Under make test, Debian's source is fetched (or found
+		# missing) once, by the target dpdk-versions.
+		[ -z "${DPDK_NO_FETCH:-}" ] ||
+			why="$why (Debian's is fetched by make dpdk-versions)"
+		echo "SKIP: $why"
 		exit 77
 	fi
 	if [ $rc != 0 ]; then
@@ -210,8 +216,15 @@ check() {
 			"failed (log: $log)"
 		exit 1
 	fi
+	# The processor time too (user, system of the build's processes):
+	# what the build costs a machine that does nothing else.
+	# (times itself, not in a pipe nor a $(): a forked shell's
+	# children's times start at zero.)
+	times > "$work/times-$compiler"
+	cpu=$(sed -n 2p "$work/times-$compiler")
 	echo "dpdk-intree: DPDK $version with this tree built with" \
-		"$compiler in $(($(date +%s) - t0)) s ($(grep -c 'Compiling\|Linking' "$log") steps run; log: $log)"
+		"$compiler in $(($(date +%s) - t0)) s, processor time $cpu" \
+		"($(grep -c 'Compiling\|Linking' "$log") steps run; log: $log)"
 	# ism_autotest, as DPDK's test runner runs it (fast-tests).
 	if [ -e "$top/app/test/test_ism.c" ]; then
 		PATH=/usr/bin:$PATH meson test -C "$work/build-$compiler" \
