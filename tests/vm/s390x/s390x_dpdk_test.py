@@ -181,8 +181,10 @@ def check(c, lines, counts):
     check_block(c, lines)
     c.expect(r"^VMTEST-RC fwd-b 0$")
     c.expect(r"^VMTEST-DRIVER \S+ ism$")
+    # (The steps that run suites print a summary each.)
     c.expect_count(r"^summary: [1-9][0-9]* passed, 0 failed",
-                   len(steps) - 1)
+                   len([s for s in steps if s in (
+                       "functional", "functional-nohuge", "intr")]))
     c.expect_count(r"^\s+\[FAIL\]", 0)
     m = [int(x) for x in re.findall(r"loopback-check ok (\d+) lost 0 "
                                     r"corrupt 0 reordered 0", "\n".join(lines))]
