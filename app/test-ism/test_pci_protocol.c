@@ -176,7 +176,7 @@ test_init_failure(void)
 			TEST_ASSERT(k < n && cmds[k] == cases[i].undo[k],
 				    "after failing 0x%x: undo step %u is 0x%x, "
 				    "expected 0x%x", cases[i].cmd, k,
-				    k < n ? cmds[k] : 0, cases[i].undo[k]);
+				    (k < n ? cmds[k] : 0), cases[i].undo[k]);
 		TEST_ASSERT_EQUAL(n, k, "commands after failing 0x%x",
 				  cases[i].cmd);
 	}
