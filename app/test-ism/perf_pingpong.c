@@ -99,8 +99,8 @@ perf_pp_supported(enum perf_pp_kind k)
 
 /* One direction: its flag word and its data line. */
 struct pp_dir {
-	uint64_t __rte_atomic *flag;
-	uint64_t __rte_atomic *data;
+	__rte_atomic uint64_t *flag;
+	__rte_atomic uint64_t *data;
 };
 
 static struct pp_dir

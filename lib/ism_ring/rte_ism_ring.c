@@ -257,7 +257,7 @@ tx_publish(struct rte_ism_ring *r, const struct ism_ring_tx_sess *s)
  * data path may have been preempted).
  */
 static void
-ism_ring_quiesce(uint32_t __rte_atomic *busy, uint32_t __rte_atomic *seen,
+ism_ring_quiesce(__rte_atomic uint32_t *busy, __rte_atomic uint32_t *seen,
 		uint32_t sn)
 {
 	unsigned int spins = 0;

@@ -367,7 +367,7 @@ expelled(struct ivshm_dev *d, uint64_t w, uint64_t now)
 }
 
 static void
-fix64(uint64_t __rte_atomic *p, uint64_t want)
+fix64(__rte_atomic uint64_t *p, uint64_t want)
 {
 	if (rte_atomic_load_explicit(p, rte_memory_order_relaxed) != want)
 		rte_atomic_store_explicit(p, want, rte_memory_order_release);

@@ -389,7 +389,7 @@ static uint64_t
 pci_xstat_get(struct ism_pmd_dev *common, unsigned int i)
 {
 	struct ism_pci_dev *d = (struct ism_pci_dev *)common;
-	const uint64_t __rte_atomic *c[XS_NB] = {
+	const __rte_atomic uint64_t *c[XS_NB] = {
 		[XS_CMDS] = &d->cmd.issued,
 		[XS_CMD_DEVICE_ERRORS] = &d->cmd.device_errors,
 		[XS_CMD_UNREACHABLE] = &d->cmd.unreachable,

@@ -143,7 +143,7 @@ ism_sw_sba_raise(struct ism_sw_sba *sba, uint32_t idx,
 		uint16_t elem_mask)
 {
 	uint32_t k = ism_sw_sba_slot(idx), g = ism_sw_sba_group(k);
-	uint64_t __rte_atomic *sum = &sba->summary[g / 64];
+	__rte_atomic uint64_t *sum = &sba->summary[g / 64];
 	uint64_t bit = RTE_BIT64(g % 64);
 
 	rte_atomic_fetch_or_explicit(&sba->mask[k], elem_mask, rte_memory_order_seq_cst);
@@ -274,10 +274,10 @@ _Static_assert(ISM_SW_SBA_ARMED_SLOT % 2 == 0, "the armed flag is aligned");
  * no raise writes, so that a writer finds the flag with the SBA it raises
  * in, also across processes. Only the receiver writes it.
  */
-static inline uint32_t __rte_atomic *
+static inline __rte_atomic uint32_t *
 ism_sw_sba_armed(struct ism_sw_sba *sba)
 {
-	return (uint32_t __rte_atomic *)&sba->mask[ISM_SW_SBA_ARMED_SLOT];
+	return (__rte_atomic uint32_t *)&sba->mask[ISM_SW_SBA_ARMED_SLOT];
 }
 
 /**
