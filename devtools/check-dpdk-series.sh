@@ -11,6 +11,10 @@
 # attributes and the release-note rule.
 #
 #   devtools/check-dpdk-series.sh [-o DIR] [VERSION]   (default 25.11)
+#   devtools/check-dpdk-series.sh -t [VERSION]
+#       the selftest: a series of one planted patch, whose findings
+#       (checkpatch.pl, a forbidden token, a file no MAINTAINERS section
+#       lists) must each be reported; status 0 if they are
 #
 # The series: DPDK's release tarball (devtools/dpdk-version.sh) committed
 # as the base of a scratch git repository, then one commit per component
