@@ -44,11 +44,10 @@ extern "C" {
 #endif
 
 /*
- * Packed structures: 25.03 replaced __rte_packed (an error from 25.11 on)
- * with __rte_packed_begin before the name and __rte_packed_end after the
- * body.
+ * Packed structures: 25.03 replaced the one attribute (an error from 25.11
+ * on) with a pair, one before the structure's name and one after its body.
  */
-#ifndef __rte_packed_begin
+#if !defined(__rte_packed_begin) && !defined(__rte_packed_end)
 #define __rte_packed_begin
 #define __rte_packed_end __rte_packed
 #endif
@@ -61,7 +60,7 @@ extern "C" {
  * DPDK is built without enable_stdatomic. 22.11 already has
  * rte_atomic_thread_fence() (rte_atomic.h).
  */
-#if RTE_VERSION >= RTE_VERSION_NUM(23, 11, 0, 0)
+#if RTE_VERSION_NUM(23, 11, 0, 0) <= RTE_VERSION
 #include <rte_stdatomic.h>
 #else
 #include <rte_atomic.h>
@@ -110,26 +109,27 @@ extern "C" {
  * Telemetry: 23.03 renamed rte_tel_data_add_dict_u64() to
  * rte_tel_data_add_dict_uint(); 25.11 has only the new name.
  */
-#if RTE_VERSION < RTE_VERSION_NUM(23, 3, 0, 0)
+#if RTE_VERSION_NUM(23, 3, 0, 0) > RTE_VERSION
 #define rte_tel_data_add_dict_uint rte_tel_data_add_dict_u64
 #endif
 
 /*
  * ethdev's stats_get callback: up to 25.07 the per-queue counters are in
  * struct rte_eth_stats; 25.11 passes them apart, in struct eth_queue_stats
- * (ethdev_driver.h), which may be NULL. A driver declares its callback
- * with ISM_ETH_QSTATS_PARAM after the stats argument and fills the queue
+ * (ethdev_driver.h), which may be NULL. A driver declares its callback's
+ * stats argument(s) with ISM_ETH_STATS_PARAMS(stats) and fills the queue
  * counters of ISM_ETH_QSTATS(stats), of type ISM_ETH_QSTATS_T, when not
  * NULL.
  */
-#if RTE_VERSION >= RTE_VERSION_NUM(25, 11, 0, 0)
+#if RTE_VERSION_NUM(25, 11, 0, 0) <= RTE_VERSION
 struct eth_queue_stats;
 #define ISM_ETH_QSTATS_T struct eth_queue_stats
-#define ISM_ETH_QSTATS_PARAM , struct eth_queue_stats *ism_qstats
-#define ISM_ETH_QSTATS(stats) (ism_qstats)
+#define ISM_ETH_STATS_PARAMS(stats) \
+	struct rte_eth_stats *stats, struct eth_queue_stats *ism_qstats
+#define ISM_ETH_QSTATS(stats) ((void)(stats), ism_qstats)
 #else
 #define ISM_ETH_QSTATS_T struct rte_eth_stats
-#define ISM_ETH_QSTATS_PARAM
+#define ISM_ETH_STATS_PARAMS(stats) struct rte_eth_stats *stats
 #define ISM_ETH_QSTATS(stats) (stats)
 #endif
 
@@ -149,10 +149,10 @@ static inline int
 ism_ctrl_thread_create(rte_thread_t *thread, const char *name,
 		uint32_t (*start)(void *), void *arg);
 
-#if RTE_VERSION < RTE_VERSION_NUM(23, 11, 0, 0)
+#if RTE_VERSION_NUM(23, 11, 0, 0) > RTE_VERSION
 
 struct ism_compat_ctrl_start {
-	uint32_t (*start)(void *);
+	uint32_t (*start)(void *arg);
 	void *arg;
 };
 

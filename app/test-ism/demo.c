@@ -45,7 +45,9 @@ demo_main(int argc, char **argv)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'i' || (mib = strtoull(optarg, NULL, 0)) == 0) {
+		if (c == 'i')
+			mib = strtoull(optarg, NULL, 0);
+		if (c != 'i' || mib == 0) {
 			printf("usage: demo [--iters MiB-per-size]\n");
 			return 2;
 		}

@@ -167,7 +167,7 @@ int
 main(int argc, char **argv)
 {
 	/* Writable: argv's strings are char * (DPDK builds with -Wwrite-strings). */
-	static char prog_name[] = "dpdk-test-ism";
+	static char prog_name[sizeof("dpdk-test-ism")] = "dpdk-test-ism";
 	const char *mode = "functional";
 	unsigned int i;
 	int ret;

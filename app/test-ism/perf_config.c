@@ -185,7 +185,8 @@ parse_case(struct rte_cfgfile *cfg, const char *sect, struct perf_case *c)
 	}
 	strlcpy(c->name, sect, sizeof(c->name));
 	v = rte_cfgfile_get_entry(cfg, sect, "type");
-	if (v == NULL || (t = find_type(v)) == NULL) {
+	t = v != NULL ? find_type(v) : NULL;
+	if (t == NULL) {
 		printf("[%s] type: %s \"%s\"; see --help\n", sect,
 		       v == NULL ? "missing" : "unknown", v == NULL ? "" : v);
 		return -EINVAL;

@@ -99,8 +99,8 @@ perf_pp_supported(enum perf_pp_kind k)
 
 /* One direction: its flag word and its data line. */
 struct pp_dir {
-	RTE_ATOMIC(uint64_t) *flag;
-	RTE_ATOMIC(uint64_t) *data;
+	__rte_atomic uint64_t *flag;
+	__rte_atomic uint64_t *data;
 };
 
 static struct pp_dir

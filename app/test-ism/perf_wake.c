@@ -167,8 +167,8 @@ responder(void *arg)
 	rte_atomic_store_explicit(&x->ready, 1, rte_memory_order_release);
 	for (k = 0; k < x->n; k++) {
 		if (side_wait(x, x->kind, 1, deadline) < 0) {
-			printf("  responder: nothing for round trip %" PRIu64
-			       "\n", k);
+			printf("  %s: nothing for round trip %" PRIu64 "\n",
+			       __func__, k);
 			return PERF_FAIL;
 		}
 		msg[0] = k;

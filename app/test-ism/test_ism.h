@@ -72,11 +72,11 @@ void fx_teardown(void);
  * name receives its name.
  */
 int fx_spawn(const char *extra_args, char *name, size_t namesz);
-/* A case that needs fx_spawn() is skipped when the devices were given. */
-#define FX_SPAWN_OR_SKIP(c) do { \
-	if ((c) == -ENOTSUP && fx.given) \
-		return TEST_SKIPPED; \
-} while (0)
+/*
+ * A case that needs fx_spawn() is skipped when the devices were given:
+ * true if fx_spawn() returned c for that reason.
+ */
+#define FX_SPAWN_SKIPPED(c) ((c) == -ENOTSUP && fx.given)
 /*
  * A move the device refuses fails with err; with --stores-posted the
  * platform cannot tell, and the move may return 0; behind ism_vfio_pci

@@ -127,7 +127,7 @@ test_move_errors(void)
 			    "dmb_unregister");
 	TEST_ASSERT_REFUSED(rte_ism_move_data(fx.b, tok, 0, 1, 0, buf, 1),
 			    -ENOENT, "move_data");
-	TEST_ASSERT(rte_ism_signal_poll(fx.a, (struct rte_ism_signal[1]){}, 1)
+	TEST_ASSERT(rte_ism_signal_poll(fx.a, (struct rte_ism_signal[1]) {}, 1)
 		    == 0, "a refused move raised a signal");
 	return TEST_SUCCESS;
 }
@@ -236,7 +236,7 @@ test_burst_sizes(void)
 			    "DMB differs after a burst of 4 x %u B", len);
 	}
 	/* Half of the bursts signalled: drain them. */
-	while (rte_ism_signal_poll(fx.a, (struct rte_ism_signal[4]){ 0 }, 4) >
+	while (rte_ism_signal_poll(fx.a, (struct rte_ism_signal[4]) { 0 }, 4) >
 	       0)
 		;
 	TEST_ASSERT_SUCCESS(rte_ism_dmb_unregister(fx.a, d.token),

@@ -172,11 +172,15 @@ test_init_failure(void)
 			    "device left after a failed bring-up");
 		n = cmd_list(&p.rec, find_cmd(&p.rec, 0, cases[i].cmd, 0) + 1,
 			     cmds, RTE_DIM(cmds));
-		for (k = 0; k < 2 && cases[i].undo[k] != 0; k++)
-			TEST_ASSERT(k < n && cmds[k] == cases[i].undo[k],
+		for (k = 0; k < 2 && cases[i].undo[k] != 0; k++) {
+			TEST_ASSERT(k < n, "after failing 0x%x: no undo step "
+				    "%u, expected 0x%x", cases[i].cmd, k,
+				    cases[i].undo[k]);
+			TEST_ASSERT(cmds[k] == cases[i].undo[k],
 				    "after failing 0x%x: undo step %u is 0x%x, "
-				    "expected 0x%x", cases[i].cmd, k,
-				    k < n ? cmds[k] : 0, cases[i].undo[k]);
+				    "expected 0x%x", cases[i].cmd, k, cmds[k],
+				    cases[i].undo[k]);
+		}
 		TEST_ASSERT_EQUAL(n, k, "commands after failing 0x%x",
 				  cases[i].cmd);
 	}

@@ -434,7 +434,7 @@ on_dev_removed(uint16_t dev_id __rte_unused, void *arg __rte_unused)
 static void
 alarm_ran(void *arg)
 {
-	rte_atomic_store_explicit((RTE_ATOMIC(bool) *)arg, true, rte_memory_order_release);
+	rte_atomic_store_explicit((__rte_atomic bool *)arg, true, rte_memory_order_release);
 }
 
 /* A removal on the interrupt thread (alarm callbacks run one after the

@@ -38,8 +38,11 @@ rte_ism_dmb_register(uint16_t dev_id, struct rte_ism_dmb *dmb)
 	unsigned int i;
 	int ret;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	if (dmb == NULL) {
 		ISM_LOG(ERR, "%s: NULL dmb", dev->name);
 		return -EINVAL;
@@ -103,8 +106,11 @@ rte_ism_dmb_unregister(uint16_t dev_id, uint64_t token)
 	struct rte_ism_dev *dev;
 	int ret;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	ret = dev->dev_ops->dmb_unregister(dev, token);
 	if (ret < 0)
 		ISM_LOG(ERR, "%s: cannot unregister DMB 0x%" PRIx64 ": %s",
@@ -131,8 +137,11 @@ rte_ism_dmb_attach(uint16_t dev_id, uint64_t token, struct rte_ism_dmb *dmb)
 	struct rte_ism_dmb d;
 	int ret;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	/* Arguments first: a NULL dmb is -EINVAL whatever the device. */
 	if (dmb == NULL) {
 		ISM_LOG(ERR, "%s: NULL dmb", dev->name);
@@ -159,8 +168,11 @@ rte_ism_dmb_detach(uint16_t dev_id, uint64_t token)
 	struct rte_ism_dev *dev;
 	int ret;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	ret = check_capa(dev, RTE_ISM_CAPA_NOCOPY, "nocopy detach", __func__);
 	if (ret < 0)
 		return ret;
@@ -181,8 +193,11 @@ rte_ism_signal_event(uint16_t dev_id, const struct rte_ism_gid *rgid,
 	uint64_t quiet;
 	int ret;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	ret = check_capa(dev, RTE_ISM_CAPA_SIGNAL_EVENT, "signal_event",
 			__func__);
 	if (ret < 0)
@@ -210,8 +225,11 @@ rte_ism_event_poll(uint16_t dev_id, struct rte_ism_event *ev, uint16_t nb)
 {
 	struct rte_ism_dev *dev;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	if (ev == NULL) {
 		ISM_LOG(ERR, "%s: NULL event array", dev->name);
 		return -EINVAL;
@@ -226,8 +244,11 @@ rte_ism_query_remote_gid(uint16_t dev_id, const struct rte_ism_gid *rgid,
 {
 	struct rte_ism_dev *dev;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	if (rgid == NULL || ism_gid_is_zero(rgid)) {
 		ISM_LOG(ERR, "%s: %s GID", dev->name,
 			rgid == NULL ? "NULL" : "zero");
@@ -270,8 +291,11 @@ rte_ism_vlan_add(uint16_t dev_id, uint16_t vlan_id)
 	struct rte_ism_dev *dev;
 	int ret;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	ret = vlan_check(dev, vlan_id, __func__);
 	if (ret != 0)
 		return ret;
@@ -294,8 +318,11 @@ rte_ism_vlan_del(uint16_t dev_id, uint16_t vlan_id)
 	struct rte_ism_dev *dev;
 	int ret;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	ret = vlan_check(dev, vlan_id, __func__);
 	if (ret != 0)
 		return ret;
@@ -318,7 +345,9 @@ rte_ism_dump(uint16_t dev_id, FILE *f)
 	char gid[RTE_ISM_GID_STRLEN];
 	uint64_t posted, dropped;
 
-	ISM_DEV_OR_RET(dev, dev_id);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
 	if (f == NULL) {
 		ISM_LOG(ERR, "%s: NULL FILE", dev->name);
 		return -EINVAL;
@@ -348,8 +377,11 @@ rte_ism_dev_selftest(uint16_t dev_id)
 {
 	struct rte_ism_dev *dev;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	if (dev->dev_ops->dev_selftest == NULL) {
 		ISM_LOG(ERR, "%s: driver %s has no selftest", dev->name,
 			dev->driver_name ? dev->driver_name : "?");

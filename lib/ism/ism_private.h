@@ -88,12 +88,6 @@ struct rte_ism_dev *ism_dev_lookup(uint16_t dev_id);
  */
 struct rte_ism_dev *ism_dev_get(uint16_t dev_id, const char *caller);
 
-#define ISM_DEV_OR_RET(dev, id) do { \
-	(dev) = ism_dev_get((id), __func__); \
-	if ((dev) == NULL) \
-		return -ENODEV; \
-} while (0)
-
 static inline bool
 ism_is_primary(void)
 {
@@ -105,12 +99,6 @@ ism_is_primary(void)
  * the primary only.
  */
 int ism_primary_only(const struct rte_ism_dev *dev, const char *caller);
-
-#define ISM_PRIMARY_OR_RET(dev) do { \
-	int ret_ = ism_primary_only((dev), __func__); \
-	if (ret_ < 0) \
-		return ret_; \
-} while (0)
 
 /*
  * Rate limit of a log line that a peer or a lost device can trigger again

@@ -119,7 +119,9 @@ rte_ism_stats_get(uint16_t dev_id, struct rte_ism_stats *stats)
 	unsigned int i;
 	int ret;
 
-	ISM_DEV_OR_RET(dev, dev_id);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
 	if (stats == NULL) {
 		ISM_LOG(ERR, "%s: NULL stats", dev->name);
 		return -EINVAL;
@@ -160,9 +162,12 @@ rte_ism_stats_reset(uint16_t dev_id)
 {
 	struct rte_ism_dev *dev;
 
-	ISM_DEV_OR_RET(dev, dev_id);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
 	/* The bases are the primary's: a second writer would race it. */
-	ISM_PRIMARY_OR_RET(dev);
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	return common_reset(dev, RTE_BIT64(ISM_XS_NB_COMMON) - 1);
 }
 
@@ -181,7 +186,9 @@ rte_ism_xstats_names_get(uint16_t dev_id, struct rte_ism_xstats_name *names,
 	unsigned int i, n;
 	int ret;
 
-	ISM_DEV_OR_RET(dev, dev_id);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
 	n = nb_xstats(dev);
 	if (names == NULL || size < n)
 		return n;
@@ -226,7 +233,9 @@ rte_ism_xstats_get(uint16_t dev_id, const unsigned int ids[],
 	unsigned int i, d;
 	int ret;
 
-	ISM_DEV_OR_RET(dev, dev_id);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
 	if (n > 0 && (ids == NULL || values == NULL)) {
 		ISM_LOG(ERR, "%s: NULL %s", dev->name,
 			ids == NULL ? "ids" : "values");
@@ -265,7 +274,9 @@ rte_ism_xstats_get_by_name(uint16_t dev_id, const char *name,
 
 	if (id != NULL)
 		*id = UINT_MAX;
-	ISM_DEV_OR_RET(dev, dev_id);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
 	if (name == NULL || value == NULL) {
 		ISM_LOG(ERR, "%s: NULL %s", dev->name,
 			name == NULL ? "name" : "value");
@@ -299,8 +310,11 @@ rte_ism_xstats_reset(uint16_t dev_id, const unsigned int ids[],
 	struct rte_ism_dev *dev;
 	int ret;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	if (ids == NULL) {
 		common = RTE_BIT64(ISM_XS_NB_COMMON) - 1;
 		if (dev->nb_drv_xstats > 0 &&

@@ -801,7 +801,9 @@ rte_ism_info_get(uint16_t dev_id, struct rte_ism_dev_info *info)
 {
 	struct rte_ism_dev *dev;
 
-	ISM_DEV_OR_RET(dev, dev_id);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
 	if (info == NULL) {
 		ISM_LOG(ERR, "NULL info for device %u", dev_id);
 		return -EINVAL;
@@ -830,8 +832,11 @@ rte_ism_dev_start(uint16_t dev_id)
 	struct rte_ism_dev *dev;
 	int ret = -ENODEV;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	ism_registry_lock();
 	dev = ism_dev_lookup(dev_id);
 	if (dev != NULL)
@@ -849,8 +854,11 @@ rte_ism_dev_stop(uint16_t dev_id)
 	struct rte_ism_dev *dev;
 	int ret = -ENODEV;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	ism_registry_lock();
 	dev = ism_dev_lookup(dev_id);
 	if (dev != NULL)
@@ -867,7 +875,10 @@ rte_ism_dev_close(uint16_t dev_id)
 {
 	struct rte_ism_dev *dev;
 
-	ISM_DEV_OR_RET(dev, dev_id);
-	ISM_PRIMARY_OR_RET(dev);
+	dev = ism_dev_get(dev_id, __func__);
+	if (dev == NULL)
+		return -ENODEV;
+	if (!ism_is_primary())
+		return ism_primary_only(dev, __func__);
 	return dev_close(dev, __func__);
 }

@@ -274,9 +274,8 @@ struct rte_ism_stats {
 	uint64_t moves;		/**< successful moves (burst: per segment) */
 	uint64_t bytes;		/**< bytes moved */
 	uint64_t signals;	/**< signals raised (sf=1 moves) */
-	uint64_t errors;	/**< failed moves, all reasons: the sum of the
-				 * errors_* fields below
-				 */
+	/** failed moves, all reasons: the sum of the errors_* fields below */
+	uint64_t errors;
 	uint64_t events;	/**< events queued for this device */
 	uint64_t events_dropped; /**< events lost because the queue was full */
 	uint64_t errors_unknown_token; /**< -ENOENT: unknown or stale token */
@@ -932,7 +931,7 @@ int rte_ism_gid_parse(const char *str, struct rte_ism_gid *gid);
  * Format a GID in UUID form (as Linux prints DIBS GIDs).
  * @param gid the GID
  * @param buf at least RTE_ISM_GID_STRLEN bytes
- * @param size size of buf
+ * @param size the size of buf
  * @return 0, or -EINVAL (NULL argument or buffer too small).
  */
 __rte_experimental

@@ -114,7 +114,7 @@ struct __rte_cache_aligned rte_ism_ring {
 	/* Zero copy: an mbuf per packet run, freed out of order. */
 	struct rte_mbuf_ext_shared_info *shinfo;	/* [nb_slots] */
 	uint32_t *run;			/* slots held by the run at a slot */
-	RTE_ATOMIC(uint8_t) *freed;	/* run at this slot is free */
+	__rte_atomic uint8_t *freed;	/* run at this slot is free */
 	rte_iova_t *iova;		/* of each slot, or RTE_BAD_IOVA */
 
 	/* The control functions'. */
@@ -171,20 +171,20 @@ ism_ring_own_credit(const struct rte_ism_ring *r)
 /* The wire structures (rte_ism_ring.h) are plain: the fields that one
  * side stores while the other reads them are reached as atomics here.
  */
-static inline RTE_ATOMIC(uint32_t) *
+static inline __rte_atomic uint32_t *
 ism_ring_own_cons(const struct rte_ism_ring *r)
 {
 	return RTE_PTR_ADD(r->dmb.addr, RTE_ISM_RING_CREDIT_OFF +
 			offsetof(struct rte_ism_ring_credit, cons));
 }
 
-static inline const RTE_ATOMIC(uint32_t) *
+static inline __rte_atomic uint32_t const *
 ism_ring_desc_len(const struct rte_ism_ring_desc *d)
 {
-	return (const RTE_ATOMIC(uint32_t) *)&d->len;
+	return (const __rte_atomic uint32_t *)&d->len;
 }
 
-static inline RTE_ATOMIC(uint32_t) *
+static inline __rte_atomic uint32_t *
 ism_ring_own_prod(const struct rte_ism_ring *r)
 {
 	return RTE_PTR_ADD(r->dmb.addr, RTE_ISM_RING_PROD_OFF);
@@ -195,14 +195,14 @@ ism_ring_own_prod(const struct rte_ism_ring *r)
  * number first); see ism_ring_quiesce().
  */
 static __rte_always_inline void
-ism_ring_enter(RTE_ATOMIC(uint32_t) *busy)
+ism_ring_enter(__rte_atomic uint32_t *busy)
 {
 	rte_atomic_store_explicit(busy, 1, rte_memory_order_relaxed);
 	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 }
 
 static __rte_always_inline void
-ism_ring_leave(RTE_ATOMIC(uint32_t) *busy)
+ism_ring_leave(__rte_atomic uint32_t *busy)
 {
 	rte_atomic_store_explicit(busy, 0, rte_memory_order_release);
 }

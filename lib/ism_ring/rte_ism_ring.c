@@ -257,7 +257,7 @@ tx_publish(struct rte_ism_ring *r, const struct ism_ring_tx_sess *s)
  * data path may have been preempted).
  */
 static void
-ism_ring_quiesce(RTE_ATOMIC(uint32_t) *busy, RTE_ATOMIC(uint32_t) *seen,
+ism_ring_quiesce(__rte_atomic uint32_t *busy, __rte_atomic uint32_t *seen,
 		uint32_t sn)
 {
 	unsigned int spins = 0;

@@ -219,7 +219,8 @@ ism_bus_log_binding(const struct rte_ism_bus_device *dev, const char *why,
 		snprintf(unbind, sizeof(unbind),
 			"echo %s > " ISM_BUS_SYSFS_DEFAULT "/%s/driver/unbind; ",
 			dev->name, dev->name);
-	ISM_BUS_LOG(NOTICE, "%s: %s; skipped. To use it: modprobe %s; echo %s > " ISM_BUS_SYSFS_DEFAULT "/%s/driver_override; %secho %s > /sys/bus/pci/drivers_probe",
+	ISM_BUS_LOG(NOTICE, "%s: %s; skipped. To use it: modprobe %s; echo %s > "
+		ISM_BUS_SYSFS_DEFAULT "/%s/driver_override; %secho %s > /sys/bus/pci/drivers_probe",
 		dev->name, why, mod, want, dev->name, unbind, dev->name);
 }
 

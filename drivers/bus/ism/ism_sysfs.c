@@ -327,7 +327,10 @@ ism_fabric_wanted(const struct rte_pci_addr *addr, const char *name,
 	if (da == NULL || da->policy != RTE_DEV_ALLOWED ||
 	    !ism_bus_devargs_fabric(da, fabric, sizeof(fabric))) {
 		if (ivshmem && da != NULL && da->policy == RTE_DEV_ALLOWED)
-			ISM_BUS_LOG(NOTICE, "%s: an ivshmem function, not an ISM function; skipped. To hold an ISM fabric in its shared memory: -a " ISM_BUS_NAME_PREFIX "%s," RTE_ISM_BUS_FABRIC_KEY "=" RTE_ISM_BUS_FABRIC_IVSHMEM,
+			ISM_BUS_LOG(NOTICE, "%s: an ivshmem function, not an ISM function; skipped. To hold an ISM fabric in its shared memory: -a "
+				ISM_BUS_NAME_PREFIX "%s,"
+				RTE_ISM_BUS_FABRIC_KEY "="
+				RTE_ISM_BUS_FABRIC_IVSHMEM,
 				name, name);
 		return !ivshmem;
 	}
@@ -337,7 +340,8 @@ ism_fabric_wanted(const struct rte_pci_addr *addr, const char *name,
 		return false;
 	}
 	if (strcmp(fabric, RTE_ISM_BUS_FABRIC_IVSHMEM) != 0) {
-		ISM_BUS_LOG(ERR, "%s: " RTE_ISM_BUS_FABRIC_KEY "=%s: unknown (only " RTE_ISM_BUS_FABRIC_KEY "=" RTE_ISM_BUS_FABRIC_IVSHMEM "); skipped",
+		ISM_BUS_LOG(ERR, "%s: " RTE_ISM_BUS_FABRIC_KEY "=%s: unknown (only "
+			RTE_ISM_BUS_FABRIC_KEY "=" RTE_ISM_BUS_FABRIC_IVSHMEM "); skipped",
 			name, fabric);
 		return false;
 	}
@@ -418,7 +422,9 @@ ism_scan_one(const char *root, const char *entry,
 	dev->device.devargs = ism_bus_devargs_lookup(addr);
 	ism_insert_sorted(dev);
 	ISM_BUS_LOG(INFO, "%s: %s%s, NUMA node %d, kernel driver %s, IOMMU group %d",
-		dev->name, ivshmem ? "ivshmem function (named with " RTE_ISM_BUS_FABRIC_KEY "=" RTE_ISM_BUS_FABRIC_IVSHMEM ")" : "ISM function",
+		dev->name, ivshmem ? "ivshmem function (named with "
+			RTE_ISM_BUS_FABRIC_KEY "=" RTE_ISM_BUS_FABRIC_IVSHMEM ")" :
+			"ISM function",
 		dev->zpci ? " (IBM Z)" : "",
 		dev->device.numa_node,
 		dev->kdriver[0] != '\0' ? dev->kdriver : "none",

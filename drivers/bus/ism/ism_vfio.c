@@ -162,7 +162,8 @@ ism_vfio_read_zpci(struct rte_ism_bus_device *dev)
 		return;
 	}
 	if (z->base || z->group)
-		ISM_BUS_LOG(INFO, "%s: zPCI function type 0x%02x, DMA window 0x%" PRIx64 "-0x%" PRIx64 ", store blocks of up to %u bytes",
+		ISM_BUS_LOG(INFO, "%s: zPCI function type 0x%02x, DMA window 0x%"
+			PRIx64 "-0x%" PRIx64 ", store blocks of up to %u bytes",
 			dev->name, z->pft, z->start_dma, z->end_dma,
 			z->maxstbl);
 }
@@ -293,7 +294,8 @@ ism_vfio_setup(struct rte_ism_bus_device *dev)
 		goto fail;
 	for (i = 0; i < RTE_ISM_BUS_NB_BARS; i++)
 		if (dev->regions[i].size != 0)
-			ISM_BUS_LOG(DEBUG, "%s: BAR%u: 0x%" PRIx64 " bytes at region offset 0x%" PRIx64 ", %s",
+			ISM_BUS_LOG(DEBUG, "%s: BAR%u: 0x%" PRIx64
+				" bytes at region offset 0x%" PRIx64 ", %s",
 				dev->name, i, dev->regions[i].size,
 				dev->regions[i].offset,
 				dev->regions[i].addr != NULL ? "mapped" :

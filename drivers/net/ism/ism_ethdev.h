@@ -158,8 +158,7 @@ int ism_eth_rx_intr_disable(struct rte_eth_dev *dev, uint16_t qid);
 void ism_eth_intr_kick(struct ism_eth_port *p);
 
 /* ism_stats.c */
-int ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st
-		ISM_ETH_QSTATS_PARAM);
+int ism_eth_stats_get(struct rte_eth_dev *dev, ISM_ETH_STATS_PARAMS(st));
 int ism_eth_stats_reset(struct rte_eth_dev *dev);
 int ism_eth_xstats_get_names(struct rte_eth_dev *dev,
 		struct rte_eth_xstat_name *names, unsigned int size);

@@ -84,8 +84,7 @@ nb_txq(const struct rte_eth_dev *dev)
 }
 
 int
-ism_eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st
-		ISM_ETH_QSTATS_PARAM)
+ism_eth_stats_get(struct rte_eth_dev *dev, ISM_ETH_STATS_PARAMS(st))
 {
 	struct ism_eth_port *p = dev->data->dev_private;
 	ISM_ETH_QSTATS_T *qs = ISM_ETH_QSTATS(st);

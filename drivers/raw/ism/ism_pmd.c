@@ -49,7 +49,7 @@ ism_pmd_post(struct ism_pmd_dev *dev, uint32_t type, uint32_t code,
 
 /* A counter another lcore may be adding to. */
 static uint64_t
-stat_read(const RTE_ATOMIC(uint64_t) *c)
+stat_read(const __rte_atomic uint64_t *c)
 {
 	return rte_atomic_load_explicit(c, rte_memory_order_relaxed);
 }

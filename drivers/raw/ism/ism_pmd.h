@@ -104,7 +104,7 @@ struct ism_pmd_dev {
 
 /* Fast-path counting; the shared non-EAL slot needs atomics. */
 static inline void
-ism_stat_add(RTE_ATOMIC(uint64_t) *c, uint64_t v, unsigned int slot)
+ism_stat_add(__rte_atomic uint64_t *c, uint64_t v, unsigned int slot)
 {
 	/* An EAL lcore's own slot: a plain add (a relaxed load and store),
 	 * readers see either value.

@@ -12,17 +12,24 @@
  * device's signals, all of them.
  */
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ism_pmd.h"
 
-#define ST_CHECK(cond, fmt, ...) do { \
-	if (!(cond)) { \
-		ISM_PMD_LOG(ERR, "selftest %s: " fmt, idev->name, \
-			    ##__VA_ARGS__); \
-		goto fail; \
-	} \
-} while (0)
+/* The log line of a failed check. */
+static void __rte_format_printf(2, 3)
+st_fail(const struct rte_ism_dev *idev, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ISM_PMD_LOG(ERR, "selftest %s: %s", idev->name, msg);
+}
 
 /* At most this many bytes are moved; less on a device with small DMBs. */
 #define ST_PATTERN_LEN 100
@@ -51,30 +58,55 @@ ism_pmd_selftest(struct rte_ism_dev *idev)
 			    idev->name);
 		return ret;
 	}
-	ST_CHECK(ret == 0, "register: %d", ret);
+	if (ret != 0) {
+		st_fail(idev, "register: %d", ret);
+		goto fail;
+	}
 	registered = true;
 	for (i = 0; i < n; i++)
 		pattern[i] = i * 7 + 1;
 	ret = rte_ism_move_data(id, dmb.token, 3, 1, off, pattern, n);
-	ST_CHECK(ret == 0, "move of %u bytes to offset %u: %d", n, off, ret);
-	ST_CHECK(memcmp((char *)dmb.addr + off, pattern, n) == 0,
-		 "data not in the DMB");
+	if (ret != 0) {
+		st_fail(idev, "move of %u bytes to offset %u: %d", n, off, ret);
+		goto fail;
+	}
+	if (memcmp((char *)dmb.addr + off, pattern, n) != 0) {
+		st_fail(idev, "data not in the DMB");
+		goto fail;
+	}
 	ret = rte_ism_signal_poll(id, sig, RTE_DIM(sig));
-	ST_CHECK(ret == 1 && sig[0].dmb_idx == dmb.idx &&
-		 sig[0].mask == RTE_BIT32(3),
-		 "signal poll returned %d (idx %u mask 0x%x)", ret,
-		 sig[0].dmb_idx, sig[0].mask);
+	if (ret != 1 || sig[0].dmb_idx != dmb.idx ||
+	    sig[0].mask != RTE_BIT32(3)) {
+		st_fail(idev, "signal poll returned %d (idx %u mask 0x%x)",
+			ret, sig[0].dmb_idx, sig[0].mask);
+		goto fail;
+	}
 	ret = rte_ism_signal_poll(id, sig, RTE_DIM(sig));
-	ST_CHECK(ret == 0, "signal reported twice (%d)", ret);
+	if (ret != 0) {
+		st_fail(idev, "signal reported twice (%d)", ret);
+		goto fail;
+	}
 	ret = rte_ism_move_data(id, dmb.token, 0, 0, dmb.len - 1, pattern, 2);
-	ST_CHECK(ret == -ERANGE, "move past the end: %d", ret);
+	if (ret != -ERANGE) {
+		st_fail(idev, "move past the end: %d", ret);
+		goto fail;
+	}
 	ret = rte_ism_move_data(id, dmb.token, 0, 0, 0, pattern, 0);
-	ST_CHECK(ret == -EINVAL, "zero-length move: %d", ret);
+	if (ret != -EINVAL) {
+		st_fail(idev, "zero-length move: %d", ret);
+		goto fail;
+	}
 	ret = rte_ism_dmb_unregister(id, dmb.token);
 	registered = false;
-	ST_CHECK(ret == 0, "unregister: %d", ret);
+	if (ret != 0) {
+		st_fail(idev, "unregister: %d", ret);
+		goto fail;
+	}
 	ret = rte_ism_move_data(id, dmb.token, 0, 0, 0, pattern, 1);
-	ST_CHECK(ret == -ENOENT, "move with a stale token: %d", ret);
+	if (ret != -ENOENT) {
+		st_fail(idev, "move with a stale token: %d", ret);
+		goto fail;
+	}
 	ISM_PMD_LOG(INFO, "selftest %s: passed (DMB of %u bytes)", idev->name,
 		    dmb.len);
 	return 0;

@@ -56,7 +56,7 @@ channel_open(struct ism_wake *w, unsigned int ch, int *tx)
 
 int
 ism_wake_init(struct ism_wake *w, const char *name, int socket,
-		RTE_ATOMIC(uint32_t) *armed)
+		__rte_atomic uint32_t *armed)
 {
 	struct rte_intr_handle *h = NULL;
 	unsigned int ch;
@@ -190,7 +190,7 @@ ism_wake_arm(struct ism_wake *w, bool on)
 	 * (disarming: a writer that still sees the flag set only makes a
 	 * spurious wake-up).
 	 */
-	ism_wake_flag_set((RTE_ATOMIC(uint32_t) *)(uintptr_t)w->self.armed, on);
+	ism_wake_flag_set((__rte_atomic uint32_t *)(uintptr_t)w->self.armed, on);
 	if (on) {
 		rte_atomic_thread_fence(rte_memory_order_seq_cst);
 		return;

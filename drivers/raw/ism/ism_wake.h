@@ -72,7 +72,7 @@ struct rte_intr_handle;
 
 /* What a writer needs to wake one receiver. */
 struct ism_wake_peer {
-	const RTE_ATOMIC(uint32_t) *armed;
+	const __rte_atomic uint32_t *armed;
 	int fd;		/* the sending end of the receiver's channel */
 };
 
@@ -88,7 +88,7 @@ struct ism_wake {
 	 * process's writers use (loopback, kicks).
 	 */
 	struct ism_wake_peer self;
-	RTE_ATOMIC(uint32_t) *own;		/* a line allocated here, or NULL */
+	__rte_atomic uint32_t *own;		/* a line allocated here, or NULL */
 	int ep;		/* the epoll instance: the client's descriptor */
 	/* Receiving ends, -1 if none; changed and read empty under lock. */
 	rte_spinlock_t lock;
@@ -110,7 +110,7 @@ struct ism_wake {
  * failure.
  */
 int ism_wake_init(struct ism_wake *w, const char *name, int socket,
-		RTE_ATOMIC(uint32_t) *armed);
+		__rte_atomic uint32_t *armed);
 
 /*
  * A new channel ch (1..ISM_WAKE_CHANNELS - 1) in place of the old one, if
@@ -142,14 +142,14 @@ void ism_wake_arm(struct ism_wake *w, bool on);
 void ism_wake_kick(int fd);
 
 static inline bool
-ism_wake_armed(const RTE_ATOMIC(uint32_t) *armed)
+ism_wake_armed(const __rte_atomic uint32_t *armed)
 {
 	return rte_atomic_load_explicit(armed, rte_memory_order_seq_cst) != 0;
 }
 
 /* Store the flag (the receiver only); ism_wake_arm() orders it. */
 static inline void
-ism_wake_flag_set(RTE_ATOMIC(uint32_t) *armed, bool on)
+ism_wake_flag_set(__rte_atomic uint32_t *armed, bool on)
 {
 	rte_atomic_store_explicit(armed, on ? 1 : 0, rte_memory_order_relaxed);
 }

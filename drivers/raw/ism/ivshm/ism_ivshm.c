@@ -189,7 +189,7 @@ ism_ivshm_publish(struct ivshm_dev *d, uint32_t idx)
 void
 ism_ivshm_own_audit(struct ivshm_dev *d)
 {
-	struct ivshm_ent *t = ivshm_table(d->base, &d->lay, d->slot), *te;
+	struct ivshm_ent *t = ivshm_table(d->base, &d->lay, d->slot), *tab_ent;
 	uint32_t k, idx;
 	struct ivshm_own *o;
 	uint64_t want;
@@ -199,19 +199,19 @@ ism_ivshm_own_audit(struct ivshm_dev *d)
 		idx = IVSHM_IDX_FIRST + d->audit_next;
 		d->audit_next = (d->audit_next + 1) % d->max_dmbs;
 		o = &d->own[idx];
-		te = &t[idx];
+		tab_ent = &t[idx];
 		want = o->live ? o->token : 0;
-		if (rte_atomic_load_explicit(&te->token,
+		if (rte_atomic_load_explicit(&tab_ent->token,
 				rte_memory_order_relaxed) == want &&
 		    (want == 0 ||
-		     (rte_atomic_load_explicit(&te->rgid,
+		     (rte_atomic_load_explicit(&tab_ent->rgid,
 				rte_memory_order_relaxed) == o->rgid.gid &&
-		      rte_atomic_load_explicit(&te->rgid_ext,
+		      rte_atomic_load_explicit(&tab_ent->rgid_ext,
 				rte_memory_order_relaxed) == o->rgid.gid_ext &&
-		      rte_atomic_load_explicit(&te->off64,
+		      rte_atomic_load_explicit(&tab_ent->off64,
 				rte_memory_order_relaxed) ==
 				o->off / IVSHM_DMB_ALIGN &&
-		      rte_atomic_load_explicit(&te->len,
+		      rte_atomic_load_explicit(&tab_ent->len,
 				rte_memory_order_relaxed) == o->len)))
 			continue;
 		ism_ivshm_bad(d, -1, "an entry of our DMB table was changed");
@@ -219,12 +219,12 @@ ism_ivshm_own_audit(struct ivshm_dev *d)
 		 * sees the fields (a token that stayed was not read again).
 		 */
 		if (want != 0) {
-			te->rgid = o->rgid.gid;
-			te->rgid_ext = o->rgid.gid_ext;
-			te->off64 = o->off / IVSHM_DMB_ALIGN;
-			te->len = o->len;
+			tab_ent->rgid = o->rgid.gid;
+			tab_ent->rgid_ext = o->rgid.gid_ext;
+			tab_ent->off64 = o->off / IVSHM_DMB_ALIGN;
+			tab_ent->len = o->len;
 		}
-		rte_atomic_store_explicit(&te->token, want,
+		rte_atomic_store_explicit(&tab_ent->token, want,
 				rte_memory_order_release);
 		ism_ivshm_publish(d, idx);
 	}
@@ -274,7 +274,7 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	struct ivshm_dev *d = ivshm_dev_of(idev);
 	uint64_t units = RTE_ALIGN_CEIL((uint64_t)req->len, IVSHM_DMB_ALIGN) /
 		IVSHM_DMB_ALIGN;
-	struct ivshm_ent *te;
+	struct ivshm_ent *tab_ent;
 	struct ivshm_own *o;
 	int64_t off;
 	uint32_t idx;
@@ -317,12 +317,12 @@ ivshm_dmb_register(struct rte_ism_dev *idev, struct rte_ism_dmb *req)
 	rte_atomic_store_explicit(&d->own_live[idx], 1, rte_memory_order_release);
 
 	/* The entry, its token last; then tell the others it changed. */
-	te = &ivshm_table(d->base, &d->lay, d->slot)[idx];
-	te->rgid = o->rgid.gid;
-	te->rgid_ext = o->rgid.gid_ext;
-	te->off64 = o->off / IVSHM_DMB_ALIGN;
-	te->len = o->len;
-	rte_atomic_store_explicit(&te->token, o->token, rte_memory_order_release);
+	tab_ent = &ivshm_table(d->base, &d->lay, d->slot)[idx];
+	tab_ent->rgid = o->rgid.gid;
+	tab_ent->rgid_ext = o->rgid.gid_ext;
+	tab_ent->off64 = o->off / IVSHM_DMB_ALIGN;
+	tab_ent->len = o->len;
+	rte_atomic_store_explicit(&tab_ent->token, o->token, rte_memory_order_release);
 	ism_ivshm_publish(d, idx);
 	wait_peers(d);
 

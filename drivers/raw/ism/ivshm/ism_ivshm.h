@@ -33,7 +33,7 @@
  * takes no lock and does no control work (devtools/check-fastpath.py).
  * Control runs under ism_ivshm_ctl_lock: the control thread (one per
  * process, every IVSHM_PERIOD_US) and control ops, which wait for the
- * others' acknowledgements in the region with the lock released between
+ * others' acknowledgments in the region with the lock released between
  * checks, running the control pass of this process's devices themselves
  * meanwhile (so devices of one process answer each other at once). Memory
  * a move may use is reused only after rte_ism_pmd_synchronize().
@@ -61,7 +61,7 @@
 /* Control pass (heartbeat, scan of the others) every 1 ms. */
 #define IVSHM_PERIOD_US		1000
 #define IVSHM_DEF_LIVENESS_MS	100
-/* How long a control op waits for another member's acknowledgement. */
+/* How long a control op waits for another member's acknowledgment. */
 #define IVSHM_ACK_TIMEOUT_MS	5000
 #define IVSHM_NO_SLOT		0xffu
 /* Two resyncs with one peer are at least the liveness timeout apart, or
@@ -261,7 +261,7 @@ void ism_ivshm_pass_all(void);
  * timeout_ns: 0 or -ETIMEDOUT. Runs control passes meanwhile.
  */
 int ism_ivshm_wait(struct ivshm_dev *d,
-		bool (*done)(struct ivshm_dev *, void *), void *arg,
+		bool (*done)(struct ivshm_dev *dev, void *ctx), void *arg,
 		uint64_t timeout_ns);
 /* A protocol error caused by slot (or -1): counted, logged at most once a
  * second per device.

@@ -140,8 +140,9 @@ out:
 }
 
 int
-ism_ivshm_wait(struct ivshm_dev *d, bool (*done)(struct ivshm_dev *, void *),
-		void *arg, uint64_t timeout_ns)
+ism_ivshm_wait(struct ivshm_dev *d,
+		bool (*done)(struct ivshm_dev *dev, void *ctx), void *arg,
+		uint64_t timeout_ns)
 {
 	uint64_t end = ism_ivshm_now_ns() + timeout_ns;
 	unsigned int i;

@@ -20,7 +20,7 @@
  *
  *   offset 0           header (4 KiB): magic, version, geometry, CHID
  *   IVSHM_MEMBER_OFF   member areas, IVSHM_MEMBER_SIZE each: state word,
- *                      identity, heartbeat, change ring, acknowledgements,
+ *                      identity, heartbeat, change ring, acknowledgments,
  *                      request mailboxes and answers
  *   sba_off            one software SBA per member (struct ism_sw_sba)
  *   table_off          one DMB table per member, IVSHM_NB_IDX entries
@@ -81,7 +81,7 @@
 
 _Static_assert(IVSHM_MAX_MEMBERS == 1 << ISM_SW_TOK_SLOT_BITS,
 	       "a token names every slot");
-_Static_assert(IVSHM_NB_IDX == ISM_SW_TOK_IDX_MASK + 1,
+_Static_assert(IVSHM_NB_IDX == (ISM_SW_TOK_IDX_MASK + 1),
 	       "a token names every DMB index");
 
 /* Member state word: (epoch << 8) | state. The epoch grows by one at each

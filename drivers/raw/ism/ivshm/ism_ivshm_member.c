@@ -43,7 +43,7 @@
 #include "ism_ivshm.h"
 
 /* How long a join may take before it fails: the others need up to one
- * liveness timeout to be declared gone, plus their acknowledgements.
+ * liveness timeout to be declared gone, plus their acknowledgments.
  */
 static uint64_t
 join_deadline_ns(const struct ivshm_dev *d)
@@ -367,7 +367,7 @@ expelled(struct ivshm_dev *d, uint64_t w, uint64_t now)
 }
 
 static void
-fix64(RTE_ATOMIC(uint64_t) *p, uint64_t want)
+fix64(__rte_atomic uint64_t *p, uint64_t want)
 {
 	if (rte_atomic_load_explicit(p, rte_memory_order_relaxed) != want)
 		rte_atomic_store_explicit(p, want, rte_memory_order_release);
@@ -376,7 +376,7 @@ fix64(RTE_ATOMIC(uint64_t) *p, uint64_t want)
 /*
  * Any member may overwrite our area. What the others read from it is
  * written again when it differs from what we know: identity, the head of
- * our change ring, our acknowledgements, pins and resync requests. (Our
+ * our change ring, our acknowledgments, pins and resync requests. (Our
  * DMB table is checked a part at a time: ism_ivshm_own_audit().)
  */
 static void

@@ -120,7 +120,7 @@ gid_is(const struct rte_ism_gid *g, uint64_t gid, uint64_t ext)
 	return g->gid == gid && g->gid_ext == ext;
 }
 
-/* Write this device's acknowledgement of slot s: seen_chg before the
+/* Write this device's acknowledgment of slot s: seen_chg before the
  * epoch, which the owner checks first.
  */
 static void
@@ -287,7 +287,7 @@ peer_up(struct ivshm_dev *d, unsigned int s, uint64_t epoch,
 			rte_memory_order_relaxed);
 	p->audit = 0;
 	/* Resync counters count from 0 for each pair of incarnations (the
-	 * other reads ours once it sees our acknowledgement below).
+	 * other reads ours once it sees our acknowledgment below).
 	 */
 	if (epoch != p->epoch) {
 		p->resync_out = 0;

@@ -110,7 +110,7 @@ gid_is_64bit(const struct rte_ism_gid *g)
 	return g->gid_ext == 0;
 }
 
-_Static_assert(ISM_PCI_MAX_DMBS <= ISM_SW_NB_IDX - RTE_ISM_DMB_IDX_FIRST,
+_Static_assert(ISM_PCI_MAX_DMBS <= (ISM_SW_NB_IDX - RTE_ISM_DMB_IDX_FIRST),
 	       "the index set covers every DMB index of the device");
 
 static int
@@ -389,7 +389,7 @@ static uint64_t
 pci_xstat_get(struct ism_pmd_dev *common, unsigned int i)
 {
 	struct ism_pci_dev *d = (struct ism_pci_dev *)common;
-	const RTE_ATOMIC(uint64_t) *c[XS_NB] = {
+	const __rte_atomic uint64_t *c[XS_NB] = {
 		[XS_CMDS] = &d->cmd.issued,
 		[XS_CMD_DEVICE_ERRORS] = &d->cmd.device_errors,
 		[XS_CMD_UNREACHABLE] = &d->cmd.unreachable,

@@ -22,7 +22,7 @@
 #include "ism_pci_hw.h"
 
 static inline void
-count(RTE_ATOMIC(uint64_t) *c)
+count(__rte_atomic uint64_t *c)
 {
 	rte_atomic_fetch_add_explicit(c, 1, rte_memory_order_relaxed);
 }

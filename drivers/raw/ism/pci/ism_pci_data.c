@@ -14,18 +14,18 @@
 #include <ism_compat.h>
 
 /* BUF and DEV event codes pass through: lib/ism took the device's values. */
-static_assert(RTE_ISM_BUF_OWNER_ERROR == ISM_EV_OWNER_ERROR &&
-	      RTE_ISM_BUF_USER_ERROR == ISM_EV_USER_ERROR &&
-	      RTE_ISM_BUF_UNREGISTERED == ISM_EV_DMB_UNREGISTERED &&
-	      RTE_ISM_BUF_VLAN_OWNER == ISM_EV_VLAN_OWNER &&
-	      RTE_ISM_BUF_VLAN_USER == ISM_EV_VLAN_USER &&
-	      RTE_ISM_BUF_USER_DISABLED == ISM_EV_USER_DISABLED &&
-	      RTE_ISM_DEV_ERROR_STATE == ISM_EV_GID_ERROR &&
-	      RTE_ISM_DEV_DISABLED == ISM_EV_GID_DISABLED,
+static_assert((RTE_ISM_BUF_OWNER_ERROR == ISM_EV_OWNER_ERROR) &&
+	      (RTE_ISM_BUF_USER_ERROR == ISM_EV_USER_ERROR) &&
+	      (RTE_ISM_BUF_UNREGISTERED == ISM_EV_DMB_UNREGISTERED) &&
+	      (RTE_ISM_BUF_VLAN_OWNER == ISM_EV_VLAN_OWNER) &&
+	      (RTE_ISM_BUF_VLAN_USER == ISM_EV_VLAN_USER) &&
+	      (RTE_ISM_BUF_USER_DISABLED == ISM_EV_USER_DISABLED) &&
+	      (RTE_ISM_DEV_ERROR_STATE == ISM_EV_GID_ERROR) &&
+	      (RTE_ISM_DEV_DISABLED == ISM_EV_GID_DISABLED),
 	      "ISM event codes");
-static_assert(RTE_ISM_DMB_IDX_FIRST == ISM_PCI_DMB_IDX_FIRST &&
-	      ISM_PCI_MAX_DMBS == ISM_PCI_NR_DMB_IDX - ISM_PCI_DMB_IDX_FIRST &&
-	      RTE_ISM_DMBE_MAX == ISM_PCI_NR_DMBE, "ISM index space");
+static_assert((RTE_ISM_DMB_IDX_FIRST == ISM_PCI_DMB_IDX_FIRST) &&
+	      (ISM_PCI_MAX_DMBS == (ISM_PCI_NR_DMB_IDX - ISM_PCI_DMB_IDX_FIRST)) &&
+	      (RTE_ISM_DMBE_MAX == ISM_PCI_NR_DMBE), "ISM index space");
 
 /*
  * A token the device can have issued: not 0, the request encoding's bits

@@ -127,12 +127,12 @@ ackq_flush(struct ism_shm_conn *p)
 static void
 sent_request(struct ism_shm_conn *p, uint32_t seq)
 {
-	uint32_t k = (p->sent_head + p->inflight++) % ISM_SHM_WINDOW;
+	uint32_t k = (p->sent_head + p->in_flight++) % ISM_SHM_WINDOW;
 	uint64_t now = ism_now_ns();
 
 	p->sent_seq[k] = seq;
 	p->sent_ns[k] = now;
-	if (p->inflight == 1)
+	if (p->in_flight == 1)
 		ism_shm_loop_arm(now + ISM_SHM_ACK_TIMEOUT_MS * MS);
 }
 
@@ -151,7 +151,7 @@ flush(struct ism_shm_conn *p)
 		return;
 	while ((o = STAILQ_FIRST(&p->outq)) != NULL) {
 		req = o->msg.hdr.seq != 0;
-		if (req && p->inflight >= ISM_SHM_WINDOW)
+		if (req && p->in_flight >= ISM_SHM_WINDOW)
 			return;
 		gfd = o->grant_token != 0 ?
 			p->set->ops->grant_fd(p, o->grant_token) : o->fd;
@@ -259,10 +259,10 @@ on_ack(struct ism_shm_conn *p, const struct shm_msg *m)
 {
 	uint32_t seq = m->u.ack.seq;
 
-	if (p->inflight == 0 || p->sent_seq[p->sent_head] != seq)
+	if (p->in_flight == 0 || p->sent_seq[p->sent_head] != seq)
 		return -EPROTO;
 	p->sent_head = (p->sent_head + 1) % ISM_SHM_WINDOW;
-	p->inflight--;
+	p->in_flight--;
 	if (p->unresponsive) {
 		p->unresponsive = false;
 		ISM_PMD_LOG_RL(INFO, "%s: peer pid %d answers again",
@@ -548,7 +548,7 @@ conns_tick(struct ism_shm_conns *d, uint64_t now)
 		}
 		if (!p->established)
 			next = RTE_MIN(next, p->deadline_ns);
-		if (p->inflight > 0) {
+		if (p->in_flight > 0) {
 			due = p->sent_ns[p->sent_head] +
 				ISM_SHM_ACK_TIMEOUT_MS * MS;
 			if (now < due) {
@@ -565,11 +565,11 @@ conns_tick(struct ism_shm_conns *d, uint64_t now)
 			}
 		}
 		if (!STAILQ_EMPTY(&p->ackq) ||
-		    (!STAILQ_EMPTY(&p->outq) && p->inflight < ISM_SHM_WINDOW)) {
+		    (!STAILQ_EMPTY(&p->outq) && p->in_flight < ISM_SHM_WINDOW)) {
 			flush(p);
 			if (!STAILQ_EMPTY(&p->ackq) ||
 			    (!STAILQ_EMPTY(&p->outq) &&
-			     p->inflight < ISM_SHM_WINDOW))
+			     p->in_flight < ISM_SHM_WINDOW))
 				next = RTE_MIN(next, now + SHM_FLUSH_RETRY_MS *
 					       MS);
 		}

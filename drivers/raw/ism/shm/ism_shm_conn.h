@@ -141,7 +141,7 @@ struct ism_shm_conn {
 	struct ism_shm_out_list outq;	/* requests, HELLO, READY, in order */
 	struct ism_shm_out_list ackq;	/* ACKs that found the socket full */
 	uint32_t ackq_len;		/* at most ISM_SHM_WINDOW */
-	uint32_t inflight;		/* requests sent, not answered */
+	uint32_t in_flight;		/* requests sent, not answered */
 	uint32_t sent_seq[ISM_SHM_WINDOW];	/* their seqs, oldest first */
 	uint64_t sent_ns[ISM_SHM_WINDOW];	/* and when they were sent */
 	uint32_t sent_head;

@@ -82,7 +82,7 @@
  */
 #define SHM_DIR_LOCK_MS		2000
 
-extern char **environ;
+/* environ: <unistd.h> with _GNU_SOURCE (DPDK's build defines it). */
 
 static void
 sock_name(char *buf, size_t size, uint16_t chid, unsigned int slot,
@@ -427,13 +427,15 @@ reaper_path(char *buf, size_t size)
 	const char *slash;
 
 	if (dladdr((void *)(uintptr_t)reaper_path, &info) != 0 &&
-	    info.dli_fname != NULL &&
-	    (slash = strrchr(info.dli_fname, '/')) != NULL &&
-	    (size_t)snprintf(buf, size, "%.*s/%s",
-			     (int)(slash - info.dli_fname), info.dli_fname,
-			     SHM_REAPER_NAME) < size &&
-	    access(buf, X_OK) == 0)
-		return 0;
+	    info.dli_fname != NULL) {
+		slash = strrchr(info.dli_fname, '/');
+		if (slash != NULL &&
+		    (size_t)snprintf(buf, size, "%.*s/%s",
+				     (int)(slash - info.dli_fname),
+				     info.dli_fname, SHM_REAPER_NAME) < size &&
+		    access(buf, X_OK) == 0)
+			return 0;
+	}
 	if ((size_t)snprintf(buf, size, "%s", SHM_REAPER_PATH) < size &&
 	    access(buf, X_OK) == 0)
 		return 0;
@@ -444,7 +446,7 @@ static void
 reaper_start(struct ism_shm_fabric *d)
 {
 	char path[PATH_MAX], dev[24], ino[24];
-	char *argv[] = { (char *)(uintptr_t)SHM_REAPER_NAME, d->sock_name,
+	char *argv[6] = { (char *)(uintptr_t)SHM_REAPER_NAME, d->sock_name,
 			 dev, ino, d->dir, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;

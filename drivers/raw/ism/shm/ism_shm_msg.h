@@ -56,7 +56,7 @@
 
 /* Tokens: sw/ism_sw_token.h (the owner's fabric slot in the slot field). */
 _Static_assert(SHM_MAX_SLOTS <= 1 << ISM_SW_TOK_SLOT_BITS, "token slots");
-_Static_assert(SHM_NB_IDX == ISM_SW_TOK_IDX_MASK + 1, "token indices");
+_Static_assert(SHM_NB_IDX == (ISM_SW_TOK_IDX_MASK + 1), "token indices");
 
 enum shm_msg_type {
 	SHM_MSG_HELLO = 1,	/* identity; fd: SBA the receiver raises in */

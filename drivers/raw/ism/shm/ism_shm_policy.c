@@ -236,21 +236,21 @@ ism_shm_policy_dir_check(struct ism_shm_policy *d, const char *real,
 	/* Whoever may write the directory may remove or replace sockets,
 	 * unless the sticky bit keeps each to its own.
 	 */
-	if ((mode & (S_IWGRP | S_IWOTH)) && !(mode & S_ISVTX)) {
+	if ((mode & 0022) && !(mode & S_ISVTX)) {
 		ISM_PMD_LOG(ERR, "%s: dir=%s can be written by group or others "
 			    "(mode %04o) without the sticky bit: they could "
 			    "remove or replace a device's socket (chmod +t)",
 			    d->name, real, mode & 07777);
 		return -EPERM;
 	}
-	if ((mode & (S_IWGRP | S_IWOTH)) == S_IWGRP &&
+	if ((mode & 0022) == 0020 &&
 	    !gid_allowed(d, st->st_gid)) {
 		ISM_PMD_LOG(ERR, "%s: dir=%s can be written by group %u, which "
 			    "allow_gid= does not list", d->name, real,
 			    (unsigned int)st->st_gid);
 		return -EPERM;
 	}
-	if ((mode & S_IWOTH) && !policy) {
+	if ((mode & 0002) && !policy) {
 		ISM_PMD_LOG(ERR, "%s: dir=%s can be written by anybody (mode "
 			    "%04o) and no allow_uid= or allow_gid= says so",
 			    d->name, real, mode & 07777);

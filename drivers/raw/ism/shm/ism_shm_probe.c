@@ -72,13 +72,17 @@ shm_args(const char *name, const char *args, struct ism_shm_args *a,
 	a->dir = dir;
 	a->chid_set = rte_kvargs_get(kv, "chid") != NULL;
 	v = rte_kvargs_get(kv, "allow_uid");
-	if (ret == 0 && v != NULL &&
-	    (nb_uid = ism_shm_policy_parse(v, a->allow_uid)) < 0)
-		ret = -EINVAL;
+	if (ret == 0 && v != NULL) {
+		nb_uid = ism_shm_policy_parse(v, a->allow_uid);
+		if (nb_uid < 0)
+			ret = -EINVAL;
+	}
 	v = rte_kvargs_get(kv, "allow_gid");
-	if (ret == 0 && v != NULL &&
-	    (nb_gid = ism_shm_policy_parse(v, a->allow_gid)) < 0)
-		ret = -EINVAL;
+	if (ret == 0 && v != NULL) {
+		nb_gid = ism_shm_policy_parse(v, a->allow_gid);
+		if (nb_gid < 0)
+			ret = -EINVAL;
+	}
 	if (nb_uid < 0 || nb_gid < 0)
 		ISM_PMD_LOG(ERR, "%s: allow_uid= and allow_gid= take up to %d "
 			    "numeric ids: 1000, or [1000,1001], or 1000:1001",

@@ -17,7 +17,7 @@
 #include "ism_sw_dmb.h"
 #include "ism_sw_view.h"
 
-_Static_assert(ISM_SW_NB_IDX == ISM_SW_MAX_DMBS + RTE_ISM_DMB_IDX_FIRST,
+_Static_assert(ISM_SW_NB_IDX == (ISM_SW_MAX_DMBS + RTE_ISM_DMB_IDX_FIRST),
 	       "a token's index field covers every software DMB index");
 
 const struct ism_sw_view_ent ism_sw_view_no_ent[ISM_SW_NB_IDX];

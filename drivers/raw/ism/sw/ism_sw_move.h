@@ -23,7 +23,7 @@
 #include "ism_sw_sba.h"
 #include "ism_wake.h"
 
-_Static_assert(ISM_SW_MAX_DMBS == ISM_SW_SBA_NB_IDX - RTE_ISM_DMB_IDX_FIRST,
+_Static_assert(ISM_SW_MAX_DMBS == (ISM_SW_SBA_NB_IDX - RTE_ISM_DMB_IDX_FIRST),
 	       "a software SBA covers every DMB index of a software backend");
 
 /* Where a move lands once its token is resolved. */

@@ -85,8 +85,8 @@ struct __rte_cache_aligned ism_sw_sba {
 _Static_assert(sizeof(struct ism_sw_sba) ==
 	       ISM_SW_SBA_NB_GROUPS * RTE_CACHE_LINE_MIN_SIZE,
 	       "one summary bit per cache line of the software SBA");
-_Static_assert(ISM_SW_SBA_HEAD_MASKS == ISM_SW_SBA_LINE_MASKS -
-	       ISM_SW_SBA_SUM_WORDS * ISM_SW_SBA_WORD_MASKS,
+_Static_assert(ISM_SW_SBA_HEAD_MASKS == (ISM_SW_SBA_LINE_MASKS -
+	       ISM_SW_SBA_SUM_WORDS * ISM_SW_SBA_WORD_MASKS),
 	       "line 0: the summary, then masks");
 
 /** @internal Start fetching the cache line of p for writing. */
@@ -143,7 +143,7 @@ ism_sw_sba_raise(struct ism_sw_sba *sba, uint32_t idx,
 		uint16_t elem_mask)
 {
 	uint32_t k = ism_sw_sba_slot(idx), g = ism_sw_sba_group(k);
-	RTE_ATOMIC(uint64_t) *sum = &sba->summary[g / 64];
+	__rte_atomic uint64_t *sum = &sba->summary[g / 64];
 	uint64_t bit = RTE_BIT64(g % 64);
 
 	rte_atomic_fetch_or_explicit(&sba->mask[k], elem_mask, rte_memory_order_seq_cst);
@@ -274,10 +274,10 @@ _Static_assert(ISM_SW_SBA_ARMED_SLOT % 2 == 0, "the armed flag is aligned");
  * no raise writes, so that a writer finds the flag with the SBA it raises
  * in, also across processes. Only the receiver writes it.
  */
-static inline RTE_ATOMIC(uint32_t) *
+static inline __rte_atomic uint32_t *
 ism_sw_sba_armed(struct ism_sw_sba *sba)
 {
-	return (RTE_ATOMIC(uint32_t) *)&sba->mask[ISM_SW_SBA_ARMED_SLOT];
+	return (__rte_atomic uint32_t *)&sba->mask[ISM_SW_SBA_ARMED_SLOT];
 }
 
 /**

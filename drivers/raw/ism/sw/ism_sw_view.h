@@ -56,7 +56,7 @@ extern const struct ism_sw_view_ent ism_sw_view_no_ent[ISM_SW_NB_IDX];
 /* What the fast path's table holds for a slot whose entries are ent
  * (ISM_SW_NB_IDX of them), NULL if there is no view.
  */
-static inline const struct ism_sw_view_ent *
+static inline struct ism_sw_view_ent const *
 ism_sw_view_fp_ent(const struct ism_sw_view_ent *ent)
 {
 	return ent != NULL ? ent : ism_sw_view_no_ent;
