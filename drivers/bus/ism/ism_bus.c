@@ -14,6 +14,7 @@
 
 #include <rte_common.h>
 #include <rte_devargs.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_kvargs.h>
 #include <rte_vfio.h>
@@ -406,11 +407,23 @@ ism_bus_cleanup(void)
 static bool
 ism_bus_dma_capable(const struct rte_ism_bus_device *dev, const char *op)
 {
-	if (dev->vfio_dev_fd >= 0)
-		return true;
-	ISM_BUS_LOG(ERR, "%s: DMA %s: not set up through vfio", dev->name, op);
-	rte_errno = ENOTSUP;
-	return false;
+	if (dev->vfio_dev_fd < 0) {
+		ISM_BUS_LOG(ERR, "%s: DMA %s: not set up through vfio",
+			dev->name, op);
+		rte_errno = ENOTSUP;
+		return false;
+	}
+	/* With IOVA as VA the function's container is the primary's own
+	 * (ism_vfio_dma.c), which a secondary cannot reach.
+	 */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY &&
+			rte_eal_iova_mode() == RTE_IOVA_VA) {
+		ISM_BUS_LOG(ERR, "%s: DMA %s: in the primary process only",
+			dev->name, op);
+		rte_errno = ENOTSUP;
+		return false;
+	}
+	return true;
 }
 
 static int

@@ -18,8 +18,12 @@
  * while the function is attached is refreshed for it (iotlb_sync_map).
  *
  * Only the primary process with IOVA as VA does this: a secondary uses
- * the primary's container through the group, and IOVA as PA means vfio
- * without an IOMMU (nothing to map).
+ * the primary's container through the group (and cannot map into it:
+ * rte_dev_dma_map() of a function is the primary's), and IOVA as PA
+ * means vfio without an IOMMU (nothing to map). Each mapping is one of
+ * EAL's user mappings of the container, of which EAL keeps a fixed
+ * number (EAL_VFIO_MAX_USER_MEM_MAPS, 256, in DPDK 25.11's eal_vfio.c): memory that grows in many
+ * small steps can run out of them, which the log says.
  */
 
 #include <errno.h>
