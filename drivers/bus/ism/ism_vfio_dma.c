@@ -22,8 +22,9 @@
  * rte_dev_dma_map() of a function is the primary's), and IOVA as PA
  * means vfio without an IOMMU (nothing to map). Each mapping is one of
  * EAL's user mappings of the container, of which EAL keeps a fixed
- * number (EAL_VFIO_MAX_USER_MEM_MAPS, 256, in DPDK 25.11's eal_vfio.c): memory that grows in many
- * small steps can run out of them, which the log says.
+ * number (EAL_VFIO_MAX_USER_MEM_MAPS, 256, in DPDK 25.11's
+ * eal_vfio.c): memory that grows in many small steps can run out of
+ * them, which the log says.
  */
 
 #include <errno.h>
