@@ -8,10 +8,12 @@
 # commands of the section "On an IBM Z machine" of
 # doc/guides/platform/ibm_z.rst; tests/vm/guest-init.sh runs it):
 #   functional         ON_IBM_Z: both functions to ism_vfio_pci, 1 MiB
-#                      hugepages, dpdk-test-ism's suites on the two
+#                      hugepages, dpdk-test-ism's suites on the two (fails
+#                      at EAL's hugepage set-up on a CPU without EDAT-1:
+#                      VMTEST-NOEDAT, below)
 #   functional-nohuge  the same suites with --no-huge
-#   block-a, block-b   EAL's -b with B's zPCI address: the suite api on A
-#                      passes, on B it fails (B was not probed)
+#   block-a, block-b   EAL's -b with B's zPCI address: A is probed, B is
+#                      not (block-a), a suite on A and B fails (block-b)
 #   intr               the interrupt mode (a sleeping thread woken by the
 #                      function's MSI)
 #   fwd                dpdk-ism_fwd between two processes, A checking every
