@@ -148,6 +148,28 @@ write_bad(const char *what)
 			RTE_ISM_RING_PROD_OFF, &prod, sizeof(prod));
 }
 
+/*
+ * Poll the link; true when a connection after *seen is up, which
+ * becomes the one seen.
+ */
+static bool
+new_link_up(unsigned int *seen)
+{
+	poll_link();
+	if (!rte_ism_ring_link_up(&rlink) || nb_up == *seen)
+		return false;
+	*seen = nb_up;
+	return true;
+}
+
+/* Until a connection after seen is up. */
+static void
+wait_new_link_up(unsigned int seen)
+{
+	while (!new_link_up(&seen))
+		rte_delay_us_sleep(100);
+}
+
 /* A bad descriptor after each new connection for ms milliseconds; the
  * number written, or a negative errno. */
 static int
@@ -158,21 +180,16 @@ flood(unsigned int ms)
 	int k = 0, ret;
 
 	while (rte_get_timer_cycles() < end) {
-		poll_link();
-		if (rte_ism_ring_link_up(&rlink) && nb_up != done_up) {
+		if (new_link_up(&done_up)) {
 			ret = write_bad("len");
 			if (ret < 0)
 				return ret;
-			done_up = nb_up;
 			k++;
 		}
 		rte_delay_us_sleep(100);
 	}
 	/* The peer lets us back in once we behave. */
-	while (!rte_ism_ring_link_up(&rlink) || nb_up == done_up) {
-		poll_link();
-		rte_delay_us_sleep(100);
-	}
+	wait_new_link_up(done_up);
 	return k;
 }
 
@@ -187,18 +204,13 @@ bounce(unsigned int n)
 	unsigned int k = 0;
 
 	while (k < n) {
-		poll_link();
-		if (rte_ism_ring_link_up(&rlink) && nb_up != done_up) {
+		if (new_link_up(&done_up)) {
 			rte_ism_ring_link_bye(&rlink);
-			done_up = nb_up;
 			k++;
 		}
 		rte_delay_us_sleep(100);
 	}
-	while (!rte_ism_ring_link_up(&rlink) || nb_up == done_up) {
-		poll_link();
-		rte_delay_us_sleep(100);
-	}
+	wait_new_link_up(done_up);
 	return k;
 }
 
